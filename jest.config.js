@@ -1,0 +1,10 @@
+// Jest runs the TypeScript sources directly (ts-jest, transpile only: `npm run build` type-checks).
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  roots: ['<rootDir>/tests'],
+  testMatch: ['**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }] },
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/\\.tmp/'],
+  testTimeout: 30000,
+};

@@ -1,0 +1,41 @@
+// The engine interface: what the HTTP layer needs from a keyspace, whichever one serves it.
+// `memory` (embedded, the default) and `redis` (a real redis-server over TCP) both implement it.
+import type { Reply } from './reply';
+
+/** Who runs a command: the ACL user (`default` for the database's own tokens) and the client address. */
+export interface Caller {
+  readonly user: string;
+  /** `ip:port` of the HTTP client, shown by MONITOR. */
+  readonly address: string;
+}
+
+export interface ExecuteOptions {
+  /** Run the commands atomically (MULTI/EXEC): no other command interleaves. */
+  readonly transaction: boolean;
+  readonly caller: Caller;
+}
+
+/** One pub/sub event as RESP fields: `subscribe,<channel>,<count>`, `message,<channel>,<text>`, `pmessage,...`. */
+export type PubSubListener = (fields: readonly string[]) => void;
+
+export interface Subscription {
+  close(): Promise<void>;
+}
+
+export interface Engine {
+  readonly name: 'memory' | 'redis';
+  /**
+   * Runs commands in order and answers one reply per command. Each command is a non-empty list of
+   * byte strings (see bytes.ts), the name first, as sent (any case). Run-time failures are error
+   * replies in their slot; the promise rejects only when the engine itself is unavailable.
+   * Commands have already passed the HTTP layer's checks (known, supported, arity, permissions of
+   * the token), so a transaction here is never discarded.
+   */
+  execute(commands: readonly (readonly string[])[], options: ExecuteOptions): Promise<Reply[]>;
+  /** True when `user` exists, is enabled and `password` is one of its passwords. */
+  authenticate(user: string, password: string): Promise<boolean>;
+  subscribe(mode: 'channel' | 'pattern', targets: readonly string[], listener: PubSubListener, caller: Caller): Promise<Subscription>;
+  /** `onLine` gets MONITOR lines without the `+`: `1721284005.242090 [0 127.0.0.1:52144] "GET" "k"`. */
+  monitor(onLine: (line: string) => void, caller: Caller): Promise<Subscription>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,22 @@
+// The shape of a memory-engine command: a synchronous function from arguments to a typed reply.
+// Synchronous on purpose: a Lua script calls commands in the middle of its run, and a transaction
+// must not yield to other requests between its commands.
+import type { Caller } from '../engine';
+import type { Reply } from '../reply';
+import type { Keyspace } from './keyspace';
+
+export interface CommandContext {
+  readonly db: Keyspace;
+  /** Milliseconds since the epoch, fixed for one top-level command (a script sees one time). */
+  readonly now: number;
+  readonly caller: Caller;
+  /** True while a Lua script runs; `noscript` commands are refused then. */
+  readonly inScript: boolean;
+  /** Runs a nested command from a script, with the same checks as the top level plus `noscript`. */
+  call(args: readonly string[]): Reply;
+}
+
+/** `args[0]` is the command name as sent; the handler is found by its lower-case form. */
+export type CommandHandler = (args: readonly string[], ctx: CommandContext) => Reply;
+
+export type CommandHandlers = Readonly<Record<string, CommandHandler>>;
