@@ -1,6 +1,18 @@
 // The command table: every command the key-value server knows, described once, as data.
 // Dispatch, arity errors, the Read Only token policy, unsupported-command answers, key extraction
 // and the differential tests all read this table; adding a command is one entry plus its handler.
+import { bitmapsCommands } from './command-specs/bitmaps';
+import { connectionCommands } from './command-specs/connection';
+import { genericCommands } from './command-specs/generic';
+import { hashesCommands } from './command-specs/hashes';
+import { hyperloglogCommands } from './command-specs/hyperloglog';
+import { listsCommands } from './command-specs/lists';
+import { pubsubCommands } from './command-specs/pubsub';
+import { scriptingCommands } from './command-specs/scripting';
+import { serverCommands } from './command-specs/server';
+import { setsCommands } from './command-specs/sets';
+import { sortedSetsCommands } from './command-specs/sorted-sets';
+import { stringsCommands } from './command-specs/strings';
 
 export type CommandFlag =
   /** Modifies the keyspace. */
@@ -32,81 +44,19 @@ export interface CommandSpec {
   readonly subcommands?: ReadonlyMap<string, CommandSpec>;
 }
 
-type KeySpec = readonly [firstKey: number, lastKey: number, keyStep: number];
-const NO_KEYS: KeySpec = [0, 0, 0];
-const FIRST_KEY: KeySpec = [1, 1, 1];
-const ALL_KEYS: KeySpec = [1, -1, 1];
-
-function command(name: string, arity: number, flags: readonly CommandFlag[], keys: KeySpec = NO_KEYS, extra: Partial<CommandSpec> = {}): CommandSpec {
-  return { name, arity, flags, firstKey: keys[0], lastKey: keys[1], keyStep: keys[2], ...extra };
-}
-
-function container(name: string, arity: number, subcommands: readonly CommandSpec[]): CommandSpec {
-  const byName = new Map(subcommands.map((sub) => [sub.name.slice(name.length + 1), sub]));
-  return command(name, arity, [], NO_KEYS, { subcommands: byName });
-}
-
-const BLOCKING = 'blocking commands are not supported by the REST API';
-const CONNECTION = 'only PING and ECHO are supported from the connection family';
-
-function unsupported(name: string, arity: number, reason: string): CommandSpec {
-  return command(name, arity, [], NO_KEYS, { unsupported: reason });
-}
-
 const SPECS: readonly CommandSpec[] = [
-  // Connection
-  command('ping', -1, ['readonly']),
-  command('echo', 2, ['readonly']),
-  ...['auth', 'select', 'hello', 'client', 'quit', 'reset', 'swapdb', 'wait', 'readonly', 'readwrite', 'asking'].map((name) =>
-    unsupported(name, -1, CONNECTION),
-  ),
-  // Transactions run through /multi-exec; the commands themselves are not sent.
-  unsupported('multi', 1, 'transactions are sent to /multi-exec'),
-  unsupported('exec', 1, 'transactions are sent to /multi-exec'),
-  unsupported('watch', -2, 'WATCH is not supported by the REST API'),
-  unsupported('unwatch', 1, 'UNWATCH is not supported by the REST API'),
-  unsupported('discard', 1, 'DISCARD is not supported by the REST API'),
-  // Blocking
-  unsupported('blpop', -3, BLOCKING),
-  unsupported('brpop', -3, BLOCKING),
-  unsupported('brpoplpush', 4, BLOCKING),
-  unsupported('blmove', 6, BLOCKING),
-  unsupported('blmpop', -5, BLOCKING),
-  unsupported('bzpopmax', -3, BLOCKING),
-  unsupported('bzpopmin', -3, BLOCKING),
-  unsupported('bzmpop', -5, BLOCKING),
-  // Cluster
-  unsupported('cluster', -2, 'cluster commands are not supported'),
-  // Pub/sub
-  command('publish', 3, ['pubsub', 'write']),
-  command('subscribe', -2, ['pubsub', 'noscript'], NO_KEYS, { unsupported: 'subscribe through the /subscribe/<channel> route' }),
-  command('psubscribe', -2, ['pubsub', 'noscript'], NO_KEYS, { unsupported: 'subscribe through the /psubscribe/<pattern> route' }),
-  command('unsubscribe', -1, ['pubsub', 'noscript'], NO_KEYS, { unsupported: 'close the /subscribe stream to unsubscribe' }),
-  command('punsubscribe', -1, ['pubsub', 'noscript'], NO_KEYS, { unsupported: 'close the /psubscribe stream to unsubscribe' }),
-  container('pubsub', -2, [
-    command('pubsub|channels', -2, ['pubsub', 'readonly']),
-    command('pubsub|numsub', -2, ['pubsub', 'readonly']),
-    command('pubsub|numpat', 2, ['pubsub', 'readonly']),
-  ]),
-  command('monitor', 1, ['admin', 'noscript'], NO_KEYS, { unsupported: 'monitor through the /monitor route' }),
-  // Scripting (keys are given by numkeys: resolved by keysOf below)
-  command('eval', -3, ['noscript', 'write']),
-  command('evalsha', -3, ['noscript', 'write']),
-  command('eval_ro', -3, ['noscript', 'readonly']),
-  command('evalsha_ro', -3, ['noscript', 'readonly']),
-  container('script', -2, [
-    command('script|load', 3, ['noscript', 'write']),
-    command('script|exists', -3, ['noscript', 'readonly']),
-    command('script|flush', -2, ['noscript', 'write', 'admin']),
-  ]),
-  // ACL
-  container('acl', -2, [
-    command('acl|restoken', 4, ['admin', 'noscript']),
-    command('acl|setuser', -3, ['admin', 'noscript']),
-    command('acl|deluser', -3, ['admin', 'noscript']),
-    command('acl|users', 2, ['admin', 'noscript']),
-    command('acl|whoami', 2, ['noscript']),
-  ]),
+  ...connectionCommands,
+  ...pubsubCommands,
+  ...scriptingCommands,
+  ...serverCommands,
+  ...stringsCommands,
+  ...genericCommands,
+  ...hashesCommands,
+  ...listsCommands,
+  ...setsCommands,
+  ...sortedSetsCommands,
+  ...bitmapsCommands,
+  ...hyperloglogCommands,
 ];
 
 const TABLE: ReadonlyMap<string, CommandSpec> = new Map(SPECS.map((spec) => [spec.name, spec]));

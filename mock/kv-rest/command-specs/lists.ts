@@ -1,0 +1,4 @@
+// The lists family's command specs (filled in by the engine work on this family).
+import type { CommandSpec } from '../command-table';
+
+export const listsCommands: readonly CommandSpec[] = [];

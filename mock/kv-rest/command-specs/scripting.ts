@@ -1,0 +1,15 @@
+// Scripting commands. EVAL-style commands name their keys with a numkeys argument, which
+// keysOf() in command-table.ts resolves.
+import { command, container } from './define';
+
+export const scriptingCommands = [
+  command('eval', -3, ['noscript', 'write']),
+  command('evalsha', -3, ['noscript', 'write']),
+  command('eval_ro', -3, ['noscript', 'readonly']),
+  command('evalsha_ro', -3, ['noscript', 'readonly']),
+  container('script', -2, [
+    command('script|load', 3, ['noscript', 'write']),
+    command('script|exists', -3, ['noscript', 'readonly']),
+    command('script|flush', -2, ['noscript', 'write', 'admin']),
+  ]),
+];

@@ -1,0 +1,43 @@
+// Argument parsing shared by the memory engine's commands, with Redis's exact error texts.
+import { error, type ErrorReply } from '../reply';
+
+export const NOT_AN_INTEGER = error('ERR value is not an integer or out of range');
+export const NOT_A_FLOAT = error('ERR value is not a valid float');
+export const SYNTAX_ERROR = error('ERR syntax error');
+
+const INTEGER = /^-?(0|[1-9][0-9]*)$/;
+const MAX_INT64 = 9223372036854775807n;
+const MIN_INT64 = -9223372036854775808n;
+
+/** A signed 64-bit integer written the way Redis accepts it (no spaces, no `+`, no leading zeros). */
+export function parseInteger(text: string): number | ErrorReply {
+  if (!INTEGER.test(text)) return NOT_AN_INTEGER;
+  const value = Number(text);
+  if (Number.isSafeInteger(value)) return value;
+  const big = BigInt(text);
+  return big > MAX_INT64 || big < MIN_INT64 ? NOT_AN_INTEGER : value;
+}
+
+/** Like parseInteger but keeps full 64-bit precision, for INCRBY-style arithmetic. */
+export function parseInt64(text: string): bigint | ErrorReply {
+  if (!INTEGER.test(text)) return NOT_AN_INTEGER;
+  const value = BigInt(text);
+  return value > MAX_INT64 || value < MIN_INT64 ? NOT_AN_INTEGER : value;
+}
+
+export function inInt64Range(value: bigint): boolean {
+  return value <= MAX_INT64 && value >= MIN_INT64;
+}
+
+const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+const INFINITY = /^[+-]?inf(inity)?$/i;
+
+/** A double as Redis's strtod accepts it, including `inf`, `+inf` and `-inf`; NaN is refused. */
+export function parseFloatArg(text: string, invalid: ErrorReply = NOT_A_FLOAT): number | ErrorReply {
+  if (INFINITY.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
+  if (!FLOAT.test(text)) return invalid;
+  return Number(text);
+}
+
+export const isErrorReply = (value: unknown): value is ErrorReply =>
+  typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'error';
