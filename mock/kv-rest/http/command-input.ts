@@ -1,0 +1,80 @@
+// Turns the REST API's request shapes into commands (lists of byte strings): the path form with
+// its POST body and query arguments, and the JSON-array bodies of `/`, `/pipeline` and `/multi-exec`.
+import { bufferToBytes, utf8ToBytes } from '../bytes';
+import { HttpError } from './http-error';
+
+export type Command = string[];
+
+/** `%XX` escapes decoded to bytes, so binary arguments survive the path form. */
+function percentDecode(segment: string): string {
+  return segment.includes('%') ? segment.replace(/%([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : segment;
+}
+
+/** Query pairs other than `_token`, in order, each as `key` then `value` (a bare `key` adds one argument). */
+export function queryArguments(query: string): string[] {
+  if (!query) return [];
+  const args: string[] = [];
+  for (const pair of query.split('&')) {
+    if (!pair) continue;
+    const equals = pair.indexOf('=');
+    const key = percentDecode((equals < 0 ? pair : pair.slice(0, equals)).replace(/\+/g, ' '));
+    if (key === '_token') continue;
+    args.push(key);
+    if (equals >= 0) args.push(percentDecode(pair.slice(equals + 1).replace(/\+/g, ' ')));
+  }
+  return args;
+}
+
+/**
+ * The path form: `/set/foo/bar` with, for POST, a non-empty raw body appended as the last argument
+ * and the query's pairs after it (`POST /set/foo?EX=100` with body `v` is `SET foo v EX 100`).
+ */
+export function commandFromPath(path: string, query: string, body: Buffer | undefined): Command {
+  const segments = path.split('/').slice(1);
+  if (segments[segments.length - 1] === '') segments.pop();
+  const command = segments.map(percentDecode);
+  if (body && body.length > 0) command.push(bufferToBytes(body));
+  command.push(...queryArguments(query));
+  return command;
+}
+
+function parseJson(body: Buffer | undefined): unknown {
+  if (!body || body.length === 0) throw new HttpError(400, 'ERR empty request body: send a JSON array such as ["SET","key","value"]');
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'ERR failed to parse the request body as JSON');
+  }
+}
+
+function argumentToBytes(value: unknown, row: string): string {
+  switch (typeof value) {
+    case 'string':
+      return utf8ToBytes(value);
+    case 'number':
+    case 'boolean':
+      return String(value);
+    default:
+      if (value === null) return '';
+      throw new HttpError(400, `ERR ${row}: arguments must be strings, numbers or booleans, got ${Array.isArray(value) ? 'an array' : typeof value}`);
+  }
+}
+
+function commandFromJson(value: unknown, row: string): Command {
+  if (!Array.isArray(value)) throw new HttpError(400, `ERR ${row} must be a JSON array such as ["SET","key","value"]`);
+  if (value.length === 0) throw new HttpError(400, `ERR ${row} is an empty command`);
+  return value.map((arg) => argumentToBytes(arg, row));
+}
+
+/** `POST /` with `["SET","foo","bar"]`. */
+export function commandFromJsonBody(body: Buffer | undefined): Command {
+  return commandFromJson(parseJson(body), 'the request body');
+}
+
+/** `/pipeline` and `/multi-exec` with `[["SET","a","1"],["GET","a"]]`. */
+export function commandsFromJsonBody(body: Buffer | undefined): Command[] {
+  const rows = parseJson(body);
+  if (!Array.isArray(rows)) throw new HttpError(400, 'ERR the request body must be a JSON array of commands such as [["SET","a","1"],["GET","a"]]');
+  if (rows.length === 0) throw new HttpError(400, 'ERR the request body holds no commands');
+  return rows.map((row, index) => commandFromJson(row, `command ${index + 1}`));
+}

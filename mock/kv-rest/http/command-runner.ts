@@ -1,0 +1,107 @@
+// Checks commands against the command table, the token's rights and the limits, then runs them on
+// the engine. Checks that fail become error replies in their slot, or discard a whole transaction.
+import { randomBytes } from 'node:crypto';
+import { allowedForReadOnlyToken, lookupCommand } from '../command-table';
+import type { Engine } from '../engine';
+import { bulk, error, type ErrorReply, type Reply } from '../reply';
+import type { Command } from './command-input';
+import { storeUnavailable } from './http-error';
+import type { RequestLimits } from './limits';
+import type { Principal, TokenRegistry } from './tokens';
+
+export interface RunContext {
+  readonly principal: Principal;
+  /** `ip:port` of the HTTP client. */
+  readonly address: string;
+}
+
+type Checked = { readonly run: 'engine' | 'restToken'; readonly command: Command } | { readonly run: 'refused'; readonly reply: ErrorReply };
+
+export class CommandRunner {
+  private readonly tokenSecret = randomBytes(32).toString('hex');
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly tokens: TokenRegistry,
+    private readonly limits: RequestLimits,
+  ) {}
+
+  private check(command: Command, principal: Principal): Checked {
+    const found = lookupCommand(command);
+    if (!found.ok) return { run: 'refused', reply: error(found.error) };
+    const { spec } = found;
+    if (spec.unsupported) return { run: 'refused', reply: error(`ERR Command is not available: '${command[0]}' (${spec.unsupported})`) };
+    const restToken = spec.name === 'acl|restoken';
+    const mayRun = principal.readOnly ? allowedForReadOnlyToken(spec) : !restToken || principal.user === 'default';
+    if (!mayRun) return { run: 'refused', reply: error(`NOPERM this user has no permissions to run the '${spec.name}' command`) };
+    const tooLarge = this.limits.checkSize(command);
+    if (tooLarge) return { run: 'refused', reply: tooLarge };
+    return { run: restToken ? 'restToken' : 'engine', command };
+  }
+
+  /** `/pipeline` and single commands: every command gets its own reply, failures in their slot. */
+  async runEach(commands: readonly Command[], context: RunContext): Promise<Reply[]> {
+    const checked = commands.map((command) => this.check(command, context.principal));
+    const runnable = checked.filter((entry) => entry.run !== 'refused').length;
+    const overLimit = this.limits.reserve(runnable);
+    const replies: Reply[] = new Array(commands.length);
+    // Consecutive engine commands go out as one batch; ACL RESTTOKEN is answered here, in order.
+    let batch: number[] = [];
+    const flush = async (): Promise<void> => {
+      if (batch.length === 0) return;
+      const indexes = batch;
+      batch = [];
+      const results = await this.execute(
+        indexes.map((index) => (checked[index] as { command: Command }).command),
+        false,
+        context,
+      );
+      indexes.forEach((index, position) => (replies[index] = results[position]));
+    };
+    for (let index = 0; index < checked.length; index++) {
+      const entry = checked[index];
+      if (entry.run === 'refused') replies[index] = entry.reply;
+      else if (overLimit) replies[index] = overLimit;
+      else if (entry.run === 'engine') batch.push(index);
+      else {
+        await flush();
+        replies[index] = await this.mintRestToken(entry.command);
+      }
+    }
+    await flush();
+    return replies;
+  }
+
+  /** `/multi-exec`: all commands atomically, or one error when any check fails (nothing runs). */
+  async runTransaction(commands: readonly Command[], context: RunContext): Promise<Reply[] | ErrorReply> {
+    const checked = commands.map((command) => this.check(command, context.principal));
+    for (const [index, entry] of checked.entries()) {
+      if (entry.run === 'refused') return error(`EXECABORT Transaction discarded because of command ${index + 1}: ${entry.reply.message}`);
+      if (entry.run === 'restToken') return error(`EXECABORT Transaction discarded: ACL RESTTOKEN cannot run in a transaction`);
+    }
+    const overLimit = this.limits.reserve(commands.length);
+    if (overLimit) return error(`EXECABORT Transaction discarded: ${overLimit.message}`);
+    return this.execute(commands, true, context);
+  }
+
+  /** The engine's replies; an engine that cannot answer (store down, timeout) is a 400 `{error}`. */
+  private async execute(commands: readonly Command[], transaction: boolean, context: RunContext): Promise<Reply[]> {
+    try {
+      return await this.engine.execute(commands, { transaction, caller: { user: context.principal.user, address: context.address } });
+    } catch (failure) {
+      throw storeUnavailable(failure);
+    }
+  }
+
+  private async mintRestToken(command: Command): Promise<Reply> {
+    const [, , user, password] = command;
+    let authenticated: boolean;
+    try {
+      authenticated = await this.engine.authenticate(user, password);
+    } catch (failure) {
+      throw storeUnavailable(failure);
+    }
+    if (!authenticated) return error(`ERR Wrong password or user "${user}" does not exist`);
+    return bulk(this.tokens.mintForUser(user, this.tokenSecret));
+  }
+}

@@ -1,0 +1,42 @@
+// The REST API's request limits: the maximum size of one command and the daily command count,
+// both answered with an error in the command's slot (and discarding a whole transaction).
+import { error, type ErrorReply } from '../reply';
+
+export interface LimitOptions {
+  /** Largest total size of one command's arguments, in bytes. */
+  readonly maxRequestBytes: number;
+  /** Commands accepted per UTC day; 0 means no limit. */
+  readonly dailyLimit: number;
+}
+
+const DAY_MS = 86_400_000;
+
+export class RequestLimits {
+  private day = -1;
+  private usedToday = 0;
+
+  constructor(private readonly options: LimitOptions) {}
+
+  /** An error when the command is larger than the maximum request size. */
+  checkSize(command: readonly string[]): ErrorReply | undefined {
+    let size = 0;
+    for (const arg of command) size += arg.length;
+    if (size <= this.options.maxRequestBytes) return undefined;
+    return error(`ERR max request size exceeded. Limit: ${this.options.maxRequestBytes} bytes, Actual: ${size} bytes`);
+  }
+
+  /** Reserves `count` commands of today's allowance, or answers the limit error without reserving. */
+  reserve(count: number, now = Date.now()): ErrorReply | undefined {
+    if (this.options.dailyLimit === 0) return undefined;
+    const today = Math.floor(now / DAY_MS);
+    if (today !== this.day) {
+      this.day = today;
+      this.usedToday = 0;
+    }
+    if (this.usedToday + count > this.options.dailyLimit) {
+      return error(`ERR max daily request limit exceeded. Limit: ${this.options.dailyLimit}, Usage: ${this.usedToday}`);
+    }
+    this.usedToday += count;
+    return undefined;
+  }
+}

@@ -1,0 +1,183 @@
+// The HTTP face of the key-value REST API: method and token checks, the routes of seed Area B,
+// the output formats, and `{error}` bodies for every failure (the server never answers a stack).
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Engine } from '../engine';
+import type { Reply } from '../reply';
+import { type Command, commandFromJsonBody, commandFromPath, commandsFromJsonBody } from './command-input';
+import type { CommandRunner, RunContext } from './command-runner';
+import { encodeEnvelope, encodeEnvelopes, encodeErrorBody } from './encode-json';
+import { encodeResp2 } from './encode-resp2';
+import { EventStreams, requireEventStream } from './event-streams';
+import { HttpError, UNAUTHORIZED_TEXT } from './http-error';
+import type { TokenRegistry } from './tokens';
+
+const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT']);
+const BODY_METHODS = new Set(['POST', 'PUT']);
+
+export interface HandlerOptions {
+  /** Header prefix of the platform: `Upstash` (real clients) or `Svc` (the seed's names). */
+  readonly prefix: string;
+  /** Bodies larger than this are refused with 413 before they are read whole. */
+  readonly maxBodyBytes: number;
+}
+
+interface Format {
+  readonly base64: boolean;
+  readonly resp2: boolean;
+}
+
+export class RequestHandler {
+  private syncCounter = 0;
+  readonly streams = new EventStreams();
+  private readonly headerNames: { encoding: string; format: string; syncToken: string };
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly runner: CommandRunner,
+    private readonly tokens: TokenRegistry,
+    private readonly options: HandlerOptions,
+  ) {
+    const prefix = options.prefix.toLowerCase();
+    this.headerNames = { encoding: `${prefix}-encoding`, format: `${prefix}-response-format`, syncToken: `${prefix}-sync-token` };
+  }
+
+  readonly handle = (request: IncomingMessage, response: ServerResponse): void => {
+    response.setHeader(this.headerNames.syncToken, String(++this.syncCounter));
+    this.route(request, response).catch((failure: unknown) => this.fail(request, response, failure));
+  };
+
+  private fail(request: IncomingMessage, response: ServerResponse, failure: unknown): void {
+    const status = failure instanceof HttpError ? failure.status : 500;
+    const message = failure instanceof HttpError ? failure.message : `ERR internal error: ${failure instanceof Error ? failure.message : String(failure)}`;
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    if (status === 413) response.setHeader('connection', 'close');
+    this.send(request, response, status, 'application/json', encodeErrorBody(message));
+    if (status === 413) request.resume();
+  }
+
+  private send(request: IncomingMessage, response: ServerResponse, status: number, contentType: string, body: string | Buffer): void {
+    response.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+    response.end(request.method === 'HEAD' ? undefined : body);
+  }
+
+  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const method = request.method ?? 'GET';
+    if (!ALLOWED_METHODS.has(method)) throw new HttpError(405, `ERR method ${method} is not allowed: use GET, HEAD, POST or PUT`);
+    const url = request.url ?? '/';
+    const queryStart = url.indexOf('?');
+    const path = queryStart < 0 ? url : url.slice(0, queryStart);
+    const query = queryStart < 0 ? '' : url.slice(queryStart + 1);
+    const principal = this.tokens.find(bearerToken(request) ?? queryToken(query));
+    if (!principal) throw new HttpError(401, UNAUTHORIZED_TEXT);
+    const format = this.format(request);
+    const context: RunContext = { principal, address: clientAddress(request) };
+    const body = BODY_METHODS.has(method) ? await readBody(request, this.options.maxBodyBytes) : undefined;
+    const hasBody = BODY_METHODS.has(method);
+
+    if (path === '/' || path === '') {
+      if (!hasBody) throw new HttpError(400, 'ERR no command: use /<command>/<args> or POST a JSON array to /');
+      return this.single(request, response, commandFromJsonBody(body), context, format);
+    }
+    const route = path.split('/')[1].toLowerCase();
+    if (route === 'pipeline' || route === 'multi-exec') {
+      if (path.length !== route.length + 1 && path !== `/${route}/`) throw new HttpError(404, `ERR unknown route ${path}: /${route} takes no path arguments`);
+      if (!hasBody) throw new HttpError(405, `ERR /${route} takes a POST with a JSON array of commands`);
+      const commands = commandsFromJsonBody(body);
+      if (route === 'pipeline') {
+        const replies = await this.runner.runEach(commands, context);
+        return format.resp2
+          ? this.send(request, response, 200, 'application/octet-stream', encodeResp2(replies))
+          : this.send(request, response, 200, 'application/json', encodeEnvelopes(replies, format.base64));
+      }
+      const result = await this.runner.runTransaction(commands, context);
+      if (!Array.isArray(result)) throw new HttpError(400, result.message);
+      return this.send(request, response, 200, 'application/json', encodeEnvelopes(result, format.base64));
+    }
+    if (route === 'monitor' || route === 'subscribe' || route === 'psubscribe') {
+      if (!hasBody) throw new HttpError(405, `ERR /${route} takes a POST with the header Accept: text/event-stream`);
+      return this.stream(request, response, route, commandFromPath(path, '', undefined).slice(1), context);
+    }
+    return this.single(request, response, commandFromPath(path, query, body), context, format);
+  }
+
+  private async single(request: IncomingMessage, response: ServerResponse, command: Command, context: RunContext, format: Format): Promise<void> {
+    const [reply] = await this.runner.runEach([command], context);
+    const status = reply.kind === 'error' ? 400 : 200;
+    if (format.resp2) this.send(request, response, status, 'application/octet-stream', encodeResp2([reply]));
+    else this.send(request, response, status, 'application/json', encodeEnvelope(reply as Reply, format.base64));
+  }
+
+  private async stream(request: IncomingMessage, response: ServerResponse, route: string, targets: string[], context: RunContext): Promise<void> {
+    requireEventStream(request, `/${route}`);
+    const caller = { user: context.principal.user, address: context.address };
+    if (route === 'monitor') {
+      if (context.principal.readOnly) throw new HttpError(400, "NOPERM this user has no permissions to run the 'monitor' command");
+      return this.streams.monitor(request, response, this.engine, caller);
+    }
+    if (targets.length === 0) throw new HttpError(400, `ERR /${route} needs at least one ${route === 'subscribe' ? 'channel' : 'pattern'}: /${route}/<name>`);
+    return this.streams.subscribe(request, response, this.engine, route === 'subscribe' ? 'channel' : 'pattern', targets, caller);
+  }
+
+  private format(request: IncomingMessage): Format {
+    const encoding = String(request.headers[this.headerNames.encoding] ?? '').toLowerCase();
+    const responseFormat = String(request.headers[this.headerNames.format] ?? 'json').toLowerCase();
+    if (responseFormat !== 'json' && responseFormat !== 'resp2') {
+      throw new HttpError(400, `ERR invalid ${this.options.prefix}-Response-Format '${responseFormat}': use json or resp2`);
+    }
+    const base64 = encoding === 'base64';
+    if (base64 && responseFormat === 'resp2') {
+      throw new HttpError(400, `ERR ${this.options.prefix}-Encoding base64 cannot be combined with ${this.options.prefix}-Response-Format resp2`);
+    }
+    return { base64, resp2: responseFormat === 'resp2' };
+  }
+}
+
+function bearerToken(request: IncomingMessage): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : undefined;
+}
+
+function queryToken(query: string): string | undefined {
+  for (const pair of query.split('&')) {
+    if (pair.startsWith('_token=')) return safeDecode(pair.slice(7).replace(/\+/g, ' '));
+  }
+  return undefined;
+}
+
+function safeDecode(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function clientAddress(request: IncomingMessage): string {
+  const address = (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
+  return `${address}:${request.socket.remotePort ?? 0}`;
+}
+
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(request.headers['content-length'] ?? 0);
+  if (declared > limit) return Promise.reject(new HttpError(413, `ERR request body of ${declared} bytes exceeds the limit of ${limit} bytes`));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.removeAllListeners('data');
+        reject(new HttpError(413, `ERR request body exceeds the limit of ${limit} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}

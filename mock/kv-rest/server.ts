@@ -1,0 +1,92 @@
+// Starts the key-value REST server: an Upstash-compatible Redis REST API on an engine of choice,
+// for local development and tests. `startKvRestServer()` with no options is ready to use.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Engine } from './engine';
+import { CommandRunner } from './http/command-runner';
+import { RequestLimits } from './http/limits';
+import { RequestHandler } from './http/request-handler';
+import { generateToken, TokenRegistry } from './http/tokens';
+import { createMemoryEngine } from './memory';
+
+export interface KvRestServerOptions {
+  /** Interface to bind; loopback by default so a development token never reaches the network. */
+  host?: string;
+  /** TCP port; 0 (the default) picks a free one. */
+  port?: number;
+  /** Standard token (full rights); random when absent. */
+  token?: string;
+  /** Read Only token (reads only, no KEYS/SCAN); random when absent. */
+  readonlyToken?: string;
+  /** Header prefix: `Upstash` (default, what real clients send) or `Svc` (the seed's literal names). */
+  prefix?: string;
+  /** Largest command, in bytes of its arguments (default 10 MiB); request bodies may be up to 4 times this. */
+  maxRequestBytes?: number;
+  /** Commands accepted per UTC day; 0 (the default) means unlimited. */
+  dailyLimit?: number;
+  /** `memory` (default, embedded) or an engine instance of your own. */
+  engine?: 'memory' | Engine;
+}
+
+export interface KvRestServer {
+  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  readonly token: string;
+  readonly readonlyToken: string;
+  readonly engine: Engine;
+  close(): Promise<void>;
+}
+
+export const KV_REST_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 0,
+  prefix: 'Upstash',
+  maxRequestBytes: 10 * 1024 * 1024,
+  dailyLimit: 0,
+} as const;
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+export async function startKvRestServer(options: KvRestServerOptions = {}): Promise<KvRestServer> {
+  const settings = { ...KV_REST_DEFAULTS, ...withoutUndefined(options) };
+  const token = options.token ?? generateToken();
+  const readonlyToken = options.readonlyToken ?? generateToken();
+  if (token === readonlyToken) throw new Error('The Standard token and the Read Only token must differ');
+  const engine = typeof options.engine === 'object' ? options.engine : createMemoryEngine();
+  const tokens = new TokenRegistry(token, readonlyToken);
+  const limits = new RequestLimits({ maxRequestBytes: settings.maxRequestBytes, dailyLimit: settings.dailyLimit });
+  const handler = new RequestHandler(engine, new CommandRunner(engine, tokens, limits), tokens, {
+    prefix: settings.prefix,
+    maxBodyBytes: settings.maxRequestBytes * 4,
+  });
+  const server = createServer({ keepAliveTimeout: 65_000 }, handler.handle);
+  server.on('clientError', (_failure, socket) => socket.destroy());
+  const address = await listen(server, settings.port, settings.host);
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${host}:${address.port}`,
+    token,
+    readonlyToken,
+    engine,
+    async close() {
+      await handler.streams.closeAll();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await engine.close();
+    },
+  };
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}
