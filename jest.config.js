@@ -7,4 +7,5 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }] },
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/\\.tmp/'],
   testTimeout: 30000,
+  reporters: ['default', '<rootDir>/tests/support/summary-reporter.js'],
 };

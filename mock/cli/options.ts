@@ -1,0 +1,63 @@
+// The `mock` command's options, described once: flag, environment variable, type and help text.
+// Parsing, validation and `--help` all read this table.
+import { parseArgs } from 'node:util';
+
+interface OptionSpec {
+  readonly flag: string;
+  readonly env: string;
+  readonly type: 'string' | 'port' | 'count';
+  readonly help: string;
+}
+
+export const MOCK_OPTIONS = {
+  host: { flag: 'host', env: 'MOCK_HOST', type: 'string', help: 'interface to bind (default 127.0.0.1)' },
+  kvPort: { flag: 'kv-port', env: 'MOCK_KV_PORT', type: 'port', help: 'key-value REST port (default 8079; 0 = any free port)' },
+  token: { flag: 'token', env: 'MOCK_KV_TOKEN', type: 'string', help: 'Standard token (default: random)' },
+  readonlyToken: { flag: 'readonly-token', env: 'MOCK_KV_READONLY_TOKEN', type: 'string', help: 'Read Only token (default: random)' },
+  prefix: { flag: 'prefix', env: 'MOCK_PREFIX', type: 'string', help: 'header prefix, Upstash (default) or Svc' },
+  maxRequestBytes: { flag: 'max-request-bytes', env: 'MOCK_MAX_REQUEST_BYTES', type: 'count', help: 'largest command in bytes (default 10485760)' },
+  dailyLimit: { flag: 'daily-limit', env: 'MOCK_DAILY_LIMIT', type: 'count', help: 'commands per UTC day, 0 = unlimited (default 0)' },
+} as const satisfies Record<string, OptionSpec>;
+
+export type MockOptionName = keyof typeof MOCK_OPTIONS;
+export type MockOptions = { [K in MockOptionName]?: (typeof MOCK_OPTIONS)[K]['type'] extends 'string' ? string : number };
+
+export class UsageError extends Error {}
+
+function convert(spec: OptionSpec, raw: string): string | number {
+  if (spec.type === 'string') return raw;
+  const value = Number(raw);
+  const max = spec.type === 'port' ? 65_535 : Number.MAX_SAFE_INTEGER;
+  if (!/^\d+$/.test(raw) || value > max) {
+    throw new UsageError(`--${spec.flag} (${spec.env}): "${raw}" is not ${spec.type === 'port' ? 'a port number (0-65535)' : 'a whole number'}`);
+  }
+  return value;
+}
+
+/** Flags win over environment variables; anything unknown is a usage error naming it. */
+export function parseMockOptions(argv: readonly string[], env: NodeJS.ProcessEnv): MockOptions & { help: boolean } {
+  const entries = Object.entries(MOCK_OPTIONS) as [MockOptionName, OptionSpec][];
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      options: { help: { type: 'boolean', short: 'h' }, ...Object.fromEntries(entries.map(([, spec]) => [spec.flag, { type: 'string' as const }])) },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (failure) {
+    throw new UsageError(failure instanceof Error ? failure.message : String(failure));
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const options: Record<string, string | number> = {};
+  for (const [name, spec] of entries) {
+    const raw = (values[spec.flag] as string | undefined) ?? env[spec.env];
+    if (raw !== undefined && raw !== '') options[name] = convert(spec, raw);
+  }
+  return { ...(options as MockOptions), help: values.help === true };
+}
+
+export function mockUsage(): string {
+  const lines = Object.values(MOCK_OPTIONS).map((spec) => `  --${spec.flag.padEnd(20)} ${spec.env.padEnd(24)} ${spec.help}`);
+  return ['Usage: strapi-plugin-ratelimit mock [options]', '', 'Starts the local key-value REST server.', '', '  flag                   environment variable', ...lines].join('\n');
+}

@@ -1,0 +1,93 @@
+// Seed Area B, Server-Sent Events: /monitor and /subscribe (and /psubscribe) line shapes, and
+// /publish reaching subscribers.
+import type { KvRestServer } from '../../../mock';
+import { call, describeEachEngine, startServer } from '../../support/kv-servers';
+
+/** Opens an SSE route and collects its `data:` lines until aborted. */
+async function openStream(server: KvRestServer, path: string) {
+  const controller = new AbortController();
+  const response = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.token}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  });
+  const lines: string[] = [];
+  const waiters: (() => void)[] = [];
+  const reader = response.body!.getReader();
+  void (async () => {
+    let buffer = '';
+    const decoder = new TextDecoder();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += decoder.decode(value, { stream: true });
+        const parts = buffer.split('\n');
+        buffer = parts.pop() ?? '';
+        for (const part of parts) if (part.startsWith('data: ')) lines.push(part.slice(6));
+        waiters.splice(0).forEach((wake) => wake());
+      }
+    } catch {
+      // Aborted by the test.
+    }
+  })();
+  const waitFor = async (count: number): Promise<string[]> => {
+    while (lines.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+    return lines;
+  };
+  return { response, lines, waitFor, close: () => controller.abort() };
+}
+
+describeEachEngine('event streams', (engine) => {
+  let server: KvRestServer;
+  beforeAll(async () => {
+    server = await startServer(engine);
+  });
+  afterAll(() => server.close());
+
+  it('streams monitored commands after a first "OK" line', async () => {
+    const monitor = await openStream(server, '/monitor');
+    expect(monitor.response.headers.get('content-type')).toBe('text/event-stream');
+    await monitor.waitFor(1);
+    await call(server, '/set/monitored/va%22lue');
+    const lines = await monitor.waitFor(2);
+    monitor.close();
+    expect(lines[0]).toBe('"OK"');
+    expect(lines[1]).toMatch(/^\d+\.\d{6} \[0 127\.0\.0\.1:\d+\] "(SET|set)" "monitored" "va\\"lue"$/);
+  });
+
+  it('subscribes to a channel and receives published messages', async () => {
+    const subscriber = await openStream(server, '/subscribe/news');
+    expect(await subscriber.waitFor(1)).toEqual(['subscribe,news,1']);
+    expect((await call(server, '/publish/news/hello%20world')).json).toEqual({ result: 1 });
+    expect(await subscriber.waitFor(2)).toEqual(['subscribe,news,1', 'message,news,hello world']);
+    subscriber.close();
+  });
+
+  it('subscribes to a pattern and receives pmessage lines', async () => {
+    const subscriber = await openStream(server, '/psubscribe/ne*');
+    expect(await subscriber.waitFor(1)).toEqual(['psubscribe,ne*,1']);
+    await call(server, '/publish/news/x');
+    expect((await subscriber.waitFor(2))[1]).toBe('pmessage,ne*,news,x');
+    subscriber.close();
+  });
+
+  it('stops delivering to a subscriber that went away', async () => {
+    const subscriber = await openStream(server, '/subscribe/gone');
+    await subscriber.waitFor(1);
+    subscriber.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await call(server, '/publish/gone/x')).json).toEqual({ result: 0 });
+  });
+
+  it('answers 400 when the client does not accept an event stream', async () => {
+    const response = await call(server, '/subscribe/news', { method: 'POST' });
+    expect(response.status).toBe(400);
+    expect((response.json as { error: string }).error).toMatch(/text\/event-stream/);
+  });
+
+  it('refuses /monitor to the Read Only token', async () => {
+    const response = await call(server, '/monitor', { method: 'POST', token: server.readonlyToken, headers: { accept: 'text/event-stream' } });
+    expect(response.status).toBe(400);
+  });
+});
