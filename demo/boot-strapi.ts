@@ -1,0 +1,62 @@
+// Boots the demo Strapi app (demo/strapi-app) in-process with this package as its `ratelimit`
+// plugin, on a fresh SQLite file. Used by the demo and by the end-to-end tests.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** The repository root, whether this file runs from demo/ (ts-jest) or from dist/demo/ (compiled). */
+export const PACKAGE_ROOT = path.basename(path.dirname(__dirname)) === 'dist' ? path.resolve(__dirname, '../..') : path.resolve(__dirname, '..');
+export const DEMO_APP_DIR = path.join(PACKAGE_ROOT, 'demo/strapi-app');
+
+export interface BootOptions {
+  /** The plugin's `config` object, as a user writes it in config/plugins.js. */
+  readonly config?: unknown;
+  /** `enabled` of the plugin entry (default true). */
+  readonly pluginEnabled?: boolean;
+  /** `server.proxy` of the app, e.g. `{ koa: true, maxIpsCount: 1 }`. */
+  readonly proxy?: unknown;
+  /** Place `plugin::ratelimit.limit` in config/middlewares.js by hand. */
+  readonly placeMiddleware?: boolean;
+  /** The app to boot (default: demo/strapi-app). */
+  readonly appDir?: string;
+  /** Where Strapi finds the plugin: a path for `resolve` (default: this package), or null for node_modules. */
+  readonly resolve?: string | null;
+}
+
+/** The few members of a Strapi instance the demo and the tests use. */
+export interface StrapiInstance {
+  log: { level: string; info(message: string): void; warn(message: string): void; error(message: string): void };
+  server: { httpServer: Server; mount(): void };
+  destroy(): Promise<void>;
+  plugin(name: string): unknown;
+}
+
+export interface BootedStrapi {
+  readonly strapi: StrapiInstance;
+  close(): Promise<void>;
+}
+
+export async function bootStrapi(options: BootOptions = {}): Promise<BootedStrapi> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ratelimit-strapi-'));
+  const appDir = options.appDir ?? DEMO_APP_DIR;
+  Object.assign(process.env, {
+    DATABASE_FILENAME: path.join(dataDir, 'data.db'),
+    FIXTURE_PLUGIN_ENABLED: String(options.pluginEnabled ?? true),
+    FIXTURE_RATELIMIT_CONFIG: JSON.stringify(options.config ?? {}),
+    FIXTURE_PROXY: JSON.stringify(options.proxy ?? { koa: false }),
+    FIXTURE_PLACE_MIDDLEWARE: String(options.placeMiddleware ?? false),
+    FIXTURE_PLUGIN_RESOLVE: options.resolve === null ? '' : (options.resolve ?? PACKAGE_ROOT),
+  });
+  // Imported here so that users of this module who never boot Strapi do not load it.
+  const { createStrapi } = await import('@strapi/strapi');
+  const strapi = (await createStrapi({ appDir, distDir: appDir, autoReload: false, serveAdminPanel: false }).load()) as unknown as StrapiInstance;
+  strapi.server.mount();
+  return {
+    strapi,
+    async close() {
+      await strapi.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

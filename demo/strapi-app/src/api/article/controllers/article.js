@@ -1,0 +1,4 @@
+// The core controller of articles.
+const { factories } = require('@strapi/strapi');
+
+module.exports = factories.createCoreController('api::article.article');

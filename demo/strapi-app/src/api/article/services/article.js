@@ -1,0 +1,4 @@
+// The core service of articles.
+const { factories } = require('@strapi/strapi');
+
+module.exports = factories.createCoreService('api::article.article');
