@@ -13,12 +13,43 @@ export type StoredValue = StringValue | HashValue | ListValue | SetValue | ZSetV
 export type ValueType = StoredValue['type'];
 type ValueOf<T extends ValueType> = Extract<StoredValue, { type: T }>;
 
+/** A deep copy of a value, for COPY: later writes to either key must not show in the other. */
+export function cloneValue(value: StoredValue): StoredValue {
+  switch (value.type) {
+    case 'string':
+      return { type: 'string', value: value.value };
+    case 'hash':
+      return { type: 'hash', fields: new Map(value.fields) };
+    case 'list':
+      return { type: 'list', items: [...value.items] };
+    case 'set':
+      return { type: 'set', members: new Set(value.members) };
+    case 'zset':
+      return { type: 'zset', zset: value.zset.clone() };
+  }
+}
+
 export const WRONGTYPE: ErrorReply = error('WRONGTYPE Operation against a key holding the wrong kind of value');
+
+/** One SCAN step: the keys visited (live ones only) and the cursor to continue from (0 when done). */
+export interface ScanStep {
+  readonly keys: string[];
+  readonly cursor: number;
+}
 
 export class Keyspace {
   private readonly values = new Map<string, StoredValue>();
   /** Absolute deadlines in ms for keys that have one. */
   private readonly deadlines = new Map<string, number>();
+  /**
+   * SCAN order: every key gets a sequence number when it is created, and cursors are sequence
+   * numbers, so a key present for a whole iteration is returned whatever is added or deleted meanwhile.
+   */
+  private readonly sequenceOf = new Map<string, number>();
+  private scanLog: { readonly sequence: number; readonly key: string }[] = [];
+  private nextSequence = 1;
+  /** Active expiry walks the deadlines a few at a time, resuming where it stopped. */
+  private expiryWalk: IterableIterator<[string, number]> | undefined;
 
   get size(): number {
     return this.values.size;
@@ -43,13 +74,54 @@ export class Keyspace {
 
   /** Stores `value`; the key's expiry is cleared unless `keepTtl`. */
   set(key: string, value: StoredValue, keepTtl = false): void {
+    if (!this.values.has(key)) {
+      const sequence = this.nextSequence++;
+      this.sequenceOf.set(key, sequence);
+      this.scanLog.push({ sequence, key });
+    }
     this.values.set(key, value);
     if (!keepTtl) this.deadlines.delete(key);
   }
 
   delete(key: string): boolean {
     this.deadlines.delete(key);
-    return this.values.delete(key);
+    this.sequenceOf.delete(key);
+    const existed = this.values.delete(key);
+    if (existed && this.scanLog.length > 64 && this.scanLog.length > 2 * this.values.size) this.compactScanLog();
+    return existed;
+  }
+
+  private compactScanLog(): void {
+    this.scanLog = this.scanLog.filter((entry) => this.sequenceOf.get(entry.key) === entry.sequence);
+  }
+
+  /** Visits up to `count` live keys from `cursor` in creation order (cursor 0 starts over). */
+  scan(cursor: number, count: number, now: number): ScanStep {
+    const log = this.scanLog;
+    let low = 0;
+    let high = log.length;
+    while (low < high) {
+      const middle = (low + high) >> 1;
+      if (log[middle].sequence < cursor) low = middle + 1;
+      else high = middle;
+    }
+    const keys: string[] = [];
+    let index = low;
+    for (; index < log.length && keys.length < count; index++) {
+      const { sequence, key } = log[index];
+      if (this.sequenceOf.get(key) === sequence && this.lookup(key, now) !== undefined) keys.push(key);
+    }
+    while (index < log.length && this.sequenceOf.get(log[index].key) !== log[index].sequence) index++;
+    return { keys, cursor: index < log.length ? log[index].sequence : 0 };
+  }
+
+  /** A live key chosen at random, or undefined when the keyspace is empty. */
+  randomKey(now: number): string | undefined {
+    while (this.values.size > 0) {
+      const { sequence, key } = this.scanLog[Math.floor(Math.random() * this.scanLog.length)];
+      if (this.sequenceOf.get(key) === sequence && this.lookup(key, now) !== undefined) return key;
+    }
+    return undefined;
   }
 
   /** Removes a key whose collection became empty, as Redis never keeps empty collections. */
@@ -79,16 +151,34 @@ export class Keyspace {
     }
   }
 
+  /** Number of keys that have a deadline (INFO's `expires`). */
+  get expiringCount(): number {
+    return this.deadlines.size;
+  }
+
   flush(): void {
     this.values.clear();
     this.deadlines.clear();
+    this.sequenceOf.clear();
+    this.scanLog = [];
+    this.expiryWalk = undefined;
   }
 
-  /** Removes up to `budget` expired keys; returns how many were removed. */
+  /**
+   * Examines up to `budget` keys that have a deadline, resuming where the previous sweep stopped,
+   * and removes the expired ones; returns how many were removed. Bounded so a sweep never stalls
+   * the server however many keys expire at once.
+   */
   sweepExpired(now: number, budget: number): number {
     let removed = 0;
-    for (const [key, deadline] of this.deadlines) {
-      if (removed >= budget) break;
+    for (let examined = 0; examined < budget && this.deadlines.size > 0; examined++) {
+      this.expiryWalk ??= this.deadlines.entries();
+      const next = this.expiryWalk.next();
+      if (next.done) {
+        this.expiryWalk = undefined;
+        continue;
+      }
+      const [key, deadline] = next.value;
       if (deadline <= now) {
         this.delete(key);
         removed++;

@@ -1,0 +1,33 @@
+// Commands that list key names: KEYS (glob), SCAN (cursor, MATCH, COUNT, TYPE) and RANDOMKEY.
+// SCAN cursors are the keyspace's creation sequence numbers (see Keyspace.scan).
+import { array, bulk, bulkArray, bulkOrNil, type Reply } from '../../reply';
+import { isErrorReply } from '../arguments';
+import { globMatches } from '../glob';
+import type { CommandContext, CommandHandlers } from '../handler';
+import { parseScanArguments } from '../scan-arguments';
+
+function keys(args: readonly string[], ctx: CommandContext): Reply {
+  const pattern = args[1];
+  const everything = pattern === '*';
+  const found: string[] = [];
+  for (const key of ctx.db.keys(ctx.now)) if (everything || globMatches(pattern, key)) found.push(key);
+  return bulkArray(found);
+}
+
+function scan(args: readonly string[], ctx: CommandContext): Reply {
+  const options = parseScanArguments(args, 1, true);
+  if (isErrorReply(options)) return options;
+  const step = ctx.db.scan(options.cursor, options.count, ctx.now);
+  const selected = step.keys.filter(
+    (key) =>
+      (options.match === undefined || globMatches(options.match, key)) &&
+      (options.type === undefined || ctx.db.lookup(key, ctx.now)?.type === options.type),
+  );
+  return array([bulk(String(step.cursor)), bulkArray(selected)]);
+}
+
+function randomkey(_args: readonly string[], ctx: CommandContext): Reply {
+  return bulkOrNil(ctx.db.randomKey(ctx.now));
+}
+
+export const keyListingCommandHandlers: CommandHandlers = { keys, scan, randomkey };

@@ -1,0 +1,42 @@
+// The SCAN family's shared arguments: the cursor (an unsigned 64-bit number) and the MATCH, COUNT
+// and (for SCAN only) TYPE options, with Redis's error texts. SSCAN, HSCAN and ZSCAN use it too.
+import { error, type ErrorReply } from '../reply';
+import { isErrorReply, parseInteger, SYNTAX_ERROR } from './arguments';
+
+export interface ScanArguments {
+  readonly cursor: number;
+  readonly match?: string;
+  readonly count: number;
+  readonly type?: string;
+}
+
+const INVALID_CURSOR = error('ERR invalid cursor');
+const UNSIGNED = /^[0-9]+$/;
+const MAX_UINT64 = 18446744073709551615n;
+
+/** `cursorIndex` points at the cursor; options follow it. `allowType` is true for SCAN only. */
+export function parseScanArguments(args: readonly string[], cursorIndex: number, allowType: boolean): ScanArguments | ErrorReply {
+  const cursorText = args[cursorIndex];
+  if (!UNSIGNED.test(cursorText) || BigInt(cursorText) > MAX_UINT64) return INVALID_CURSOR;
+  let match: string | undefined;
+  let count = 10;
+  let type: string | undefined;
+  for (let index = cursorIndex + 1; index < args.length; index += 2) {
+    const option = args[index].toLowerCase();
+    if (index + 1 >= args.length) return SYNTAX_ERROR;
+    const value = args[index + 1];
+    if (option === 'count') {
+      const parsed = parseInteger(value);
+      if (isErrorReply(parsed)) return parsed;
+      if (parsed < 1) return SYNTAX_ERROR;
+      count = parsed;
+    } else if (option === 'match') {
+      match = value;
+    } else if (option === 'type' && allowType) {
+      type = value.toLowerCase();
+    } else {
+      return SYNTAX_ERROR;
+    }
+  }
+  return { cursor: Number(cursorText), match, count, type };
+}
