@@ -1,0 +1,88 @@
+// The plugin inside a real Strapi 5 app: each algorithm limits real content-API routes, `*` covers
+// /api but not the admin panel, header identifiers, CORS on 429, and debug lines in Strapi's log.
+import { Redis } from '@upstash/redis';
+import { startKvRestServer, type KvRestServer } from '../../mock';
+import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
+
+describe('rate limits in a real Strapi app', () => {
+  let kv: KvRestServer;
+  let app: StrapiApp;
+  const logged: string[] = [];
+
+  beforeAll(async () => {
+    kv = await startKvRestServer();
+    app = await bootStrapiApp({
+      config: {
+        url: kv.url,
+        token: kv.token,
+        strategy: [
+          { methods: ['GET'], path: '/api/ping', identifierSource: 'ip', debug: true, limiter: { algorithm: 'fixed-window', tokens: 3, window: '1m' } },
+          { methods: ['GET'], path: '/api/articles', identifierSource: 'ip', limiter: { algorithm: 'sliding-window', tokens: 3, window: '1m' } },
+          { methods: ['GET'], path: '/api/ping/:id', identifierSource: 'ip', limiter: { algorithm: 'token-bucket', tokens: 3, window: '1m', refillRate: 1 } },
+          { methods: ['POST'], path: '/api/ping', identifierSource: 'header.x-api-key', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } },
+          { methods: ['ALL'], path: '*', identifierSource: 'header.x-everything', limiter: { algorithm: 'fixed-window', tokens: 1000, window: '1m' } },
+        ],
+      },
+    });
+    const transportWrite = process.stdout.write.bind(process.stdout);
+    jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
+      logged.push(String(chunk));
+      return (transportWrite as (chunk: string | Uint8Array, ...args: unknown[]) => boolean)(chunk, ...rest);
+    });
+  });
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await app?.close();
+    await kv?.close();
+  });
+
+  async function statuses(send: () => Promise<{ status: number }>, count: number): Promise<number[]> {
+    const seen: number[] = [];
+    for (let i = 0; i < count; i++) seen.push((await send()).status);
+    return seen;
+  }
+
+  it.each([
+    ['fixed-window', '/api/ping'],
+    ['sliding-window', '/api/articles'],
+    ['token-bucket', '/api/ping/7'],
+  ])('%s admits the configured tokens on %s, then answers 429', async (_algorithm, path) => {
+    expect(await statuses(() => app.request.get(path), 5)).toEqual([200, 200, 200, 429, 429]);
+  });
+
+  it('answers 429 in Strapi error shape with Retry-After and rate-limit headers', async () => {
+    const refused = await app.request.get('/api/ping');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toMatchObject({ data: null, error: { status: 429, name: 'TooManyRequestsError' } });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+  });
+
+  it('keeps CORS headers on a 429', async () => {
+    const refused = await app.request.get('/api/ping').set('Origin', 'http://example.test');
+    expect(refused.status).toBe(429);
+    expect(refused.headers['access-control-allow-origin']).toBeDefined();
+  });
+
+  it('limits by a header identifier, each caller on its own', async () => {
+    const send = (key: string) => () => app.request.post('/api/ping').set('x-api-key', key);
+    expect(await statuses(send('alice'), 3)).toEqual([200, 200, 429]);
+    expect(await statuses(send('bob'), 1)).toEqual([200]);
+    expect(await statuses(send('ALICE'), 1)).toEqual([200]);
+  });
+
+  it('applies a lone * to content-API routes but not to the admin panel', async () => {
+    const redis = new Redis({ url: kv.url, token: kv.token });
+    await app.request.get('/admin/init').set('x-everything', 'admin-caller');
+    await app.request.get('/api/ping/9').set('x-everything', 'api-caller');
+    const keys = await redis.keys('@cms:ALL:*');
+    expect(keys.some((key) => key.includes('api-caller'))).toBe(true);
+    expect(keys.some((key) => key.includes('admin-caller'))).toBe(false);
+  });
+
+  it('writes one debug line per request of a debug strategy to the default log', async () => {
+    logged.length = 0;
+    await app.request.get('/api/ping');
+    const lines = logged.join('').split('\n').filter((line) => line.includes('/api/ping') && /blocked|allowed/i.test(line));
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+  });
+});

@@ -1,0 +1,53 @@
+// The package as a user gets it: `npm pack`, installed into a Strapi app as a dependency (no
+// `resolve`), boots and limits. Catches a broken `exports` map or a file missing from the tarball.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startKvRestServer, type KvRestServer } from '../../mock';
+import { startStrapiProcess, type StrapiProcess } from '../support/strapi-process';
+import { DEMO_APP_DIR, PACKAGE_ROOT } from '../../demo/boot-strapi';
+
+describe('the packed package inside a Strapi app', () => {
+  let kv: KvRestServer;
+  let app: StrapiProcess | undefined;
+  let workDir: string;
+
+  beforeAll(async () => {
+    // Inside the repository, so the app finds @strapi/strapi in the repository's node_modules.
+    mkdirSync(path.join(PACKAGE_ROOT, '.tmp'), { recursive: true });
+    workDir = mkdtempSync(path.join(PACKAGE_ROOT, '.tmp', 'consumer-'));
+    const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', workDir], { cwd: PACKAGE_ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
+    const appDir = path.join(workDir, 'app');
+    cpSync(DEMO_APP_DIR, appDir, { recursive: true });
+    const manifest = JSON.parse(readFileSync(path.join(appDir, 'package.json'), 'utf8'));
+    writeFileSync(path.join(appDir, 'package.json'), JSON.stringify({ ...manifest, dependencies: {} }, null, 2));
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', path.join(workDir, tarball)], { cwd: appDir, stdio: 'ignore' });
+    kv = await startKvRestServer();
+    app = await startStrapiProcess({
+      appDir,
+      resolve: null,
+      config: {
+        url: kv.url,
+        token: kv.token,
+        strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } }],
+      },
+    });
+  }, 300_000);
+  afterAll(async () => {
+    await app?.stop();
+    await kv?.close();
+    rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('limits requests', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await fetch(`${app!.url}/api/ping`)).status);
+    expect(statuses).toEqual([200, 200, 429]);
+  });
+
+  it('exposes the Koa API and the local servers through the package exports', () => {
+    const appDir = path.join(workDir, 'app');
+    const script = "const p=require('strapi-plugin-ratelimit');const m=require('strapi-plugin-ratelimit/mock');console.log(typeof p.createRateLimitMiddleware, typeof m.startKvRestServer)";
+    expect(execFileSync('node', ['-e', script], { cwd: appDir, encoding: 'utf8' }).trim()).toBe('function function');
+  });
+});

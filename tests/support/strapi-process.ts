@@ -1,0 +1,37 @@
+// Test support: a Strapi app with the plugin in its own process (see strapi-child.js), for tests
+// that need two instances at once or a plugin installed from a packed tarball.
+import { fork } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import type { BootOptions } from '../../demo/boot-strapi';
+
+export interface StrapiProcess {
+  readonly url: string;
+  stop(): Promise<void>;
+}
+
+export function startStrapiProcess(options: BootOptions, cwd?: string): Promise<StrapiProcess> {
+  const child = fork(path.join(__dirname, 'strapi-child.js'), [], {
+    cwd,
+    env: { ...process.env, BOOT_OPTIONS: JSON.stringify(options) },
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    child.once('exit', (code) => reject(new Error(`Strapi child exited with code ${code} before listening`)));
+    lines.on('line', (line) => {
+      if (!line.startsWith('{')) return;
+      const message = JSON.parse(line) as { port?: number; error?: string };
+      if (message.error) return reject(new Error(message.error));
+      child.removeAllListeners('exit');
+      resolve({
+        url: `http://127.0.0.1:${message.port}`,
+        stop: () =>
+          new Promise<void>((done) => {
+            child.once('exit', () => done());
+            child.send('stop');
+          }),
+      });
+    });
+  });
+}
