@@ -1,0 +1,148 @@
+// One ACL user and the ACL SETUSER rules that change it (`on`, `>password`, `~keys`, `&channels`,
+// `+@category`, `-command` ...), applied in order with Redis's error texts.
+import { createHash } from 'node:crypto';
+import { allCommandNames, commandsInCategory } from './command-categories';
+
+export interface KeyPattern {
+  readonly pattern: string;
+  readonly read: boolean;
+  readonly write: boolean;
+}
+
+export interface AclUser {
+  readonly name: string;
+  enabled: boolean;
+  nopass: boolean;
+  /** SHA-256 hex digests of the passwords, as Redis keeps them. */
+  readonly passwords: Set<string>;
+  /** Command names allowed (top-level, and `container|sub` for subcommands). */
+  readonly commands: Set<string>;
+  /** The command rules as written, for ACL LIST. */
+  commandRules: string[];
+  keyPatterns: KeyPattern[];
+  channelPatterns: string[];
+}
+
+export const passwordDigest = (password: string): string => createHash('sha256').update(password, 'latin1').digest('hex');
+
+/** A new user as ACL SETUSER creates it: off, no password, no commands, no keys, no channels. */
+export function newUser(name: string): AclUser {
+  return { name, enabled: false, nopass: false, passwords: new Set(), commands: new Set(), commandRules: [], keyPatterns: [], channelPatterns: [] };
+}
+
+export function copyUser(user: AclUser): AclUser {
+  return {
+    ...user,
+    passwords: new Set(user.passwords),
+    commands: new Set(user.commands),
+    commandRules: [...user.commandRules],
+    keyPatterns: [...user.keyPatterns],
+    channelPatterns: [...user.channelPatterns],
+  };
+}
+
+const HASH = /^[0-9a-f]{64}$/;
+const KEY_PATTERN = /^%(R|W|RW)~(.*)$/is;
+
+/** Applies one rule; returns a reason when the rule is invalid. */
+export function applyRule(user: AclUser, rule: string): string | undefined {
+  const lower = rule.toLowerCase();
+  switch (lower) {
+    case 'on':
+    case 'off':
+      user.enabled = lower === 'on';
+      return undefined;
+    case 'nopass':
+      user.nopass = true;
+      user.passwords.clear();
+      return undefined;
+    case 'resetpass':
+      user.nopass = false;
+      user.passwords.clear();
+      return undefined;
+    case 'allkeys':
+      user.keyPatterns = [{ pattern: '*', read: true, write: true }];
+      return undefined;
+    case 'resetkeys':
+      user.keyPatterns = [];
+      return undefined;
+    case 'allchannels':
+      user.channelPatterns = ['*'];
+      return undefined;
+    case 'resetchannels':
+      user.channelPatterns = [];
+      return undefined;
+    case 'allcommands':
+      return applyCommandRule(user, '+@all');
+    case 'nocommands':
+      return applyCommandRule(user, '-@all');
+    case 'reset':
+      for (const step of ['resetpass', 'resetkeys', 'resetchannels', 'off', '-@all']) applyRule(user, step);
+      return undefined;
+  }
+  const [first] = rule;
+  const rest = rule.slice(1);
+  if (first === '>') {
+    user.passwords.add(passwordDigest(rest));
+    user.nopass = false;
+  } else if (first === '<') {
+    if (!user.passwords.delete(passwordDigest(rest))) return 'The password you are trying to remove from the user does not exist';
+  } else if (first === '#' || first === '!') {
+    if (!HASH.test(rest)) return 'The password hash must be exactly 64 characters and contain only lowercase hexadecimal characters';
+    if (first === '#') {
+      user.passwords.add(rest);
+      user.nopass = false;
+    } else if (!user.passwords.delete(rest)) return 'The password you are trying to remove from the user does not exist';
+  } else if (first === '~') {
+    user.keyPatterns.push({ pattern: rest, read: true, write: true });
+  } else if (KEY_PATTERN.test(rule)) {
+    const [, access, pattern] = KEY_PATTERN.exec(rule) as RegExpExecArray;
+    const upper = access.toUpperCase();
+    user.keyPatterns.push({ pattern, read: upper.includes('R'), write: upper.includes('W') });
+  } else if (first === '&') {
+    user.channelPatterns.push(rest);
+  } else if (first === '+' || first === '-') {
+    return applyCommandRule(user, rule);
+  } else {
+    return 'Syntax error';
+  }
+  return undefined;
+}
+
+function applyCommandRule(user: AclUser, rule: string): string | undefined {
+  const allow = rule[0] === '+';
+  const target = rule.slice(1).toLowerCase();
+  let names: Iterable<string>;
+  if (target.startsWith('@')) {
+    const category = commandsInCategory(target.slice(1));
+    if (!category) return 'Unknown command or category name in ACL';
+    names = category;
+  } else {
+    const known = allCommandNames();
+    if (!known.includes(target)) return 'Unknown command or category name in ACL';
+    // A container rule (`+acl`) covers its subcommands too.
+    names = known.filter((name) => name === target || name.startsWith(`${target}|`));
+  }
+  for (const name of names) {
+    if (allow) user.commands.add(name);
+    else user.commands.delete(name);
+  }
+  const lower = rule.toLowerCase();
+  if (lower === '+@all' || lower === '-@all') user.commandRules = [];
+  user.commandRules.push(lower);
+  return undefined;
+}
+
+/** The user as ACL LIST describes it. */
+export function describeUser(user: AclUser): string {
+  const parts = [`user ${user.name}`, user.enabled ? 'on' : 'off'];
+  if (user.nopass) parts.push('nopass');
+  parts.push(...[...user.passwords].map((digest) => `#${digest}`));
+  parts.push(
+    ...user.keyPatterns.map(({ pattern, read, write }) => (read && write ? `~${pattern}` : `%${read ? 'R' : 'W'}~${pattern}`)),
+  );
+  parts.push(user.channelPatterns.length === 0 ? 'resetchannels' : user.channelPatterns.map((pattern) => `&${pattern}`).join(' '));
+  const rules = user.commandRules[0] === '+@all' ? user.commandRules : ['-@all', ...user.commandRules.filter((rule) => rule !== '-@all')];
+  parts.push(rules.join(' '));
+  return parts.join(' ');
+}

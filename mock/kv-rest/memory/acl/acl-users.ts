@@ -1,0 +1,96 @@
+// The memory engine's ACL users: who exists, their passwords, and whether a user may run a command
+// on its keys and channels. Refusals carry Redis 7.0's NOPERM texts.
+import { keysOf, type CommandSpec } from '../../command-table';
+import { error, type ErrorReply } from '../../reply';
+import { globMatches } from '../glob';
+import { applyRule, copyUser, describeUser, newUser, passwordDigest, type AclUser } from './acl-rules';
+
+const NO_KEY_PERMISSION = error('NOPERM this user has no permissions to access one of the keys used as arguments');
+const NO_CHANNEL_PERMISSION = error('NOPERM this user has no permissions to access one of the channels used as arguments');
+
+export class AclUsers {
+  private readonly users = new Map<string, AclUser>();
+
+  constructor() {
+    const defaultUser = newUser('default');
+    for (const rule of ['on', 'nopass', '~*', '&*', '+@all']) applyRule(defaultUser, rule);
+    this.users.set('default', defaultUser);
+  }
+
+  /** ACL SETUSER: all rules apply or none (the first invalid one is reported). */
+  setUser(name: string, rules: readonly string[]): ErrorReply | undefined {
+    const existing = this.users.get(name);
+    const user = existing ? copyUser(existing) : newUser(name);
+    for (const rule of rules) {
+      const problem = applyRule(user, rule);
+      if (problem) return error(`ERR Error in ACL SETUSER modifier '${rule}': ${problem}`);
+    }
+    this.users.set(name, user);
+    return undefined;
+  }
+
+  /** ACL DELUSER: how many of the named users existed. */
+  deleteUsers(names: readonly string[]): number | ErrorReply {
+    if (names.includes('default')) return error("ERR The 'default' user cannot be removed");
+    return names.filter((name) => this.users.delete(name)).length;
+  }
+
+  names(): string[] {
+    return [...this.users.keys()].sort();
+  }
+
+  describeAll(): string[] {
+    return this.names().map((name) => describeUser(this.users.get(name) as AclUser));
+  }
+
+  authenticate(name: string, password: string): boolean {
+    const user = this.users.get(name);
+    if (!user || !user.enabled) return false;
+    return user.nopass || user.passwords.has(passwordDigest(password));
+  }
+
+  /**
+   * Why user `name` may not run the command named `command`, or undefined when it may. Each REST
+   * request authenticates anew, so a deleted or disabled user is refused at once (a minted token
+   * follows its user).
+   */
+  commandRefusal(name: string, command: string): ErrorReply | undefined {
+    const user = this.users.get(name);
+    if (!user || !user.enabled) return error(`NOPERM the user '${name}' does not exist or is disabled`);
+    if (!user.commands.has(command)) return error(`NOPERM this user has no permissions to run the '${command}' command`);
+    return undefined;
+  }
+
+  /** The command's own permission, then its keys, then (PUBLISH) its channel. */
+  refusal(name: string, spec: CommandSpec, args: readonly string[]): ErrorReply | undefined {
+    const refused = this.commandRefusal(name, spec.name);
+    if (refused) return refused;
+    const user = this.users.get(name) as AclUser;
+    if (!this.mayAccessKeys(user, spec, keysOf(spec, args))) return NO_KEY_PERMISSION;
+    if (spec.name === 'publish' && !this.mayUseChannels(user, 'channel', [args[1]])) return NO_CHANNEL_PERMISSION;
+    return undefined;
+  }
+
+  /** For subscriptions: channels must match one of the user's patterns; patterns must be one of them. */
+  channelRefusal(name: string, mode: 'channel' | 'pattern', targets: readonly string[]): ErrorReply | undefined {
+    const refused = this.commandRefusal(name, mode === 'channel' ? 'subscribe' : 'psubscribe');
+    if (refused) return refused;
+    return this.mayUseChannels(this.users.get(name) as AclUser, mode, targets) ? undefined : NO_CHANNEL_PERMISSION;
+  }
+
+  private mayAccessKeys(user: AclUser, spec: CommandSpec, keys: readonly string[]): boolean {
+    const needsWrite = spec.flags.includes('write');
+    const needsRead = spec.flags.includes('readonly') || !needsWrite;
+    return keys.every((key) =>
+      user.keyPatterns.some(
+        ({ pattern, read, write }) => (!needsRead || read) && (!needsWrite || write) && (pattern === '*' || globMatches(pattern, key)),
+      ),
+    );
+  }
+
+  private mayUseChannels(user: AclUser, mode: 'channel' | 'pattern', targets: readonly string[]): boolean {
+    return targets.every((target) =>
+      user.channelPatterns.some((pattern) => pattern === '*' || (mode === 'channel' ? globMatches(pattern, target) : pattern === target)),
+    );
+  }
+}

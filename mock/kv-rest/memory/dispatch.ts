@@ -1,0 +1,100 @@
+// The memory engine's dispatcher: one path for every command, from the HTTP layer or from a script.
+// Command table lookup (unknown command, arity) -> ACL permission of the caller -> `noscript`
+// refusal inside scripts -> MONITOR feed -> the family's handler.
+import { lookupCommand, type CommandSpec } from '../command-table';
+import type { Caller } from '../engine';
+import { error, type Reply } from '../reply';
+import { createAclCommandHandlers } from './commands/acl';
+import { bitmapCommandHandlers } from './commands/bitmaps';
+import { counterCommandHandlers } from './commands/counters';
+import { expiryCommandHandlers } from './commands/expiry';
+import { hashCommandHandlers } from './commands/hashes';
+import { hyperloglogCommandHandlers } from './commands/hyperloglog';
+import { keyListingCommandHandlers } from './commands/key-listing';
+import { keyCommandHandlers } from './commands/keys';
+import { listCommandHandlers } from './commands/lists';
+import { createPubSubCommandHandlers } from './commands/pubsub';
+import { createServerCommandHandlers } from './commands/server';
+import { setCommandHandlers } from './commands/sets';
+import { sortedSetCommandHandlers } from './commands/sorted-sets';
+import { stringCommandHandlers } from './commands/strings';
+import type { CommandContext, CommandHandler, CommandHandlers } from './handler';
+import type { MonitorFeed } from './monitor-feed';
+import { createScriptingHandlers } from './scripting';
+import type { ServerState } from './server-state';
+
+const NOT_FROM_SCRIPTS = error('ERR This Redis command is not allowed from script');
+
+/** Every handler of the memory engine, by lower-case command name (`container|sub` for subcommands). */
+export function createCommandHandlers(state: ServerState): CommandHandlers {
+  return {
+    ...stringCommandHandlers,
+    ...counterCommandHandlers,
+    ...keyCommandHandlers,
+    ...keyListingCommandHandlers,
+    ...expiryCommandHandlers,
+    ...hashCommandHandlers,
+    ...listCommandHandlers,
+    ...setCommandHandlers,
+    ...sortedSetCommandHandlers,
+    ...bitmapCommandHandlers,
+    ...hyperloglogCommandHandlers,
+    ...createServerCommandHandlers(state),
+    ...createAclCommandHandlers(state),
+    ...createPubSubCommandHandlers(state),
+    ...createScriptingHandlers(),
+  };
+}
+
+/** What a top-level command runs with; `call` and `inScript` are filled in by the dispatcher. */
+export interface Invocation {
+  readonly now: number;
+  readonly caller: Caller;
+}
+
+export class Dispatcher {
+  constructor(
+    private readonly state: ServerState,
+    private readonly handlers: CommandHandlers,
+    private readonly monitors: MonitorFeed,
+  ) {}
+
+  /** Runs one command from a client. */
+  run(args: readonly string[], invocation: Invocation): Reply {
+    this.state.stats.commandsProcessed++;
+    return this.dispatch(args, this.context(invocation, false));
+  }
+
+  private context(invocation: Invocation, inScript: boolean): CommandContext {
+    let scriptContext: CommandContext | undefined;
+    const context: CommandContext = {
+      db: this.state.db,
+      now: invocation.now,
+      caller: invocation.caller,
+      inScript,
+      // Commands a script runs share its time and caller, and show as `lua` in MONITOR.
+      call: (args) => this.dispatch(args, inScript ? context : (scriptContext ??= this.context(invocation, true))),
+    };
+    return context;
+  }
+
+  private dispatch(args: readonly string[], ctx: CommandContext): Reply {
+    const found = lookupCommand(args);
+    if (!found.ok) return error(found.error);
+    const { spec } = found;
+    if (spec.unsupported) return error(`ERR Command is not available: '${args[0]}' (${spec.unsupported})`);
+    const refusal = this.state.acl.refusal(ctx.caller.user, spec, args);
+    if (refusal) return refusal;
+    if (ctx.inScript && spec.flags.includes('noscript')) return NOT_FROM_SCRIPTS;
+    const handler = this.handlerFor(spec);
+    if (!handler) return error(`ERR unknown command '${args[0]}', with args beginning with: ${args.slice(1).map((arg) => `'${arg}' `).join('')}`);
+    // Redis keeps administrative commands (ACL ...) out of MONITOR, since they may carry passwords.
+    if (this.monitors.active && !spec.flags.includes('admin')) this.monitors.feed(args, ctx.inScript ? 'lua' : ctx.caller.address);
+    return handler(args, ctx);
+  }
+
+  /** A subcommand's own handler, else its container's (scripting handles SCRIPT as a whole). */
+  private handlerFor(spec: CommandSpec): CommandHandler | undefined {
+    return this.handlers[spec.name] ?? this.handlers[spec.name.split('|')[0]];
+  }
+}

@@ -1,0 +1,103 @@
+// The embedded engine: a TypeScript keyspace behind the Engine interface, with lazy and active
+// expiry, ACL users, pub/sub and MONITOR. Every command runs synchronously, so a transaction (a
+// loop with no await inside) is atomic by construction.
+import type { Caller, Engine, ExecuteOptions, PubSubListener, Subscription } from '../engine';
+import type { Reply } from '../reply';
+import { AclUsers } from './acl/acl-users';
+import { createCommandHandlers, Dispatcher } from './dispatch';
+import { Keyspace } from './keyspace';
+import { MonitorFeed } from './monitor-feed';
+import { PubSubHub } from './pubsub-hub';
+import type { ServerState } from './server-state';
+
+export interface MemoryEngineOptions {
+  /** How often expired keys are swept in the background (default 100 ms, like Redis's hz 10). */
+  readonly activeExpiryIntervalMs?: number;
+}
+
+/** Keys examined per sweep step; steps repeat while more than a quarter of the sample had expired. */
+const EXPIRY_SAMPLE = 20;
+const EXPIRY_STEPS_PER_TICK = 16;
+
+class MemoryEngine implements Engine {
+  readonly name = 'memory' as const;
+  private readonly state: ServerState;
+  private readonly dispatcher: Dispatcher;
+  private readonly monitors = new MonitorFeed();
+  private readonly streams = new Set<() => void>();
+  private readonly expiryTimer: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(options: MemoryEngineOptions) {
+    this.state = {
+      db: new Keyspace(),
+      acl: new AclUsers(),
+      pubsub: new PubSubHub(),
+      startedAt: Date.now(),
+      stats: { commandsProcessed: 0, expiredKeys: 0 },
+      openStreams: () => this.streams.size,
+    };
+    this.dispatcher = new Dispatcher(this.state, createCommandHandlers(this.state), this.monitors);
+    this.expiryTimer = setInterval(() => this.sweepExpired(), options.activeExpiryIntervalMs ?? 100);
+    this.expiryTimer.unref();
+  }
+
+  private sweepExpired(): void {
+    const now = Date.now();
+    for (let step = 0; step < EXPIRY_STEPS_PER_TICK; step++) {
+      const removed = this.state.db.sweepExpired(now, EXPIRY_SAMPLE);
+      this.state.stats.expiredKeys += removed;
+      if (removed <= EXPIRY_SAMPLE / 4) return;
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('The memory engine is closed');
+  }
+
+  async execute(commands: readonly (readonly string[])[], options: ExecuteOptions): Promise<Reply[]> {
+    this.assertOpen();
+    // Transactions and pipelines alike run to the end without yielding, so nothing interleaves.
+    return commands.map((args) => this.dispatcher.run(args, { now: Date.now(), caller: options.caller }));
+  }
+
+  async authenticate(user: string, password: string): Promise<boolean> {
+    this.assertOpen();
+    return this.state.acl.authenticate(user, password);
+  }
+
+  async subscribe(mode: 'channel' | 'pattern', targets: readonly string[], listener: PubSubListener, caller: Caller): Promise<Subscription> {
+    this.assertOpen();
+    const refusal = this.state.acl.channelRefusal(caller.user, mode, targets);
+    if (refusal) throw new Error(refusal.message);
+    return this.track(this.state.pubsub.subscribe(mode, targets, listener));
+  }
+
+  async monitor(onLine: (line: string) => void, caller: Caller): Promise<Subscription> {
+    this.assertOpen();
+    const refusal = this.state.acl.commandRefusal(caller.user, 'monitor');
+    if (refusal) throw new Error(refusal.message);
+    return this.track(this.monitors.add(onLine));
+  }
+
+  /** Wraps an unsubscribe function as a Subscription that close() of the engine also ends. */
+  private track(stop: () => void): Subscription {
+    const end = (): void => {
+      if (this.streams.delete(end)) stop();
+    };
+    this.streams.add(end);
+    return { close: async () => end() };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.expiryTimer);
+    for (const end of [...this.streams]) end();
+    this.state.db.flush();
+  }
+}
+
+export function createMemoryEngine(options: MemoryEngineOptions = {}): Engine {
+  return new MemoryEngine(options);
+}

@@ -1,0 +1,60 @@
+// Pub/sub for the memory engine: channel and pattern subscribers, PUBLISH's delivery and receiver
+// count, and what PUBSUB CHANNELS/NUMSUB/NUMPAT report. Delivery is synchronous, in Redis's order:
+// channel subscribers first, then pattern subscribers.
+import type { PubSubListener } from '../engine';
+import { globMatches } from './glob';
+
+export class PubSubHub {
+  private readonly channels = new Map<string, Set<PubSubListener>>();
+  private readonly patterns = new Map<string, Set<PubSubListener>>();
+
+  /** Subscribes `listener` to each target, announcing each with its running subscription count. */
+  subscribe(mode: 'channel' | 'pattern', targets: readonly string[], listener: PubSubListener): () => void {
+    const registry = mode === 'channel' ? this.channels : this.patterns;
+    const joined = new Set<string>();
+    for (const target of targets) {
+      joined.add(target);
+      let listeners = registry.get(target);
+      if (!listeners) registry.set(target, (listeners = new Set()));
+      listeners.add(listener);
+      listener([mode === 'channel' ? 'subscribe' : 'psubscribe', target, String(joined.size)]);
+    }
+    return () => {
+      for (const target of joined) {
+        const listeners = registry.get(target);
+        listeners?.delete(listener);
+        if (listeners?.size === 0) registry.delete(target);
+      }
+    };
+  }
+
+  /** Delivers `message` and returns how many subscriptions received it. */
+  publish(channel: string, message: string): number {
+    let receivers = 0;
+    for (const listener of this.channels.get(channel) ?? []) {
+      listener(['message', channel, message]);
+      receivers++;
+    }
+    for (const [pattern, listeners] of this.patterns) {
+      if (!globMatches(pattern, channel)) continue;
+      for (const listener of listeners) {
+        listener(['pmessage', pattern, channel, message]);
+        receivers++;
+      }
+    }
+    return receivers;
+  }
+
+  /** Channels with at least one subscriber, optionally filtered by a glob. */
+  activeChannels(pattern?: string): string[] {
+    return [...this.channels.keys()].filter((channel) => pattern === undefined || globMatches(pattern, channel));
+  }
+
+  subscriberCount(channel: string): number {
+    return this.channels.get(channel)?.size ?? 0;
+  }
+
+  patternCount(): number {
+    return this.patterns.size;
+  }
+}
