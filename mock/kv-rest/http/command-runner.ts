@@ -31,7 +31,7 @@ export class CommandRunner {
     if (!found.ok) return { run: 'refused', reply: error(found.error) };
     const { spec } = found;
     if (spec.unsupported) return { run: 'refused', reply: error(`ERR Command is not available: '${command[0]}' (${spec.unsupported})`) };
-    const restToken = spec.name === 'acl|restoken';
+    const restToken = spec.name === 'acl|resttoken';
     const mayRun = principal.readOnly ? allowedForReadOnlyToken(spec) : !restToken || principal.user === 'default';
     if (!mayRun) return { run: 'refused', reply: error(`NOPERM this user has no permissions to run the '${spec.name}' command`) };
     const tooLarge = this.limits.checkSize(command);

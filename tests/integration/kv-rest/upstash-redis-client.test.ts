@@ -17,21 +17,22 @@ describeEachEngine('@upstash/redis client', (engine) => {
   it.each([
     ['base64 responses (the default)', {}],
     ['plain responses', { responseEncoding: false as const }],
-  ])('runs everyday commands with %s', async (_name, options) => {
+  ])('runs everyday commands with %s', async (name, options) => {
     const redis = client(options);
-    expect(await redis.set('client:str', 'héllo')).toBe('OK');
-    expect(await redis.get('client:str')).toBe('héllo');
-    expect(await redis.set('client:obj', { a: 1, b: [true, null] })).toBe('OK');
-    expect(await redis.get('client:obj')).toEqual({ a: 1, b: [true, null] });
-    expect(await redis.incrby('client:n', 5)).toBe(5);
-    expect(await redis.hset('client:h', { f1: 'v1', f2: 2 })).toBe(2);
-    expect(await redis.hgetall('client:h')).toEqual({ f1: 'v1', f2: 2 });
-    expect(await redis.rpush('client:l', 'a', 'b')).toBe(2);
-    expect(await redis.lrange('client:l', 0, -1)).toEqual(['a', 'b']);
-    expect(await redis.zadd('client:z', { score: 1.5, member: 'm' })).toBe(1);
-    expect(await redis.zrange('client:z', 0, -1, { withScores: true })).toEqual(['m', 1.5]);
+    const key = (suffix: string) => `client:${name.split(' ')[0]}:${suffix}`;
+    expect(await redis.set(key('str'), 'héllo')).toBe('OK');
+    expect(await redis.get(key('str'))).toBe('héllo');
+    expect(await redis.set(key('obj'), { a: 1, b: [true, null] })).toBe('OK');
+    expect(await redis.get(key('obj'))).toEqual({ a: 1, b: [true, null] });
+    expect(await redis.incrby(key('n'), 5)).toBe(5);
+    expect(await redis.hset(key('h'), { f1: 'v1', f2: 2 })).toBe(2);
+    expect(await redis.hgetall(key('h'))).toEqual({ f1: 'v1', f2: 2 });
+    expect(await redis.rpush(key('l'), 'a', 'b')).toBe(2);
+    expect(await redis.lrange(key('l'), 0, -1)).toEqual(['a', 'b']);
+    expect(await redis.zadd(key('z'), { score: 1.5, member: 'm' })).toBe(1);
+    expect(await redis.zrange(key('z'), 0, -1, { withScores: true })).toEqual(['m', 1.5]);
     expect(await redis.ping()).toBe('PONG');
-    await redis.del('client:str', 'client:obj', 'client:n', 'client:h', 'client:l', 'client:z');
+    await redis.del(key('str'), key('obj'), key('n'), key('h'), key('l'), key('z'));
   });
 
   it('batches concurrent commands through auto-pipelining and answers each', async () => {
