@@ -3,16 +3,16 @@
 import { error, type ErrorReply } from '../reply';
 import { SYNTAX_ERROR, parseInt64 } from './arguments';
 
+export type ExpiryUnit = 'ex' | 'px' | 'exat' | 'pxat';
+
 export interface StringWriteOptions {
   condition?: 'nx' | 'xx';
   get: boolean;
   keepTtl: boolean;
   persist: boolean;
-  /** Absolute deadline in ms when an expiry option was given. */
-  deadline?: number;
+  /** The expiry option as given; resolve it with expiryDeadline when Redis would. */
+  expiry?: { readonly unit: ExpiryUnit; readonly amount: string };
 }
-
-type ExpiryUnit = 'ex' | 'px' | 'exat' | 'pxat';
 const EXPIRY_UNITS: readonly string[] = ['ex', 'px', 'exat', 'pxat'];
 const MAX_INT64 = 9223372036854775807n;
 
@@ -32,8 +32,12 @@ export function expiryDeadline(text: string, unit: ExpiryUnit, now: number, comm
   return Number(deadline);
 }
 
-/** Parses options from `args[from]` on; `command` is `set` or `getex`, which accept different sets. */
-export function parseStringWriteOptions(args: readonly string[], from: number, command: 'set' | 'getex', now: number): StringWriteOptions | ErrorReply {
+/**
+ * Parses options from `args[from]` on; `command` is `set` or `getex`, which accept different sets.
+ * Only the grammar is checked here: Redis validates the expire amount later (after the key lookup
+ * for GETEX), so callers resolve `expiry` with expiryDeadline at that point.
+ */
+export function parseStringWriteOptions(args: readonly string[], from: number, command: 'set' | 'getex'): StringWriteOptions | ErrorReply {
   const options: StringWriteOptions = { get: false, keepTtl: false, persist: false };
   let unit: ExpiryUnit | undefined;
   let amount = '';
@@ -51,10 +55,6 @@ export function parseStringWriteOptions(args: readonly string[], from: number, c
       amount = args[++index];
     } else return SYNTAX_ERROR;
   }
-  if (unit !== undefined) {
-    const deadline = expiryDeadline(amount, unit, now, command);
-    if (typeof deadline !== 'number') return deadline;
-    options.deadline = deadline;
-  }
+  if (unit !== undefined) options.expiry = { unit, amount };
   return options;
 }

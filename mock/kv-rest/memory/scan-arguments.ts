@@ -11,13 +11,17 @@ export interface ScanArguments {
 }
 
 const INVALID_CURSOR = error('ERR invalid cursor');
-const UNSIGNED = /^[0-9]+$/;
+/** strtoul's grammar as Redis uses it: a sign is accepted and a negative cursor wraps around. */
+const CURSOR = /^[+-]?[0-9]+$/;
 const MAX_UINT64 = 18446744073709551615n;
 
 /** `cursorIndex` points at the cursor; options follow it. `allowType` is true for SCAN only. */
 export function parseScanArguments(args: readonly string[], cursorIndex: number, allowType: boolean): ScanArguments | ErrorReply {
   const cursorText = args[cursorIndex];
-  if (!UNSIGNED.test(cursorText) || BigInt(cursorText) > MAX_UINT64) return INVALID_CURSOR;
+  if (!CURSOR.test(cursorText)) return INVALID_CURSOR;
+  const magnitude = BigInt(cursorText.replace(/^[+-]/, ''));
+  if (magnitude > MAX_UINT64) return INVALID_CURSOR;
+  const cursor = cursorText.startsWith('-') && magnitude > 0n ? MAX_UINT64 + 1n - magnitude : magnitude;
   let match: string | undefined;
   let count = 10;
   let type: string | undefined;
@@ -38,5 +42,5 @@ export function parseScanArguments(args: readonly string[], cursorIndex: number,
       return SYNTAX_ERROR;
     }
   }
-  return { cursor: Number(cursorText), match, count, type };
+  return { cursor: Number(cursor), match, count, type };
 }

@@ -33,7 +33,7 @@ function push(end: End, onlyIfExists: boolean) {
 
 function pop(end: End) {
   return (args: readonly string[], ctx: CommandContext): Reply => {
-    if (args.length > 3) return SYNTAX_ERROR;
+    if (args.length > 3) return error(`ERR wrong number of arguments for '${args[0].toLowerCase()}' command`);
     let count: number | undefined;
     if (args.length === 3) {
       const parsed = parseInteger(args[2]);

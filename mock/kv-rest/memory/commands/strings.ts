@@ -22,13 +22,15 @@ function storeString(ctx: CommandContext, key: string, value: string, deadline: 
 
 function set(args: readonly string[], ctx: CommandContext): Reply {
   const [, key, value] = args;
-  const options = parseStringWriteOptions(args, 3, 'set', ctx.now);
+  const options = parseStringWriteOptions(args, 3, 'set');
   if (isErrorReply(options)) return options;
+  const deadline = options.expiry && expiryDeadline(options.expiry.amount, options.expiry.unit, ctx.now, 'set');
+  if (isErrorReply(deadline)) return deadline;
   const old = ctx.db.lookup(key, ctx.now);
   if (options.get && old !== undefined && old.type !== 'string') return WRONGTYPE;
   const previous = options.get ? bulkOrNil(old?.type === 'string' ? old.value : undefined) : undefined;
   if ((options.condition === 'nx' && old !== undefined) || (options.condition === 'xx' && old === undefined)) return previous ?? NIL;
-  storeString(ctx, key, value, options.deadline, options.keepTtl);
+  storeString(ctx, key, value, deadline, options.keepTtl);
   return previous ?? OK;
 }
 
@@ -50,12 +52,14 @@ function get(args: readonly string[], ctx: CommandContext): Reply {
 
 function getex(args: readonly string[], ctx: CommandContext): Reply {
   const key = args[1];
-  const options = parseStringWriteOptions(args, 2, 'getex', ctx.now);
+  const options = parseStringWriteOptions(args, 2, 'getex');
   if (isErrorReply(options)) return options;
   const found = ctx.db.lookupTyped(key, 'string', ctx.now);
   if (found === undefined || isErrorReply(found)) return found ?? NIL;
-  if (options.deadline !== undefined && options.deadline <= ctx.now) ctx.db.delete(key);
-  else if (options.deadline !== undefined) ctx.db.setDeadline(key, options.deadline);
+  const deadline = options.expiry && expiryDeadline(options.expiry.amount, options.expiry.unit, ctx.now, 'getex');
+  if (isErrorReply(deadline)) return deadline;
+  if (deadline !== undefined && deadline <= ctx.now) ctx.db.delete(key);
+  else if (deadline !== undefined) ctx.db.setDeadline(key, deadline);
   else if (options.persist) ctx.db.setDeadline(key, undefined);
   return bulk(found.value);
 }

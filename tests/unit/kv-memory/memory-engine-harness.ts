@@ -1,0 +1,62 @@
+// Test support for the memory engine: runs commands on a fresh engine and turns typed replies into
+// plain values (strings, numbers, null, arrays, `{ error }`) so expectations read like redis-cli.
+import './stand-in-modules';
+import type { Caller, Engine } from '../../../mock/kv-rest/engine';
+import { createMemoryEngine } from '../../../mock/kv-rest/memory';
+import type { Reply } from '../../../mock/kv-rest/reply';
+
+export type Plain = string | number | null | { error: string } | Plain[];
+
+export const CLIENT: Caller = { user: 'default', address: '127.0.0.1:50000' };
+
+export function plain(reply: Reply): Plain {
+  switch (reply.kind) {
+    case 'simple':
+    case 'bulk':
+      return reply.value;
+    case 'integer':
+      return Number(reply.value);
+    case 'nil':
+    case 'nullArray':
+      return null;
+    case 'error':
+      return { error: reply.message };
+    case 'array':
+      return reply.items.map(plain);
+  }
+}
+
+export interface EngineUnderTest {
+  readonly engine: Engine;
+  /** Runs one command and answers its plain value. */
+  run(...args: (string | number)[]): Promise<Plain>;
+  /** Runs one command and answers its typed reply. */
+  reply(...args: (string | number)[]): Promise<Reply>;
+  /** Runs commands as one transaction. */
+  transaction(...commands: (string | number)[][]): Promise<Plain[]>;
+}
+
+export function engineUnderTest(options: { activeExpiryIntervalMs?: number; caller?: Caller } = {}): EngineUnderTest {
+  const engine = createMemoryEngine(options);
+  const caller = options.caller ?? CLIENT;
+  const reply = async (...args: (string | number)[]): Promise<Reply> => (await engine.execute([args.map(String)], { transaction: false, caller }))[0];
+  return {
+    engine,
+    reply,
+    run: async (...args) => plain(await reply(...args)),
+    transaction: async (...commands) =>
+      (await engine.execute(commands.map((command) => command.map(String)), { transaction: true, caller })).map(plain),
+  };
+}
+
+/** An engine per test, closed afterwards. */
+export function useEngine(options: { activeExpiryIntervalMs?: number } = {}): () => EngineUnderTest {
+  let current: EngineUnderTest | undefined;
+  beforeEach(() => {
+    current = engineUnderTest(options);
+  });
+  afterEach(async () => {
+    await current?.engine.close();
+  });
+  return () => current as EngineUnderTest;
+}
