@@ -59,10 +59,17 @@ export class Dispatcher {
     private readonly monitors: MonitorFeed,
   ) {}
 
-  /** Runs one command from a client. */
+  /**
+   * Runs one command from a client. A handler that throws (a bug, or a value past what a JS string
+   * can hold) answers an error in its slot instead of failing the whole request.
+   */
   run(args: readonly string[], invocation: Invocation): Reply {
     this.state.stats.commandsProcessed++;
-    return this.dispatch(args, this.context(invocation, false));
+    try {
+      return this.dispatch(args, this.context(invocation, false));
+    } catch (failure) {
+      return error(`ERR internal error while running '${args[0]}': ${failure instanceof Error ? failure.message : String(failure)}`);
+    }
   }
 
   private context(invocation: Invocation, inScript: boolean): CommandContext {

@@ -43,6 +43,12 @@ export class MonitorFeed {
   feed(args: readonly string[], source: string): void {
     if (this.listeners.size === 0) return;
     const line = `${timestamp()} [0 ${source}] ${args.map(quoteLikeRedis).join(' ')}`;
-    for (const listener of this.listeners) listener(line);
+    for (const listener of this.listeners) {
+      try {
+        listener(line);
+      } catch {
+        // A monitor whose stream broke must not fail the command being monitored.
+      }
+    }
   }
 }

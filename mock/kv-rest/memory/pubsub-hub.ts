@@ -4,6 +4,15 @@
 import type { PubSubListener } from '../engine';
 import { globMatches } from './glob';
 
+/** A subscriber whose stream broke must not make PUBLISH fail for the publisher. */
+function deliver(listener: PubSubListener, fields: readonly string[]): void {
+  try {
+    listener(fields);
+  } catch {
+    // The subscriber's own stream reports and ends itself; the message is simply lost to it.
+  }
+}
+
 export class PubSubHub {
   private readonly channels = new Map<string, Set<PubSubListener>>();
   private readonly patterns = new Map<string, Set<PubSubListener>>();
@@ -32,13 +41,13 @@ export class PubSubHub {
   publish(channel: string, message: string): number {
     let receivers = 0;
     for (const listener of this.channels.get(channel) ?? []) {
-      listener(['message', channel, message]);
+      deliver(listener, ['message', channel, message]);
       receivers++;
     }
     for (const [pattern, listeners] of this.patterns) {
       if (!globMatches(pattern, channel)) continue;
       for (const listener of listeners) {
-        listener(['pmessage', pattern, channel, message]);
+        deliver(listener, ['pmessage', pattern, channel, message]);
         receivers++;
       }
     }

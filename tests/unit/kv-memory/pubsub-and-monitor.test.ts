@@ -46,6 +46,16 @@ describe('memory engine: pub/sub', () => {
     expect(await run('PUBSUB', 'NUMPAT')).toBe(1);
   });
 
+  it('keeps delivering to others when one subscriber throws', async () => {
+    const events: (readonly string[])[] = [];
+    await subject().engine.subscribe('channel', ['a'], (fields) => {
+      if (fields[0] === 'message') throw new Error('stream closed');
+    }, CLIENT);
+    await subject().engine.subscribe('channel', ['a'], (fields) => events.push(fields), CLIENT);
+    expect(await run('PUBLISH', 'a', 'x')).toBe(2);
+    expect(events[1]).toEqual(['message', 'a', 'x']);
+  });
+
   it('ends subscriptions when the engine closes', async () => {
     const events: (readonly string[])[] = [];
     await subject().engine.subscribe('channel', ['a'], (fields) => events.push(fields), CLIENT);
