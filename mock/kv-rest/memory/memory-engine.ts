@@ -58,7 +58,11 @@ class MemoryEngine implements Engine {
   async execute(commands: readonly (readonly string[])[], options: ExecuteOptions): Promise<Reply[]> {
     this.assertOpen();
     // Transactions and pipelines alike run to the end without yielding, so nothing interleaves.
-    return commands.map((args) => this.dispatcher.run(args, { now: Date.now(), caller: options.caller }));
+    // MONITOR shows a transaction as Redis 7.0 does: MULTI, the commands, then EXEC.
+    if (options.transaction) this.monitors.feed(['MULTI'], options.caller.address);
+    const replies = commands.map((args) => this.dispatcher.run(args, { now: Date.now(), caller: options.caller }));
+    if (options.transaction) this.monitors.feed(['EXEC'], options.caller.address);
+    return replies;
   }
 
   async authenticate(user: string, password: string): Promise<boolean> {

@@ -92,6 +92,13 @@ describe('memory engine: monitor', () => {
     expect(lines[0]).toMatch(/"INCR" "k"$/);
   });
 
+  it('shows a transaction as MULTI, its commands, then EXEC', async () => {
+    const lines: string[] = [];
+    await subject().engine.monitor((line) => lines.push(line), CLIENT);
+    await subject().transaction(['SET', 'a', '1'], ['INCR', 'a']);
+    expect(lines.map((line) => line.replace(/^.*\] /, ''))).toEqual(['"MULTI"', '"SET" "a" "1"', '"INCR" "a"', '"EXEC"']);
+  });
+
   it('quotes arguments the way Redis sdscatrepr does', () => {
     expect(quoteLikeRedis('a\\b"c\n\r\t\x07\x08')).toBe('"a\\\\b\\"c\\n\\r\\t\\a\\b"');
     expect(quoteLikeRedis('\x00\x01\x7f\xc3\xa9 ~')).toBe('"\\x00\\x01\\x7f\\xc3\\xa9 ~"');
