@@ -1,0 +1,397 @@
+// Command sequences the memory engine must answer exactly as redis-server 7.0.15 does, one block per
+// scenario (blank line between blocks). `"..."` quotes an argument with spaces or an empty one; a
+// leading `~` compares the reply as an unordered collection (KEYS and whole-keyspace SCAN).
+
+export interface DifferentialCommand {
+  readonly args: readonly string[];
+  readonly unordered: boolean;
+}
+
+function parseLine(line: string): DifferentialCommand {
+  const unordered = line.startsWith('~ ');
+  const tokens = [...(unordered ? line.slice(2) : line).matchAll(/"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2]);
+  return { args: tokens, unordered };
+}
+
+const SCENARIOS = `
+SET k v
+SET k v NX NX
+SET k v XX GET
+SET k v EX 10 EX 20
+TTL k
+SET k v EX 10 KEEPTTL
+SET k v KEEPTTL EX 10
+SET k v GET GET
+SET k v ex 1.5
+SET k v EX 9223372036854775
+SET k v EX 9223372036854776
+SET k v PX 9223372036854775807
+SET k v EXAT 1
+EXISTS k
+GETEX k PX 0
+GETEX nokey EX 10
+GETEX nokey BOGUS
+SET k v
+GETEX k EX 10 PERSIST
+GETEX k PERSIST EX 10
+GETEX k EX 10 EX 20
+TTL k
+
+SET n 10
+INCR n
+INCRBY n -20
+DECRBY n 5
+DECR n
+INCRBY n 9223372036854775807
+SET n 9223372036854775806
+INCR n
+INCR n
+DECRBY n -9223372036854775808
+SET n -9223372036854775807
+DECR n
+DECR n
+DECRBY n 9223372036854775808
+INCRBY n abc
+INCRBY n 1.5
+SET n " 1"
+INCR n
+SET n 01
+INCR n
+SET n +1
+INCR n
+SET n 1.5
+INCR n
+INCRBYFLOAT n 1
+DECRBY x -9223372036854775808
+INCRBY x 9223372036854775808
+
+SET f 10.50
+INCRBYFLOAT f 0.1
+INCRBYFLOAT f -5
+SET f 5.0e3
+INCRBYFLOAT f 2.0e2
+INCRBYFLOAT g 0.1
+INCRBYFLOAT g 0.2
+INCRBYFLOAT g 1e17
+INCRBYFLOAT g -1e17
+INCRBYFLOAT h 3.0000000000000001
+INCRBYFLOAT h 1e-18
+INCRBYFLOAT i 1.23456789012345678901
+INCRBYFLOAT i -1.23456789012345678901
+INCRBYFLOAT j 1e308
+INCRBYFLOAT j 1e308
+INCRBYFLOAT k abc
+INCRBYFLOAT k inf
+INCRBYFLOAT k -inf
+INCRBYFLOAT k nan
+INCRBYFLOAT k .5
+INCRBYFLOAT k 5.
+INCRBYFLOAT k " 5"
+INCRBYFLOAT k 1e-30
+INCRBYFLOAT m 0.3333333333333333333333
+INCRBYFLOAT m 0.6666666666666666666667
+INCRBYFLOAT big 12345678901234567890123
+INCRBYFLOAT neg -0.00000000000000000001
+INCRBYFLOAT z 7
+INCRBYFLOAT z -7
+GET z
+
+DEL a b c
+MSET a 1 b 2 c 3
+DEL a a b x
+UNLINK c
+EXISTS a b c
+SET a 1
+EXISTS a a a
+TOUCH a b
+TYPE a
+TYPE nothing
+RPUSH l x
+TYPE l
+HSET h f v
+TYPE h
+RENAME nothing x
+RENAME a a
+RENAMENX a a
+RENAME a b
+GET a
+GET b
+SET c 3
+RENAMENX b c
+RENAME b c
+GET c
+EXPIRE c 100
+RENAME c d
+TTL d
+COPY d e
+TTL e
+COPY d e
+COPY d e REPLACE
+COPY d e BOGUS
+COPY d d
+COPY h h2
+HGETALL h2
+HSET h2 g w
+HLEN h
+COPY nothing x
+
+SET k v
+EXPIRE k 100
+EXPIRE k 50 GT
+EXPIRE k 150 GT
+EXPIRE k 200 LT
+EXPIRE k 120 LT
+EXPIRE k 10 NX
+EXPIRE k 10 XX
+TTL k
+PERSIST k
+PERSIST k
+EXPIRE k 10 XX
+EXPIRE k 10 GT
+EXPIRE k 10 LT
+TTL k
+EXPIRE k 10 nx xx
+EXPIRE k 10 gt lt
+EXPIRE k 10 bogus
+EXPIRE k abc bogus
+EXPIRE k 9223372036854775
+EXPIRE k -9223372036854775
+EXPIRE k 9223372036854775807
+PEXPIRE k 9223372036854775807
+PEXPIREAT k 9223372036854775807
+EXPIREAT k 9223372036854775
+EXPIRE nothing 10
+TTL nothing
+PTTL nothing
+EXPIRETIME nothing
+SET k2 v
+EXPIRETIME k2
+PEXPIRETIME k2
+EXPIREAT k2 4102444800
+EXPIRETIME k2
+PEXPIRETIME k2
+PEXPIREAT k2 4102444800123
+PEXPIRETIME k2
+EXPIRETIME k2
+PEXPIREAT k2 4102444800499
+EXPIRETIME k2
+PEXPIREAT k2 4102444800500
+EXPIRETIME k2
+EXPIRE k2 -1
+EXISTS k2
+SET k3 v
+PEXPIRE k3 0
+EXISTS k3
+
+MSET a 1 b 2 c 3
+RPUSH l 1
+~ KEYS *
+~ KEYS ?
+~ KEYS [ab]
+~ KEYS x*
+~ SCAN 0
+~ SCAN 0 MATCH a
+~ SCAN 0 TYPE list
+~ SCAN 0 TYPE string COUNT 100
+SCAN abc
+~ SCAN 0 COUNT 0
+~ SCAN 0 COUNT x
+~ SCAN 0 MATCH
+~ SCAN 0 bogus x
+SCAN 18446744073709551616
+DBSIZE
+
+HSET h a 1 b 2
+HSET h a 3 c 4
+HSET h a
+HMSET h x 1
+HMSET h x
+HGET h a
+HGET h nothing
+HGET nothing a
+HMGET h a nothing b
+HMGET nothing a
+HGETALL h
+HGETALL nothing
+HKEYS h
+HVALS h
+HLEN h
+HLEN nothing
+HEXISTS h a
+HEXISTS h zz
+HSTRLEN h a
+HSTRLEN h zz
+HSETNX h a 9
+HSETNX h new 9
+HDEL h a zz b
+HDEL nothing a
+HINCRBY h c 5
+HINCRBY h c x
+HINCRBY h new2 -3
+HINCRBY h c 9223372036854775807
+HSET h s abc
+HINCRBY h s 1
+HINCRBYFLOAT h s 1
+HINCRBYFLOAT h c 1.5
+HINCRBYFLOAT h c inf
+HINCRBYFLOAT h c x
+HINCRBY h c 1
+HINCRBYFLOAT h f2 10.5
+HINCRBYFLOAT h f2 0.1
+HSCAN h 0
+HSCAN h 0 MATCH n*
+HSCAN h 0 COUNT 1
+HSCAN nothing 0
+HSCAN h x
+HSCAN h 0 TYPE string
+HRANDFIELD nothing
+HRANDFIELD nothing 3
+HRANDFIELD h 0
+HRANDFIELD h 1 WITHVALUES x
+HRANDFIELD h 1 bogus
+HRANDFIELD h x
+SET str v
+HGET str a
+HSET str a 1
+HDEL h x c s new new2 f2
+EXISTS h
+
+RPUSH l a b c
+LPUSH l z y
+LRANGE l 0 -1
+LRANGE l -2 -1
+LRANGE l 3 1
+LRANGE l -100 100
+LRANGE l 10 20
+LRANGE nothing 0 -1
+LRANGE l a 1
+LLEN l
+LLEN nothing
+LINDEX l 0
+LINDEX l -1
+LINDEX l 10
+LINDEX l x
+LPUSHX nothing a
+RPUSHX nothing a
+LPUSHX l q
+RPUSHX l r s
+LPOP l
+RPOP l
+LPOP l 2
+RPOP l 2
+LPOP l 0
+LPOP l -1
+LPOP l 1 2
+LPOP nothing
+LPOP nothing 2
+RPOP nothing 0
+LRANGE l 0 -1
+LSET l 0 X
+LSET l 10 X
+LSET l -1 Y
+LSET nothing 0 X
+LSET l x X
+LRANGE l 0 -1
+DEL l
+RPUSH l a b a c a
+LREM l 2 a
+LRANGE l 0 -1
+RPUSH l a a
+LREM l -1 a
+LRANGE l 0 -1
+LREM l 0 a
+LRANGE l 0 -1
+LREM nothing 0 a
+LREM l x a
+LINSERT l BEFORE c X
+LINSERT l after c Y
+LINSERT l middle c Y
+LINSERT l BEFORE nothing Y
+LINSERT nothing BEFORE c Y
+LRANGE l 0 -1
+LTRIM l 1 -2
+LRANGE l 0 -1
+LTRIM l 5 10
+EXISTS l
+LTRIM nothing 0 1
+RPUSH p a b c a b c a
+LPOS p a
+LPOS p a RANK 2
+LPOS p a RANK -1
+LPOS p a RANK -2
+LPOS p a COUNT 0
+LPOS p a COUNT 2
+LPOS p a COUNT 2 RANK 2
+LPOS p a COUNT 0 RANK -1
+LPOS p a MAXLEN 1
+LPOS p a MAXLEN 3 COUNT 0
+LPOS p c MAXLEN 2
+LPOS p z
+LPOS p z COUNT 0
+LPOS nothing a
+LPOS nothing a COUNT 1
+LPOS p a RANK 0
+LPOS p a COUNT -1
+LPOS p a MAXLEN -1
+LPOS p a RANK
+LPOS p a BOGUS 1
+LPOS p a RANK x
+RPOPLPUSH p q
+RPOPLPUSH p p
+LRANGE p 0 -1
+LRANGE q 0 -1
+LMOVE p q LEFT RIGHT
+LMOVE p q right left
+LMOVE p q up left
+LMOVE nothing q LEFT LEFT
+LRANGE q 0 -1
+SET s x
+RPOPLPUSH p s
+LMOVE s p LEFT LEFT
+RPOPLPUSH nothing s
+LPUSH s a
+
+PING
+PING hello
+PING a b
+ECHO hi
+ECHO
+DBSIZE
+FLUSHDB
+FLUSHDB ASYNC
+MSET a 1 b 2
+DBSIZE
+PUBLISH differential:nobody-listens msg
+NOSUCHCOMMAND a b
+GET
+GET a b
+
+SET k hello
+SETRANGE k 536870912 x
+SETRANGE k -1 x
+SETRANGE k a x
+SETRANGE k 1 ""
+SETRANGE nothing 1 ""
+GETRANGE k a b
+GETRANGE k 0 -100
+GETRANGE k -1 -1
+GETRANGE nothing 0 -1
+APPEND k ""
+GETSET nothing v
+GETDEL nothing
+SETNX k v
+SET k v PXAT 0
+SET k v EXAT -1
+GET k
+SET k 1 XX NX
+SET k 1 NX XX
+SET k 1 KEEPTTL PERSIST
+SET k 1 px 100 keepttl
+MSETNX a 1 a 2
+GET a
+MGET a nothing
+`;
+
+export const DIFFERENTIAL_SCENARIOS: readonly (readonly DifferentialCommand[])[] = SCENARIOS.trim()
+  .split(/\n\s*\n/)
+  .map((block) => block.split('\n').filter((line) => line.trim() !== '').map((line) => parseLine(line.trim())));
