@@ -390,6 +390,61 @@ SET k 1 px 100 keepttl
 MSETNX a 1 a 2
 GET a
 MGET a nothing
+
+HSET h f v
+RPUSH l a
+SET s v
+GET h
+GET l
+LPUSH h x
+LRANGE s 0 -1
+HGET l f
+HGETALL s
+LLEN h
+STRLEN l
+APPEND h x
+INCR l
+INCRBYFLOAT h 1
+GETEX l
+GETDEL h
+SET h x GET
+SET h x NX GET
+SET h x
+GET h
+RPOPLPUSH l h
+LMOVE l h left right
+HSCAN s 0
+HRANDFIELD l
+HSTRLEN l f
+HINCRBY s f 1
+LPOS h a
+LINSERT h before a b
+LREM s 0 a
+LTRIM h 0 1
+LSET h 0 a
+MGET h l s
+EXPIRE l 100
+TTL l
+TYPE l
+
+set k v ex 100 nx
+Set k v px 100 xx Get
+ttl k
+gEtEx k pErSiSt
+pttl k
+expire k 10 Nx
+expire k 10 xX
+HINCRBYFLOAT h f 1.5e3
+HINCRBYFLOAT h f -0.5
+HGETALL h
+LPUSH L1 a b c
+lpos L1 c rank -1 maxlen 2
+lpos L1 c rank 1 maxlen 1
+lpos L1 a count 1 rank -1
+LRANGE L1 -1 -3
+LRANGE L1 1 -1
+LINDEX L1 -4
+LINDEX L1 -3
 `;
 
 export const DIFFERENTIAL_SCENARIOS: readonly (readonly DifferentialCommand[])[] = SCENARIOS.trim()
