@@ -15,9 +15,12 @@ export interface MemoryEngineOptions {
   readonly activeExpiryIntervalMs?: number;
 }
 
-/** Keys examined per sweep step; steps repeat while more than a quarter of the sample had expired. */
+/**
+ * Keys examined per sweep step. Like Redis, steps repeat while more than a quarter of the sample had
+ * expired, within a time budget per tick so a mass expiry never stalls requests.
+ */
 const EXPIRY_SAMPLE = 20;
-const EXPIRY_STEPS_PER_TICK = 16;
+const EXPIRY_BUDGET_MS = 5;
 
 class MemoryEngine implements Engine {
   readonly name = 'memory' as const;
@@ -44,11 +47,12 @@ class MemoryEngine implements Engine {
 
   private sweepExpired(): void {
     const now = Date.now();
-    for (let step = 0; step < EXPIRY_STEPS_PER_TICK; step++) {
+    const stopAt = performance.now() + EXPIRY_BUDGET_MS;
+    do {
       const removed = this.state.db.sweepExpired(now, EXPIRY_SAMPLE);
       this.state.stats.expiredKeys += removed;
       if (removed <= EXPIRY_SAMPLE / 4) return;
-    }
+    } while (performance.now() < stopAt);
   }
 
   private assertOpen(): void {
