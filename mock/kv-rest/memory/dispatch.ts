@@ -1,6 +1,6 @@
 // The memory engine's dispatcher: one path for every command, from the HTTP layer or from a script.
-// Command table lookup (unknown command, arity) -> ACL permission of the caller -> `noscript`
-// refusal inside scripts -> MONITOR feed -> the family's handler.
+// Command table lookup (unknown command, arity) -> `noscript` refusal inside scripts -> ACL
+// permission of the caller -> MONITOR feed -> the family's handler.
 import { lookupCommand, type CommandSpec } from '../command-table';
 import type { Caller } from '../engine';
 import { error, type Reply } from '../reply';
@@ -90,9 +90,10 @@ export class Dispatcher {
     if (!found.ok) return error(found.error);
     const { spec } = found;
     if (spec.unsupported) return error(`ERR Command is not available: '${args[0]}' (${spec.unsupported})`);
+    // Scripts check `noscript` before permissions, as Redis's scriptCall does.
+    if (ctx.inScript && spec.flags.includes('noscript')) return NOT_FROM_SCRIPTS;
     const refusal = this.state.acl.refusal(ctx.caller.user, spec, args);
     if (refusal) return refusal;
-    if (ctx.inScript && spec.flags.includes('noscript')) return NOT_FROM_SCRIPTS;
     const handler = this.handlerFor(spec);
     if (!handler) return error(`ERR unknown command '${args[0]}', with args beginning with: ${args.slice(1).map((arg) => `'${arg}' `).join('')}`);
     // Redis keeps administrative commands (ACL ...) out of MONITOR, since they may carry passwords.

@@ -111,6 +111,8 @@ function hscan(args: readonly string[], ctx: CommandContext): Reply {
   if (isErrorReply(hash)) return hash;
   const entries = hash ? [...hash.fields] : [];
   const whole = entries.length <= SMALL_HASH_FIELDS;
+  // A large hash is walked by position in insertion order: unlike Redis, deleting fields between
+  // calls can shift a field behind the cursor, so such a field may be missed.
   const start = whole ? 0 : Math.min(options.cursor, entries.length);
   const end = whole ? entries.length : Math.min(start + options.count, entries.length);
   const visited = entries.slice(start, end).filter(([field]) => options.match === undefined || globMatches(options.match, field));
