@@ -1,0 +1,121 @@
+// One Lua VM (fengari) set up the way Redis sets up its scripting environment: base, table, string
+// and math libraries, the `redis` and `cjson` tables, Lua 5.1's global `unpack`, and a read-only
+// global table. fengari over wasmoon: it is synchronous JS, so redis.call runs commands inline
+// with no JS/WASM hop per call, and it has instruction-count hooks for the script time limit.
+import { lauxlib, lua, lualib, type LuaCFunction, type LuaState, to_luastring } from 'fengari';
+import { scriptSha } from '../../script-shebang';
+import { cjsonDecode, cjsonEncode } from './cjson';
+import { bytesToLua, luaToBytes, pushFieldTable } from './lua-values';
+
+/** What `redis.call` and `redis.pcall` do; the runner sets it for each script run. */
+export type RedisCallHandler = (L: LuaState, raiseErrors: boolean) => number;
+
+const GLOBALS_INDEX = 2;
+
+/** Redis's script environment protections, in Lua since they are Lua semantics. */
+const PROTECT_GLOBALS = `
+local unpack_ = table.unpack
+unpack = unpack_
+setmetatable(_G, {
+  __index = function(_, name) error("Script attempted to access nonexistent global variable '" .. tostring(name) .. "'", 2) end,
+  __newindex = function() error("Attempt to modify a readonly table", 2) end,
+})
+`;
+
+export class LuaSandbox {
+  readonly L: LuaState = lauxlib.luaL_newstate();
+  private callHandler: RedisCallHandler = () => 0;
+
+  constructor() {
+    const { L } = this;
+    for (const [name, open] of [['_G', lualib.luaopen_base], ['table', lualib.luaopen_table], ['string', lualib.luaopen_string], ['math', lualib.luaopen_math]] as const) {
+      lauxlib.luaL_requiref(L, to_luastring(name), open, 1);
+      lua.lua_pop(L, 1);
+    }
+    for (const name of ['dofile', 'loadfile', 'load', 'print', 'require']) {
+      lua.lua_pushnil(L);
+      lua.lua_setglobal(L, to_luastring(name));
+    }
+    this.installRedisTable();
+    this.installLibrary('cjson', { encode: (state) => cjsonEncode(state, (message) => this.raise(message)), decode: (state) => cjsonDecode(state, (message) => this.raise(message)) });
+    this.runSetup(PROTECT_GLOBALS);
+  }
+
+  /** Sets what redis.call/pcall run until the next call of this method. */
+  setCallHandler(handler: RedisCallHandler): void {
+    this.callHandler = handler;
+  }
+
+  /** Raises a Lua error with a string message from inside a JS function. */
+  raise(message: string): never {
+    return lauxlib.luaL_error(this.L, to_luastring(message.replace(/%/g, '%%')));
+  }
+
+  /** Sets a global past the read-only guard (KEYS and ARGV). */
+  setGlobalArray(name: string, values: readonly string[]): void {
+    const { L } = this;
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, GLOBALS_INDEX);
+    lua.lua_pushstring(L, to_luastring(name));
+    lua.lua_createtable(L, values.length, 0);
+    values.forEach((value, index) => {
+      lua.lua_pushstring(L, bytesToLua(value));
+      lua.lua_rawseti(L, -2, index + 1);
+    });
+    lua.lua_rawset(L, -3);
+    lua.lua_pop(L, 1);
+  }
+
+  private installRedisTable(): void {
+    const raiseText = (L: LuaState): string => {
+      if (lua.lua_type(L, 1) !== lua.LUA_TSTRING) this.raise('wrong number or type of arguments');
+      return luaToBytes(lua.lua_tolstring(L, 1)!);
+    };
+    this.installLibrary(
+      'redis',
+      {
+        call: (L) => this.callHandler(L, true),
+        pcall: (L) => this.callHandler(L, false),
+        error_reply: (L) => {
+          pushFieldTable(L, 'err', raiseText(L));
+          return 1;
+        },
+        status_reply: (L) => {
+          pushFieldTable(L, 'ok', raiseText(L));
+          return 1;
+        },
+        sha1hex: (L) => {
+          lua.lua_pushstring(L, to_luastring(scriptSha(raiseText(L))));
+          return 1;
+        },
+        log: () => 0,
+        replicate_commands: (L) => {
+          lua.lua_pushboolean(L, true);
+          return 1;
+        },
+        set_repl: () => 0,
+      },
+      { LOG_DEBUG: 0, LOG_VERBOSE: 1, LOG_NOTICE: 2, LOG_WARNING: 3, REPL_NONE: 0, REPL_AOF: 1, REPL_SLAVE: 2, REPL_REPLICA: 2, REPL_ALL: 3 },
+    );
+  }
+
+  private installLibrary(name: string, functions: Record<string, LuaCFunction>, constants: Record<string, number> = {}): void {
+    const { L } = this;
+    lua.lua_createtable(L, 0, Object.keys(functions).length);
+    for (const [field, fn] of Object.entries(functions)) {
+      lua.lua_pushjsfunction(L, fn);
+      lua.lua_setfield(L, -2, to_luastring(field));
+    }
+    for (const [field, value] of Object.entries(constants)) {
+      lua.lua_pushinteger(L, value);
+      lua.lua_setfield(L, -2, to_luastring(field));
+    }
+    lua.lua_setglobal(L, to_luastring(name));
+  }
+
+  private runSetup(code: string): void {
+    const { L } = this;
+    if (lauxlib.luaL_loadbuffer(L, to_luastring(code), null, to_luastring('=setup')) !== lua.LUA_OK || lua.lua_pcall(L, 0, 0, 0) !== lua.LUA_OK) {
+      throw new Error(`Lua setup failed: ${luaToBytes(lua.lua_tolstring(L, -1)!)}`);
+    }
+  }
+}

@@ -1,0 +1,118 @@
+// Redis's conversion rules between typed replies and Lua values, both ways, on fengari's stack.
+// Strings cross as raw bytes: byte strings (bytes.ts) map one char to one byte of a Lua string.
+import { lua, type LuaState, type LuaString, to_luastring } from 'fengari';
+import { array, bulk, error, integer, NIL, type Reply, simple } from '../../reply';
+
+const OK_FIELD = to_luastring('ok');
+const ERR_FIELD = to_luastring('err');
+
+export function bytesToLua(bytes: string): LuaString {
+  return Buffer.from(bytes, 'latin1');
+}
+
+export function luaToBytes(value: LuaString): string {
+  return Buffer.from(value.buffer, value.byteOffset, value.length).toString('latin1');
+}
+
+/** Pushes a table `{<field>=<text>}`, the shape Lua code sees for status and error replies. */
+export function pushFieldTable(L: LuaState, field: 'ok' | 'err', text: string): void {
+  lua.lua_createtable(L, 0, 1);
+  lua.lua_pushstring(L, bytesToLua(text));
+  lua.lua_setfield(L, -2, field === 'ok' ? OK_FIELD : ERR_FIELD);
+}
+
+/** Reply -> Lua: integer -> number, bulk -> string, nil -> false, status -> {ok=}, error -> {err=}, array -> table. */
+export function pushReply(L: LuaState, reply: Reply): void {
+  switch (reply.kind) {
+    case 'integer':
+      lua.lua_pushinteger(L, Number(reply.value));
+      return;
+    case 'bulk':
+      lua.lua_pushstring(L, bytesToLua(reply.value));
+      return;
+    case 'nil':
+    case 'nullArray':
+      lua.lua_pushboolean(L, false);
+      return;
+    case 'simple':
+      pushFieldTable(L, 'ok', reply.value);
+      return;
+    case 'error':
+      pushFieldTable(L, 'err', reply.message);
+      return;
+    case 'array':
+      lua.lua_createtable(L, reply.items.length, 0);
+      reply.items.forEach((item, index) => {
+        pushReply(L, item);
+        lua.lua_rawseti(L, -2, index + 1);
+      });
+  }
+}
+
+/** Error texts from scripts: a leading `-` is dropped, and a text with no code gets `ERR `. */
+export function errorFromScript(text: string): Reply {
+  const trimmed = text.startsWith('-') ? text.slice(1) : text;
+  return error(trimmed.includes(' ') ? trimmed : `ERR ${trimmed}`);
+}
+
+function stringField(L: LuaState, index: number, field: LuaString): string | undefined {
+  const type = lua.lua_getfield(L, index, field);
+  const value = type === lua.LUA_TSTRING ? luaToBytes(lua.lua_tolstring(L, -1)!) : undefined;
+  lua.lua_pop(L, 1);
+  return value;
+}
+
+/**
+ * Lua -> Reply: number -> integer (truncated), true -> 1, false/nil -> nil, string -> bulk,
+ * {ok=} -> status, {err=} -> error, other tables -> arrays up to the first nil.
+ */
+export function replyFromLua(L: LuaState, index: number): Reply {
+  switch (lua.lua_type(L, index)) {
+    case lua.LUA_TNUMBER:
+      return integer(Math.trunc(lua.lua_tonumber(L, index)));
+    case lua.LUA_TBOOLEAN:
+      return lua.lua_toboolean(L, index) ? integer(1) : NIL;
+    case lua.LUA_TSTRING:
+      return bulk(luaToBytes(lua.lua_tolstring(L, index)!));
+    case lua.LUA_TTABLE:
+      return tableReply(L, index < 0 ? lua.lua_gettop(L) + index + 1 : index);
+    default:
+      return NIL;
+  }
+}
+
+function tableReply(L: LuaState, index: number): Reply {
+  const err = stringField(L, index, ERR_FIELD);
+  if (err !== undefined) return errorFromScript(err);
+  const ok = stringField(L, index, OK_FIELD);
+  if (ok !== undefined) return simple(ok);
+  const items: Reply[] = [];
+  for (let position = 1; ; position++) {
+    if (lua.lua_rawgeti(L, index, position) === lua.LUA_TNIL) {
+      lua.lua_pop(L, 1);
+      break;
+    }
+    items.push(replyFromLua(L, -1));
+    lua.lua_pop(L, 1);
+  }
+  return array(items);
+}
+
+/** How Redis 7.0 turns a Lua number argument of redis.call into a string: `%.17g`. */
+export function formatNumberArgument(value: number): string {
+  if (Number.isInteger(value) && Math.abs(value) < 1e17) return Object.is(value, -0) ? '-0' : String(value);
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
+  return formatG(value, 17);
+}
+
+/** C's `%.<precision>g`: fixed or exponent form, trailing zeros removed, exponent of two digits or more. */
+export function formatG(value: number, precision: number): string {
+  const [mantissa, exp] = value.toExponential(precision - 1).split('e');
+  const power = Number(exp);
+  if (power < -4 || power >= precision) {
+    const digits = mantissa.includes('.') ? mantissa.replace(/0+$/, '').replace(/\.$/, '') : mantissa;
+    return `${digits}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
+  }
+  const fixed = value.toFixed(Math.max(0, precision - 1 - power));
+  return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
+}
