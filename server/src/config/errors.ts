@@ -1,0 +1,27 @@
+// Config errors that a person can act on: every problem on its own line, led by the path of the
+// offending field (`strategy[1].limiter.window: ...`), under one stable error code.
+import type { z } from 'zod';
+
+export const CONFIG_ERROR_CODE = 'ERR_RATELIMIT_CONFIG';
+
+export class RateLimitConfigError extends Error {
+  readonly code = CONFIG_ERROR_CODE;
+
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid ratelimit plugin config:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'RateLimitConfigError';
+  }
+}
+
+/** `strategy[1].limiter.window` from zod's `['strategy', 1, 'limiter', 'window']`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((text, part) => (typeof part === 'number' ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part)), '');
+}
+
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.map((issue) => {
+    const path = formatPath(issue.path);
+    if (issue.code === 'unrecognized_keys') return `${path ? `${path}: ` : ''}unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+    return `${path || 'config'}: ${issue.message}`;
+  });
+}

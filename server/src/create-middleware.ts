@@ -1,0 +1,38 @@
+// The plugin's public Koa API: validate a config, compile its strategies and get the middleware.
+// The Strapi plugin uses this same function; plain Koa apps can use it directly.
+import { Redis } from '@upstash/redis';
+import type { Middleware } from 'koa';
+import { parseConfig } from './config/parse-config';
+import type { RateLimitConfig, RateLimitConfigInput } from './config/schema';
+import { compileStrategies } from './http/compile-strategies';
+import { jsonRefusal, RateLimiter, type RateLimitLogger, type RefusalResponder } from './http/middleware';
+import { PipeliningRequester } from './limiter/store-requester';
+
+export interface RateLimitMiddlewareOptions {
+  /** Where debug lines and store warnings go (default: console). */
+  logger?: RateLimitLogger;
+  /** What a lone `*` path covers; default: every path. Strapi passes its REST prefix and /graphql. */
+  contentApiPrefixes?: readonly string[];
+  /** How refusals are answered (default: a JSON error body). */
+  refuse?: RefusalResponder;
+}
+
+export type RateLimitMiddleware = Middleware & {
+  /** The validated config, defaults applied. */
+  readonly config: RateLimitConfig;
+  /** The store client the limiters use. */
+  readonly redis: Redis;
+  /** Releases the store connections. */
+  close(): void;
+};
+
+const consoleLogger: RateLimitLogger = { info: (message) => console.info(message), warn: (message) => console.warn(message) };
+
+export function createRateLimitMiddleware(input: RateLimitConfigInput | unknown, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
+  const config = parseConfig(input);
+  const requester = new PipeliningRequester(config.url ?? 'http://127.0.0.1', config.token ?? '', config.timeout);
+  const redis = new Redis(requester);
+  const limiter = new RateLimiter(config, compileStrategies(config, redis, options.contentApiPrefixes), options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis);
+  const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
+  return Object.assign(middleware, { config, redis, close: () => requester.close() });
+}

@@ -1,0 +1,124 @@
+// The rate-limit middleware. Per request, one straight line: match -> identify -> limit (every
+// matching strategy at once, one store round trip) -> headers -> next or 429. Blocked callers are
+// answered from memory until their reset; store failures fail open (default) or closed.
+import type { Redis } from '@upstash/redis';
+import type { Context, Next } from 'koa';
+import type { RateLimitConfig } from '../config/schema';
+import { BlockedCache } from '../limiter/blocked-cache';
+import type { CompiledRule } from './compile-strategies';
+import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
+import { limitIdentifier } from './keys';
+import { normaliseRequestPath } from './match';
+
+export interface RateLimitLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+interface Check {
+  readonly rule: CompiledRule;
+  readonly identifier: string;
+  readonly label: string;
+}
+
+interface Outcome {
+  readonly check: Check;
+  readonly success: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  readonly reset: number;
+  readonly cached: boolean;
+}
+
+export type RefusalResponder = (ctx: Context, status: 429 | 503, message: string) => void;
+
+/** Plain Koa: a JSON error body in the shape Strapi uses. */
+export const jsonRefusal: RefusalResponder = (ctx, status, message) => {
+  ctx.status = status;
+  ctx.body = { data: null, error: { status, name: status === 429 ? 'TooManyRequestsError' : 'ServiceUnavailableError', message, details: {} } };
+};
+
+export class RateLimiter {
+  private readonly blocked: BlockedCache;
+  private readonly allowList: ReadonlySet<string>;
+  private outage = false;
+
+  constructor(
+    private readonly config: RateLimitConfig,
+    private readonly rules: readonly CompiledRule[],
+    private readonly logger: RateLimitLogger,
+    private readonly refuse: RefusalResponder,
+    readonly redis: Redis,
+  ) {
+    this.blocked = new BlockedCache(config.blockedCacheSize);
+    this.allowList = new Set(config.allowList);
+  }
+
+  readonly middleware = async (ctx: Context, next: Next): Promise<void> => {
+    const checks = this.checksFor(ctx);
+    if (checks.length === 0) return next();
+    const now = Date.now();
+    let outcomes: Outcome[];
+    try {
+      outcomes = await Promise.all(checks.map((check) => this.limit(check, now)));
+      if (outcomes.some((outcome) => !outcome.cached)) this.storeRecovered();
+    } catch (failure) {
+      this.storeFailed(failure);
+      if (this.config.failureMode === 'closed') return this.refuse(ctx, 503, 'Rate limiting is unavailable, please retry later');
+      return next();
+    }
+    const tightest = outcomes.reduce((a, b) => (b.remaining < a.remaining || (!b.success && a.success) ? b : a));
+    const state: LimitState = { limit: tightest.limit, remaining: tightest.remaining, reset: tightest.reset, windowSeconds: tightest.check.rule.windowSeconds };
+    setRateLimitHeaders(ctx, this.config.headers, state, now);
+    const refused = outcomes.filter((outcome) => !outcome.success);
+    for (const outcome of outcomes) if (outcome.check.rule.debug) this.logDebug(ctx, outcome);
+    if (refused.length === 0) return next();
+    const reset = Math.max(...refused.map((outcome) => outcome.reset));
+    setRetryAfter(ctx, reset, now);
+    this.refuse(ctx, 429, 'Too many requests, please try again later');
+  };
+
+  private checksFor(ctx: Context): Check[] {
+    const path = normaliseRequestPath(ctx.path);
+    const checks: Check[] = [];
+    for (const rule of this.rules) {
+      const method = rule.keyMethod(ctx.method);
+      if (method === undefined || !rule.matches(path)) continue;
+      const identity = rule.identify(ctx);
+      if (this.allowList.has(identity.raw)) continue;
+      checks.push({ rule, identifier: limitIdentifier(method, rule.strategy.path, identity.id), label: `${method} ${rule.strategy.path} ${identity.id}` });
+    }
+    return checks;
+  }
+
+  private async limit(check: Check, now: number): Promise<Outcome> {
+    const cacheKey = `${check.rule.index}\n${check.identifier}`;
+    const blockedUntil = this.blocked.blockedUntil(cacheKey, now);
+    const { tokens } = check.rule.strategy.limiter;
+    if (blockedUntil !== undefined) return { check, success: false, limit: tokens, remaining: 0, reset: blockedUntil, cached: true };
+    const result = await check.rule.limiter.limit(check.identifier);
+    result.pending.catch(() => undefined);
+    if (!result.success) this.blocked.block(cacheKey, result.reset);
+    return { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset: result.reset, cached: false };
+  }
+
+  private logDebug(ctx: Context, outcome: Outcome): void {
+    const verdict = outcome.success ? 'allowed' : 'blocked';
+    this.logger.info(
+      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.label}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${outcome.cached ? ' (from the block cache)' : ''}`,
+    );
+  }
+
+  private storeFailed(failure: unknown): void {
+    if (this.outage) return;
+    this.outage = true;
+    const mode = this.config.failureMode === 'open' ? 'letting requests through' : 'answering 503';
+    this.logger.warn(`[ratelimit] the key-value store failed (${failure instanceof Error ? failure.message : String(failure)}); ${mode} until it answers again`);
+  }
+
+  private storeRecovered(): void {
+    if (!this.outage) return;
+    this.outage = false;
+    this.logger.info('[ratelimit] the key-value store answers again; limits apply');
+  }
+}

@@ -1,0 +1,75 @@
+// The Strapi v5 server plugin `ratelimit`: validates its config at boot (a bad config aborts boot
+// naming the field), adds the limiter in bootstrap() (after CORS and Strapi's error handling, before
+// the router) unless the app placed `plugin::ratelimit.limit` itself, and releases it in destroy().
+import type { Context, Middleware } from 'koa';
+import { createRateLimitMiddleware, type RateLimitMiddleware } from '../create-middleware';
+import { parseConfig } from '../config/parse-config';
+import type { RefusalResponder } from '../http/middleware';
+
+const PLUGIN_UID = 'plugin::ratelimit';
+const MIDDLEWARE_UID = `${PLUGIN_UID}.limit`;
+
+/** The parts of Strapi's API this plugin uses. */
+export interface StrapiLike {
+  config: { get(path: string, fallback?: unknown): unknown };
+  server: { use(middleware: Middleware): void };
+  log: { info(message: string): void; warn(message: string): void };
+}
+
+type StrapiContext = Context & {
+  tooManyRequests?: (message: string, details?: object) => void;
+  serviceUnavailable?: (message: string, details?: object) => void;
+};
+
+/** Refusals through Strapi's own error helpers: its JSON error shape, CORS kept, no stack logged. */
+const strapiRefusal: RefusalResponder = (ctx, status, message) => {
+  const strapiCtx = ctx as StrapiContext;
+  const helper = status === 429 ? strapiCtx.tooManyRequests : strapiCtx.serviceUnavailable;
+  if (helper) helper.call(ctx, message);
+  else ctx.throw(status, message);
+};
+
+function placedByApp(strapi: StrapiLike): boolean {
+  const middlewares = strapi.config.get('middlewares', []);
+  if (!Array.isArray(middlewares)) return false;
+  return middlewares.some((entry) => entry === MIDDLEWARE_UID || (typeof entry === 'object' && entry !== null && (entry as { name?: unknown }).name === MIDDLEWARE_UID));
+}
+
+function contentApiPrefixes(strapi: StrapiLike): string[] {
+  const restPrefix = strapi.config.get('api.rest.prefix', '/api');
+  return [typeof restPrefix === 'string' ? restPrefix : '/api', '/graphql'];
+}
+
+let active: RateLimitMiddleware | undefined;
+
+/** One limiter per Strapi instance, shared by bootstrap() and the named middleware. */
+function limiterFor(strapi: StrapiLike): RateLimitMiddleware {
+  active ??= createRateLimitMiddleware(strapi.config.get(PLUGIN_UID), {
+    logger: strapi.log,
+    contentApiPrefixes: contentApiPrefixes(strapi),
+    refuse: strapiRefusal,
+  });
+  return active;
+}
+
+export const strapiServerPlugin = {
+  config: {
+    default: { enabled: true, prefix: '@cms', analytics: false, strategy: [] },
+    validator(config: unknown): void {
+      parseConfig(config);
+    },
+  },
+  register(): void {},
+  bootstrap({ strapi }: { strapi: StrapiLike }): void {
+    const limiter = limiterFor(strapi);
+    if (!limiter.config.enabled || placedByApp(strapi)) return;
+    strapi.server.use(limiter);
+  },
+  destroy(): void {
+    active?.close();
+    active = undefined;
+  },
+  middlewares: {
+    limit: (_options: unknown, { strapi }: { strapi: StrapiLike }): Middleware => limiterFor(strapi),
+  },
+};

@@ -1,0 +1,60 @@
+// Each algorithm, through the Koa middleware and a real store: exactly `tokens` admitted, then 429
+// with Retry-After; windows and refills open again over time.
+import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
+
+describe('algorithms', () => {
+  let kv: KvRestServer;
+  beforeAll(async () => {
+    kv = await startKvRestServer();
+  });
+  afterAll(() => kv.close());
+
+  const config = (limiter: Record<string, unknown>) => ({ url: kv.url, token: kv.token, prefix: `t${Math.random()}`, strategy: [strategy({}, limiter)] });
+
+  it.each(['fixed-window', 'sliding-window', 'token-bucket'])('%s admits exactly its tokens, then refuses', async (algorithm) => {
+    const app = limitedApp(config({ algorithm, tokens: 3, window: '1m' }));
+    try {
+      expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 200, 429, 429]);
+      const refused = await app.request.get('/limited');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.body.error.name).toBe('TooManyRequestsError');
+    } finally {
+      app.close();
+    }
+  });
+
+  it('fixed-window opens again when its window ends', async () => {
+    const app = limitedApp(config({ algorithm: 'fixed-window', tokens: 2, window: '400ms' }));
+    try {
+      expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
+      await new Promise((resolve) => setTimeout(resolve, 850));
+      expect(await statuses(() => app.request.get('/limited'), 1)).toEqual([200]);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('token-bucket refills refillRate tokens per window', async () => {
+    const app = limitedApp(config({ algorithm: 'token-bucket', tokens: 2, window: '300ms', refillRate: 1 }));
+    try {
+      expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      const after = await statuses(() => app.request.get('/limited'), 3);
+      expect(after.filter((status) => status === 200).length).toBeGreaterThanOrEqual(1);
+      expect(after[after.length - 1]).toBe(429);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('admits exactly 10 of 100 concurrent requests against tokens: 10', async () => {
+    const app = limitedApp(config({ algorithm: 'sliding-window', tokens: 10, window: '1m' }));
+    try {
+      const all = await Promise.all(Array.from({ length: 100 }, () => app.request.get('/limited')));
+      expect(all.filter((response) => response.status === 200)).toHaveLength(10);
+      expect(all.filter((response) => response.status === 429)).toHaveLength(90);
+    } finally {
+      app.close();
+    }
+  });
+});

@@ -1,0 +1,42 @@
+// Test support for the plugin's Koa middleware: a Koa app with the limiter in front of a trivial
+// route, against a real key-value REST server (memory engine).
+import Koa from 'koa';
+import supertest from 'supertest';
+import { startKvRestServer, type KvRestServer } from '../../../mock';
+import { createRateLimitMiddleware, type RateLimitMiddleware } from '../../../server/src';
+
+export interface LimitedApp {
+  readonly request: ReturnType<typeof supertest>;
+  readonly limiter: RateLimitMiddleware;
+  readonly logs: { info: string[]; warn: string[] };
+  close(): void;
+}
+
+export function limitedApp(config: Record<string, unknown>, options: { proxy?: boolean } = {}): LimitedApp {
+  const logs = { info: [] as string[], warn: [] as string[] };
+  const limiter = createRateLimitMiddleware(config, { logger: { info: (line) => logs.info.push(line), warn: (line) => logs.warn.push(line) } });
+  const app = new Koa();
+  app.proxy = options.proxy ?? false;
+  app.use(limiter);
+  app.use((ctx) => {
+    ctx.body = { ok: true, path: ctx.path };
+  });
+  const server = app.listen(0, '127.0.0.1');
+  return { request: supertest(server), limiter, logs, close: () => (server.close(), limiter.close()) };
+}
+
+export const strategy = (overrides: Record<string, unknown> = {}, limiter: Record<string, unknown> = {}) => ({
+  methods: ['GET'],
+  path: '/limited',
+  identifierSource: 'ip',
+  ...overrides,
+  limiter: { algorithm: 'fixed-window', tokens: 3, window: '1m', ...limiter },
+});
+
+export async function statuses(send: () => PromiseLike<{ status: number }>, count: number): Promise<number[]> {
+  const seen: number[] = [];
+  for (let i = 0; i < count; i++) seen.push((await send()).status);
+  return seen;
+}
+
+export { startKvRestServer, type KvRestServer };
