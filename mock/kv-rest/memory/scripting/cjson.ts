@@ -1,7 +1,8 @@
 // The `cjson` library Redis gives scripts: encode/decode between Lua values and JSON text.
 // Numbers are written with `%.14g` as lua-cjson does; strings keep their bytes.
 import { lua, type LuaState } from 'fengari';
-import { bytesToLua, formatG, luaToBytes } from './lua-values';
+import { formatG } from '../format-double';
+import { bytesToLua, luaToBytes } from './lua-values';
 
 const ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '/': '\\/', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 

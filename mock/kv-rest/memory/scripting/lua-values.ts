@@ -97,22 +97,3 @@ function tableReply(L: LuaState, index: number): Reply {
   }
   return array(items);
 }
-
-/** How Redis 7.0 turns a Lua number argument of redis.call into a string: `%.17g`. */
-export function formatNumberArgument(value: number): string {
-  if (Number.isInteger(value) && Math.abs(value) < 1e17) return Object.is(value, -0) ? '-0' : String(value);
-  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
-  return formatG(value, 17);
-}
-
-/** C's `%.<precision>g`: fixed or exponent form, trailing zeros removed, exponent of two digits or more. */
-export function formatG(value: number, precision: number): string {
-  const [mantissa, exp] = value.toExponential(precision - 1).split('e');
-  const power = Number(exp);
-  if (power < -4 || power >= precision) {
-    const digits = mantissa.includes('.') ? mantissa.replace(/0+$/, '').replace(/\.$/, '') : mantissa;
-    return `${digits}e${power < 0 ? '-' : '+'}${String(Math.abs(power)).padStart(2, '0')}`;
-  }
-  const fixed = value.toFixed(Math.max(0, precision - 1 - power));
-  return fixed.includes('.') ? fixed.replace(/0+$/, '').replace(/\.$/, '') : fixed;
-}

@@ -6,7 +6,8 @@ import { error, type Reply } from '../../reply';
 import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptSha } from '../../script-shebang';
 import type { CommandContext } from '../handler';
 import { LuaSandbox } from './lua-sandbox';
-import { bytesToLua, errorFromScript, formatNumberArgument, luaToBytes, pushReply, replyFromLua } from './lua-values';
+import { formatDouble } from '../format-double';
+import { bytesToLua, errorFromScript, luaToBytes, pushReply, replyFromLua } from './lua-values';
 
 /** Flags this engine accepts: Redis 7.0's and the newer `allow-key-locking`, which changes nothing here. */
 const KNOWN_FLAGS = new Set([...REDIS_70_SCRIPT_FLAGS, 'allow-key-locking']);
@@ -106,7 +107,8 @@ export class ScriptRunner {
     const args: string[] = [];
     for (let index = 1; index <= count; index++) {
       const type = lua.lua_type(L, index);
-      if (type === lua.LUA_TNUMBER) args.push(formatNumberArgument(lua.lua_tonumber(L, index)));
+      // Redis 7.0 writes number arguments with `%.17g` (20000, 0.30000000000000004).
+      if (type === lua.LUA_TNUMBER) args.push(formatDouble(lua.lua_tonumber(L, index)));
       else if (type === lua.LUA_TSTRING) args.push(luaToBytes(lua.lua_tolstring(L, index)!));
       else return this.fail(L, raiseErrors, request.sha, 'ERR Lua redis lib command arguments must be strings or integers');
     }
