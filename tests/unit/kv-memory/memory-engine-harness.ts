@@ -1,6 +1,5 @@
 // Test support for the memory engine: runs commands on a fresh engine and turns typed replies into
 // plain values (strings, numbers, null, arrays, `{ error }`) so expectations read like redis-cli.
-import './stand-in-modules';
 import type { Caller, Engine } from '../../../mock/kv-rest/engine';
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import type { Reply } from '../../../mock/kv-rest/reply';

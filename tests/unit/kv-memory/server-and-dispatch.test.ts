@@ -1,6 +1,5 @@
 // Server commands (PING, ECHO, TIME, DBSIZE, FLUSH*, INFO) and the dispatcher's checks: unknown
 // commands, arity, refused commands, and what scripts may call through ctx.call.
-import './stand-in-modules';
 import { AclUsers } from '../../../mock/kv-rest/memory/acl/acl-users';
 import { createCommandHandlers, Dispatcher } from '../../../mock/kv-rest/memory/dispatch';
 import type { CommandHandlers } from '../../../mock/kv-rest/memory/handler';
