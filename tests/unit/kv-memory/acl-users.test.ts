@@ -64,6 +64,16 @@ describe('memory engine: ACL users', () => {
     expect(await run('ACL', 'SETUSER', 'u', '+@nosuch')).toEqual({ error: "ERR Error in ACL SETUSER modifier '+@nosuch': Unknown command or category name in ACL" });
   });
 
+  it('knows the categories of every family, from the command table', async () => {
+    await run('ACL', 'SETUSER', 'sets-only', 'on', 'nopass', '~*', '+@set', '+@sortedset', '-@write');
+    const user = as('sets-only');
+    expect(await user('SMEMBERS', 's')).toEqual([]);
+    expect(await user('ZRANGE', 'z', '0', '-1')).toEqual([]);
+    expect(await user('SADD', 's', 'a')).toEqual({ error: "NOPERM this user has no permissions to run the 'sadd' command" });
+    expect(await user('GET', 'k')).toEqual({ error: "NOPERM this user has no permissions to run the 'get' command" });
+    expect(await run('ACL', 'SETUSER', 'u', '+@hyperloglog', '+@bitmap', '+@string', '+@keyspace', '+@list', '+@hash', '+@pubsub', '+@scripting', '+@connection', '+@dangerous', '+@admin')).toBe('OK');
+  });
+
   it('refuses a user once disabled or deleted, and lists users', async () => {
     await run('ACL', 'SETUSER', 'temp', 'on', '>pw', '~*', '+@all');
     expect(await run('ACL', 'USERS')).toEqual(['default', 'temp']);

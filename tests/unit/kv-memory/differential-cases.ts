@@ -445,6 +445,24 @@ LRANGE L1 -1 -3
 LRANGE L1 1 -1
 LINDEX L1 -4
 LINDEX L1 -3
+
+ZADD z 1 a
+COPY z z2
+ZADD z2 2 b
+ZCARD z
+ZRANGE z2 0 -1 WITHSCORES
+SADD s a
+COPY s s2
+SADD s2 b
+SCARD s
+RENAME s2 s3
+TYPE s3
+TYPE z
+~ SCAN 0 TYPE zset COUNT 100
+~ SCAN 0 TYPE set COUNT 100
+EXPIRE z 100
+TTL z
+DEL z s s3 z2
 `;
 
 export const DIFFERENTIAL_SCENARIOS: readonly (readonly DifferentialCommand[])[] = SCENARIOS.trim()
