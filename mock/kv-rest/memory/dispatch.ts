@@ -89,9 +89,9 @@ export class Dispatcher {
     const found = lookupCommand(args);
     if (!found.ok) return error(found.error);
     const { spec } = found;
-    if (spec.unsupported) return error(`ERR Command is not available: '${args[0]}' (${spec.unsupported})`);
-    // Scripts check `noscript` before permissions, as Redis's scriptCall does.
+    // Scripts check `noscript` before anything else, as Redis's scriptCall does.
     if (ctx.inScript && spec.flags.includes('noscript')) return NOT_FROM_SCRIPTS;
+    if (spec.unsupported) return error(`ERR Command is not available: '${args[0]}' (${spec.unsupported})`);
     const refusal = this.state.acl.refusal(ctx.caller.user, spec, args);
     if (refusal) return refusal;
     const handler = this.handlerFor(spec);
