@@ -20,7 +20,10 @@ export interface BootOptions {
   readonly placeMiddleware?: boolean;
   /** The app to boot (default: demo/strapi-app). */
   readonly appDir?: string;
-  /** Where Strapi finds the plugin: a path for `resolve` (default: this package), or null for node_modules. */
+  /**
+   * Where Strapi finds the plugin: a path for `resolve` (default: this package's package.json, since
+   * Strapi takes the folder of whatever `require.resolve` finds), or null for node_modules.
+   */
   readonly resolve?: string | null;
 }
 
@@ -46,7 +49,7 @@ export async function bootStrapi(options: BootOptions = {}): Promise<BootedStrap
     FIXTURE_RATELIMIT_CONFIG: JSON.stringify(options.config ?? {}),
     FIXTURE_PROXY: JSON.stringify(options.proxy ?? { koa: false }),
     FIXTURE_PLACE_MIDDLEWARE: String(options.placeMiddleware ?? false),
-    FIXTURE_PLUGIN_RESOLVE: options.resolve === null ? '' : (options.resolve ?? PACKAGE_ROOT),
+    FIXTURE_PLUGIN_RESOLVE: options.resolve === null ? '' : (options.resolve ?? path.join(PACKAGE_ROOT, 'package.json')),
   });
   // Imported here so that users of this module who never boot Strapi do not load it.
   const { createStrapi } = await import('@strapi/strapi');

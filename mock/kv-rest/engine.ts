@@ -39,3 +39,6 @@ export interface Engine {
   monitor(onLine: (line: string) => void, caller: Caller): Promise<Subscription>;
   close(): Promise<void>;
 }
+
+/** An engine's refusal of a stream for the caller (NOPERM ...): answered as the command error it is. */
+export class EngineRefusal extends Error {}

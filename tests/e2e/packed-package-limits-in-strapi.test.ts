@@ -23,6 +23,8 @@ describe('the packed package inside a Strapi app', () => {
     writeFileSync(path.join(appDir, 'package.json'), JSON.stringify({ ...manifest, dependencies: {} }, null, 2));
     execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', path.join(workDir, tarball)], { cwd: appDir, stdio: 'ignore' });
     kv = await startKvRestServer();
+    // Strapi requires installed plugins from its own location; in a real app that is the app's
+    // node_modules, here it is the repository's, so the app's node_modules is added to the search.
     app = await startStrapiProcess({
       appDir,
       resolve: null,
@@ -31,7 +33,7 @@ describe('the packed package inside a Strapi app', () => {
         token: kv.token,
         strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } }],
       },
-    });
+    }, { NODE_PATH: path.join(appDir, 'node_modules') });
   }, 300_000);
   afterAll(async () => {
     await app?.stop();

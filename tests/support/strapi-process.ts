@@ -10,10 +10,9 @@ export interface StrapiProcess {
   stop(): Promise<void>;
 }
 
-export function startStrapiProcess(options: BootOptions, cwd?: string): Promise<StrapiProcess> {
+export function startStrapiProcess(options: BootOptions, extraEnv: NodeJS.ProcessEnv = {}): Promise<StrapiProcess> {
   const child = fork(path.join(__dirname, 'strapi-child.js'), [], {
-    cwd,
-    env: { ...process.env, BOOT_OPTIONS: JSON.stringify(options) },
+    env: { ...process.env, ...extraEnv, BOOT_OPTIONS: JSON.stringify(options) },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
   return new Promise((resolve, reject) => {

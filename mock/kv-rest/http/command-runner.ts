@@ -5,7 +5,7 @@ import { allowedForReadOnlyToken, lookupCommand } from '../command-table';
 import type { Engine } from '../engine';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
 import type { Command } from './command-input';
-import { storeUnavailable } from './http-error';
+import { engineFailure } from './http-error';
 import type { RequestLimits } from './limits';
 import type { Principal, TokenRegistry } from './tokens';
 
@@ -89,7 +89,7 @@ export class CommandRunner {
     try {
       return await this.engine.execute(commands, { transaction, caller: { user: context.principal.user, address: context.address } });
     } catch (failure) {
-      throw storeUnavailable(failure);
+      throw engineFailure(failure);
     }
   }
 
@@ -99,7 +99,7 @@ export class CommandRunner {
     try {
       authenticated = await this.engine.authenticate(user, password);
     } catch (failure) {
-      throw storeUnavailable(failure);
+      throw engineFailure(failure);
     }
     if (!authenticated) return error(`ERR Wrong password or user "${user}" does not exist`);
     return bulk(this.tokens.mintForUser(user, this.tokenSecret));

@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bytesToUtf8 } from '../bytes';
 import type { Caller, Engine, Subscription } from '../engine';
-import { HttpError, storeUnavailable } from './http-error';
+import { HttpError, engineFailure } from './http-error';
 
 function openStream(response: ServerResponse): void {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -30,7 +30,7 @@ export class EventStreams {
     try {
       subscription = await start();
     } catch (failure) {
-      throw storeUnavailable(failure);
+      throw engineFailure(failure);
     }
     this.open.add(subscription);
     const end = (): void => {

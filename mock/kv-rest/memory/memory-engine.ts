@@ -1,7 +1,7 @@
 // The embedded engine: a TypeScript keyspace behind the Engine interface, with lazy and active
 // expiry, ACL users, pub/sub and MONITOR. Every command runs synchronously, so a transaction (a
 // loop with no await inside) is atomic by construction.
-import type { Caller, Engine, ExecuteOptions, PubSubListener, Subscription } from '../engine';
+import { EngineRefusal, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
 import type { Reply } from '../reply';
 import { AclUsers } from './acl/acl-users';
 import { createCommandHandlers, Dispatcher } from './dispatch';
@@ -77,14 +77,14 @@ class MemoryEngine implements Engine {
   async subscribe(mode: 'channel' | 'pattern', targets: readonly string[], listener: PubSubListener, caller: Caller): Promise<Subscription> {
     this.assertOpen();
     const refusal = this.state.acl.channelRefusal(caller.user, mode, targets);
-    if (refusal) throw new Error(refusal.message);
+    if (refusal) throw new EngineRefusal(refusal.message);
     return this.track(this.state.pubsub.subscribe(mode, targets, listener));
   }
 
   async monitor(onLine: (line: string) => void, caller: Caller): Promise<Subscription> {
     this.assertOpen();
     const refusal = this.state.acl.commandRefusal(caller.user, 'monitor');
-    if (refusal) throw new Error(refusal.message);
+    if (refusal) throw new EngineRefusal(refusal.message);
     return this.track(this.monitors.add(onLine));
   }
 

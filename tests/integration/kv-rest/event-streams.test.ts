@@ -91,3 +91,19 @@ describeEachEngine('event streams', (engine) => {
     expect(response.status).toBe(400);
   });
 });
+
+describeEachEngine('event stream permissions', (engine) => {
+  it('answers NOPERM, not a store failure, when an ACL user may not subscribe', async () => {
+    const server = await startServer(engine);
+    try {
+      await call(server, '/acl/setuser/nochannels/on/%3Epw/~*/+@all/resetchannels', { method: 'POST' });
+      const minted = await call(server, '/acl/resttoken/nochannels/pw');
+      const token = (minted.json as { result: string }).result;
+      const response = await call(server, '/subscribe/news', { method: 'POST', token, headers: { accept: 'text/event-stream' } });
+      expect(response.status).toBe(400);
+      expect((response.json as { error: string }).error).toMatch(/^NOPERM/);
+    } finally {
+      await server.close();
+    }
+  });
+});

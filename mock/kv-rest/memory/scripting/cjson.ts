@@ -1,6 +1,6 @@
 // The `cjson` library Redis gives scripts: encode/decode between Lua values and JSON text.
 // Numbers are written with `%.14g` as lua-cjson does; strings keep their bytes.
-import { lua, type LuaState } from 'fengari';
+import { lua, type LuaState } from './lua51-numbers';
 import { formatG } from '../format-double';
 import { bytesToLua, luaToBytes } from './lua-values';
 

@@ -2,7 +2,7 @@
 // and math libraries, the `redis` and `cjson` tables, Lua 5.1's global `unpack`, and a read-only
 // global table. fengari over wasmoon: it is synchronous JS, so redis.call runs commands inline
 // with no JS/WASM hop per call, and it has instruction-count hooks for the script time limit.
-import { lauxlib, lua, lualib, type LuaCFunction, type LuaState, to_luastring } from 'fengari';
+import { lauxlib, lua, lualib, type LuaCFunction, type LuaState, to_luastring } from './lua51-numbers';
 import { scriptSha } from '../../script-shebang';
 import { cjsonDecode, cjsonEncode } from './cjson';
 import { bytesToLua, luaToBytes, pushFieldTable } from './lua-values';

@@ -1,6 +1,6 @@
 // Redis's conversion rules between typed replies and Lua values, both ways, on fengari's stack.
 // Strings cross as raw bytes: byte strings (bytes.ts) map one char to one byte of a Lua string.
-import { lua, type LuaState, type LuaString, to_luastring } from 'fengari';
+import { lua, type LuaState, type LuaString, to_luastring } from './lua51-numbers';
 import { array, bulk, error, integer, NIL, type Reply, simple } from '../../reply';
 
 const OK_FIELD = to_luastring('ok');
@@ -25,7 +25,8 @@ export function pushFieldTable(L: LuaState, field: 'ok' | 'err', text: string): 
 export function pushReply(L: LuaState, reply: Reply): void {
   switch (reply.kind) {
     case 'integer':
-      lua.lua_pushinteger(L, Number(reply.value));
+      // A double, as in Lua 5.1 (see lua51-numbers.ts).
+      lua.lua_pushnumber(L, Number(reply.value));
       return;
     case 'bulk':
       lua.lua_pushstring(L, bytesToLua(reply.value));

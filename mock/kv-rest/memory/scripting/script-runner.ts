@@ -1,6 +1,6 @@
 // Compiles, caches and runs scripts in one Lua sandbox: KEYS/ARGV, redis.call/pcall with Redis's
 // script-specific error texts, read-only runs (EVAL_RO, `no-writes`) and the script time limit.
-import { lauxlib, lua, type LuaDebug, type LuaState, to_luastring } from 'fengari';
+import { lauxlib, lua, type LuaDebug, type LuaState, to_luastring } from './lua51-numbers';
 import { lookupCommand } from '../../command-table';
 import { error, type Reply } from '../../reply';
 import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptSha } from '../../script-shebang';

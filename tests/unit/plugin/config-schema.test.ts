@@ -1,0 +1,98 @@
+// The config schema: defaults, and an error for every field that names the field and says how to fix it.
+import { parseConfig, RateLimitConfigError } from '../../../server/src';
+
+const base = { url: 'http://127.0.0.1:8079', token: 't' };
+const strategy = (overrides: Record<string, unknown> = {}, limiter: Record<string, unknown> = {}) => ({
+  methods: ['GET'],
+  path: '/api/x',
+  identifierSource: 'ip',
+  limiter: { algorithm: 'fixed-window', tokens: 5, window: '10s', ...limiter },
+  ...overrides,
+});
+
+function problemsOf(config: unknown): string[] {
+  try {
+    parseConfig(config);
+  } catch (failure) {
+    expect(failure).toBeInstanceOf(RateLimitConfigError);
+    expect((failure as RateLimitConfigError).code).toBe('ERR_RATELIMIT_CONFIG');
+    return [...(failure as RateLimitConfigError).problems];
+  }
+  throw new Error('expected the config to be refused');
+}
+
+describe('config schema', () => {
+  it('applies the documented defaults', () => {
+    expect(parseConfig(base)).toEqual({
+      ...base,
+      enabled: true,
+      prefix: '@cms',
+      analytics: false,
+      strategy: [],
+      timeout: 300,
+      failureMode: 'open',
+      headers: 'standard',
+      allowList: [],
+      ipv6Subnet: 64,
+      blockedCacheSize: 10_000,
+    });
+  });
+
+  it('accepts a complete strategy and keeps it as written', () => {
+    const config = parseConfig({ ...base, strategy: [strategy({ methods: ['GET', 'post'], debug: 'true' }, { algorithm: 'token-bucket', refillRate: 2 })] });
+    expect(config.strategy[0]).toMatchObject({ methods: ['GET', 'post'], debug: 'true', limiter: { algorithm: 'token-bucket', refillRate: 2 } });
+  });
+
+  it('requires url and token while enabled, and not when disabled', () => {
+    expect(problemsOf({})).toEqual([
+      'url: is required while the plugin is enabled (the key-value REST URL)',
+      'token: is required while the plugin is enabled (the key-value REST token)',
+    ]);
+    expect(parseConfig({ enabled: false }).enabled).toBe(false);
+  });
+
+  it.each([
+    [{ window: '20 sec' }, 'strategy[0].limiter.window: "20 sec" is not <number><unit> with unit ms, s, m, h or d (for example 20s)'],
+    [{ algorithm: 'tokenBucket' }, 'strategy[0].limiter.algorithm: "tokenBucket" is not accepted: write "token-bucket"'],
+    [{ algorithm: 'leaky' }, 'strategy[0].limiter.algorithm: "leaky" is not one of fixed-window, sliding-window, token-bucket'],
+    [{ tokens: 0 }, 'strategy[0].limiter.tokens: must be greater than 0 (requests allowed per window)'],
+    [{ tokens: 1.5 }, 'strategy[0].limiter.tokens: must be a whole number (requests allowed per window)'],
+    [{ tokens: '5' }, 'strategy[0].limiter.tokens: must be a number (requests allowed per window)'],
+    [{ refillRate: -1 }, 'strategy[0].limiter.refillRate: must be greater than 0 (tokens added per window, token-bucket only)'],
+    [{ extra: 1 }, 'strategy[0].limiter: unknown field "extra"'],
+  ])('names the limiter field in error %#', (limiter, message) => {
+    expect(problemsOf({ ...base, strategy: [strategy({}, limiter)] })).toEqual([message]);
+  });
+
+  it.each([
+    [{ methods: ['FETCH'] }, 'strategy[0].methods[0]: "FETCH" is not one of GET, POST, DELETE, PUT, PATCH, ALL'],
+    [{ methods: [] }, 'strategy[0].methods: must name at least one method'],
+    [{ methods: 'GET' }, 'strategy[0].methods: must be a list such as ["GET"] (items from GET, POST, DELETE, PUT, PATCH, ALL)'],
+    [{ path: 'api/x' }, 'strategy[0].path: "api/x" must start with "/" (or be "*" for every content-API route)'],
+    [{ identifierSource: 'cookie.sid' }, 'strategy[0].identifierSource: "cookie.sid" is not "ip" or "header.<HEADER_NAME>"'],
+    [{ identifierSource: 'header.' }, 'strategy[0].identifierSource: "header." is not "ip" or "header.<HEADER_NAME>"'],
+    [{ debug: 'yes' }, 'strategy[0].debug: must be true or false'],
+    [{ limiter: undefined }, 'strategy[0].limiter: must be an object with algorithm, tokens and window'],
+  ])('names the strategy field in error %#', (overrides, message) => {
+    expect(problemsOf({ ...base, strategy: [strategy(overrides)] })).toEqual([message]);
+  });
+
+  it.each([
+    [{ url: 'ftp://x' }, 'url: must be the http(s) REST URL of the key-value store'],
+    [{ prefix: 'a b' }, 'prefix: must not contain spaces or the glob characters * ? [ ] \\'],
+    [{ prefix: 'rl*' }, 'prefix: must not contain spaces or the glob characters * ? [ ] \\'],
+    [{ failureMode: 'maybe' }, 'failureMode: must be "open" (let requests through when the store fails) or "closed" (answer 503)'],
+    [{ headers: 'all' }, 'headers: must be "standard", "legacy", "both" or "none"'],
+    [{ strategy: {} }, 'strategy: must be a list of strategies'],
+    [{ enabled: 'yes' }, 'enabled: must be true or false'],
+    [{ unknown: true }, 'unknown field "unknown"'],
+  ])('names the top-level field in error %#', (overrides, message) => {
+    expect(problemsOf({ ...base, ...overrides })).toEqual([message]);
+  });
+
+  it('reports every problem at once, each on its own line of the message', () => {
+    const config = { ...base, strategy: [strategy({}, { window: 'x' }), strategy({ path: 'nope' })] };
+    expect(problemsOf(config)).toHaveLength(2);
+    expect(() => parseConfig(config)).toThrow(/strategy\[0\]\.limiter\.window[\s\S]*strategy\[1\]\.path/);
+  });
+});
