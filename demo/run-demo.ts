@@ -25,13 +25,9 @@ async function burst(baseUrl: string, scenario: DemoScenario): Promise<BurstResu
     else if (last.ok) allowed++;
     else throw new Error(`${scenario.method} ${scenario.path} answered ${last.status}`);
   }
-  const headers = last?.headers;
-  return {
-    allowed,
-    refused,
-    remaining: headers?.get('ratelimit-remaining') ?? headers?.get('x-ratelimit-remaining') ?? '?',
-    reset: headers?.get('retry-after') ?? headers?.get('ratelimit-reset') ?? '?',
-  };
+  // `RateLimit: limit=5, remaining=0, reset=9` (the IETF draft header the plugin sends by default).
+  const fields = Object.fromEntries((last?.headers.get('ratelimit') ?? '').split(',').map((field) => field.trim().split('=')));
+  return { allowed, refused, remaining: fields.remaining ?? '?', reset: fields.reset ?? '?' };
 }
 
 function printTable(rows: readonly (readonly string[])[]): void {
@@ -51,7 +47,7 @@ async function main(once: boolean): Promise<void> {
   const baseUrl = `http://127.0.0.1:${(strapi.server.httpServer.address() as AddressInfo).port}`;
 
   console.log(`\nStrapi with the ratelimit plugin at ${baseUrl}, key-value REST server at ${kv.url}\n`);
-  const rows: string[][] = [['strategy', 'sent', 'allowed', 'refused (429)', 'remaining', 'retry after / reset (s)']];
+  const rows: string[][] = [['strategy', 'sent', 'allowed', 'refused (429)', 'remaining', 'reset in (s)']];
   for (const scenario of DEMO_SCENARIOS) {
     const result = await burst(baseUrl, scenario);
     rows.push([scenario.title, String(scenario.burst), String(result.allowed), String(result.refused), result.remaining, result.reset]);

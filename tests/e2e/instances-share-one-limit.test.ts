@@ -11,7 +11,7 @@ describe('two Strapi instances sharing one store', () => {
     const config = {
       url: kv.url,
       token: kv.token,
-      strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'sliding-window', tokens: 10, window: '1m' } }],
+      strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'token-bucket', tokens: 10, window: '1h' } }],
     };
     instances = await Promise.all([startStrapiProcess({ config }), startStrapiProcess({ config })]);
   }, 120_000);

@@ -17,7 +17,10 @@ export interface RateLimitLogger {
 
 interface Check {
   readonly rule: CompiledRule;
+  /** What the limiter counts: `<method>:<route>:<identifier>`. */
   readonly identifier: string;
+  /** The block cache's key: one strategy, one caller. */
+  readonly cacheKey: string;
   readonly label: string;
 }
 
@@ -58,23 +61,27 @@ export class RateLimiter {
     const checks = this.checksFor(ctx);
     if (checks.length === 0) return next();
     const now = Date.now();
+    // A caller blocked by any strategy is refused from memory: no store call, no token spent elsewhere.
+    const cached = this.cachedRefusal(checks, now);
     let outcomes: Outcome[];
-    try {
-      outcomes = await Promise.all(checks.map((check) => this.limit(check, now)));
-      if (outcomes.some((outcome) => !outcome.cached)) this.storeRecovered();
-    } catch (failure) {
-      this.storeFailed(failure);
-      if (this.config.failureMode === 'closed') return this.refuse(ctx, 503, 'Rate limiting is unavailable, please retry later');
-      return next();
+    if (cached) outcomes = [cached];
+    else {
+      try {
+        outcomes = await Promise.all(checks.map((check) => this.limit(check)));
+        this.storeRecovered();
+      } catch (failure) {
+        this.storeFailed(failure);
+        if (this.config.failureMode === 'closed') return this.refuse(ctx, 503, 'Rate limiting is unavailable, please retry later');
+        return next();
+      }
     }
     const tightest = outcomes.reduce((a, b) => (b.remaining < a.remaining || (!b.success && a.success) ? b : a));
     const state: LimitState = { limit: tightest.limit, remaining: tightest.remaining, reset: tightest.reset, windowSeconds: tightest.check.rule.windowSeconds };
     setRateLimitHeaders(ctx, this.config.headers, state, now);
-    const refused = outcomes.filter((outcome) => !outcome.success);
     for (const outcome of outcomes) if (outcome.check.rule.debug) this.logDebug(ctx, outcome);
+    const refused = outcomes.filter((outcome) => !outcome.success);
     if (refused.length === 0) return next();
-    const reset = Math.max(...refused.map((outcome) => outcome.reset));
-    setRetryAfter(ctx, reset, now);
+    setRetryAfter(ctx, Math.max(...refused.map((outcome) => outcome.reset)), now);
     this.refuse(ctx, 429, 'Too many requests, please try again later');
   };
 
@@ -86,19 +93,24 @@ export class RateLimiter {
       if (method === undefined || !rule.matches(path)) continue;
       const identity = rule.identify(ctx);
       if (this.allowList.has(identity.raw)) continue;
-      checks.push({ rule, identifier: limitIdentifier(method, rule.strategy.path, identity.id), label: `${method} ${rule.strategy.path} ${identity.id}` });
+      const identifier = limitIdentifier(method, rule.strategy.path, identity.id);
+      checks.push({ rule, identifier, cacheKey: `${rule.index}\n${identifier}`, label: `${method} ${rule.strategy.path} ${identity.id}` });
     }
     return checks;
   }
 
-  private async limit(check: Check, now: number): Promise<Outcome> {
-    const cacheKey = `${check.rule.index}\n${check.identifier}`;
-    const blockedUntil = this.blocked.blockedUntil(cacheKey, now);
-    const { tokens } = check.rule.strategy.limiter;
-    if (blockedUntil !== undefined) return { check, success: false, limit: tokens, remaining: 0, reset: blockedUntil, cached: true };
+  private cachedRefusal(checks: readonly Check[], now: number): Outcome | undefined {
+    for (const check of checks) {
+      const reset = this.blocked.blockedUntil(check.cacheKey, now);
+      if (reset !== undefined) return { check, success: false, limit: check.rule.strategy.limiter.tokens, remaining: 0, reset, cached: true };
+    }
+    return undefined;
+  }
+
+  private async limit(check: Check): Promise<Outcome> {
     const result = await check.rule.limiter.limit(check.identifier);
     result.pending.catch(() => undefined);
-    if (!result.success) this.blocked.block(cacheKey, result.reset);
+    if (!result.success) this.blocked.block(check.cacheKey, result.reset);
     return { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset: result.reset, cached: false };
   }
 

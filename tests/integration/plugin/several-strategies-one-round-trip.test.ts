@@ -1,0 +1,70 @@
+// Several strategies on one route: all apply, any refusal refuses, and their store calls leave in
+// one HTTP request to the store; a blocked caller costs no store request at all.
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
+
+/** A transparent proxy in front of the store that counts the requests reaching it. */
+async function countingProxy(target: string): Promise<{ url: string; count: () => number; close: () => void }> {
+  let requests = 0;
+  const upstream = new URL(target);
+  const server: Server = createServer((incoming, outgoing) => {
+    requests++;
+    const forwarded = httpRequest({ host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
+      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(outgoing);
+    });
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, count: () => requests, close: () => server.close() };
+}
+
+describe('several strategies on one route', () => {
+  let kv: KvRestServer;
+  beforeAll(async () => {
+    kv = await startKvRestServer();
+  });
+  afterAll(() => kv.close());
+
+  it('refuses when any strategy refuses, reporting the tightest limit', async () => {
+    const app = limitedApp({
+      url: kv.url,
+      token: kv.token,
+      prefix: 'multi',
+      strategy: [strategy({}, { tokens: 5 }), strategy({ methods: ['ALL'], path: '*' }, { algorithm: 'sliding-window', tokens: 2 })],
+    });
+    try {
+      const first = await app.request.get('/limited');
+      expect(first.headers.ratelimit).toMatch(/^limit=2, remaining=1, reset=\d+$/);
+      expect(first.headers['ratelimit-policy']).toBe('2;w=60');
+      expect(await statuses(() => app.request.get('/limited'), 2)).toEqual([200, 429]);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('sends all strategies of a request in one store round trip, and none for a cached block', async () => {
+    const proxy = await countingProxy(kv.url);
+    const app = limitedApp({
+      url: proxy.url,
+      token: kv.token,
+      prefix: 'trips',
+      strategy: [strategy({}, { tokens: 1 }), strategy({ methods: ['ALL'], path: '*' }, { algorithm: 'token-bucket', tokens: 5 }), strategy({ path: '/limited' }, { algorithm: 'sliding-window', tokens: 5 })],
+    });
+    try {
+      // The first request also loads the scripts (EVALSHA, NOSCRIPT, then EVAL): two trips at most.
+      expect((await app.request.get('/limited')).status).toBe(200);
+      const afterFirst = proxy.count();
+      expect(afterFirst).toBeLessThanOrEqual(2);
+      expect((await app.request.get('/limited')).status).toBe(429);
+      expect(proxy.count() - afterFirst).toBe(1);
+      const afterRefusal = proxy.count();
+      expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([429, 429, 429, 429, 429]);
+      expect(proxy.count()).toBe(afterRefusal);
+    } finally {
+      app.close();
+      proxy.close();
+    }
+  });
+});

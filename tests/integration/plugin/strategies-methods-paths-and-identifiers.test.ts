@@ -1,0 +1,99 @@
+// Which requests a strategy counts and as whom: methods vs ALL, `:id` and wildcard routes, header
+// identifiers (present, absent -> IP, name case), the allow-list, and keys in the documented format.
+import { Redis } from '@upstash/redis';
+import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
+
+describe('strategies', () => {
+  let kv: KvRestServer;
+  let redis: Redis;
+  beforeAll(async () => {
+    kv = await startKvRestServer();
+    redis = new Redis({ url: kv.url, token: kv.token });
+  });
+  afterAll(() => kv.close());
+
+  let prefixCounter = 0;
+  const config = (strategies: unknown[], extra: Record<string, unknown> = {}) => ({ url: kv.url, token: kv.token, prefix: `p${++prefixCounter}`, strategy: strategies, ...extra });
+
+  it('counts only the listed methods, and HEAD as the GET it is', async () => {
+    const app = limitedApp(config([strategy({ methods: ['GET'] }, { tokens: 2 })]));
+    try {
+      expect(await statuses(() => app.request.post('/limited'), 3)).toEqual([200, 200, 200]);
+      expect(await statuses(() => app.request.head('/limited'), 1)).toEqual([200]);
+      expect(await statuses(() => app.request.get('/limited'), 2)).toEqual([200, 429]);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('shares one ALL limit across methods, keyed with ALL', async () => {
+    const settings = config([strategy({ methods: ['ALL'] }, { tokens: 2 })]);
+    const app = limitedApp(settings);
+    try {
+      expect([(await app.request.get('/limited')).status, (await app.request.delete('/limited')).status, (await app.request.put('/limited')).status]).toEqual([200, 200, 429]);
+      const keys = await redis.keys(`${settings.prefix}:*`);
+      expect(keys.length).toBeGreaterThan(0);
+      expect(keys.every((key) => key.startsWith(`${settings.prefix}:ALL:/limited:`))).toBe(true);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('gives each :id its own route match but one shared limit per caller, and * covers sub-paths', async () => {
+    const app = limitedApp(config([strategy({ path: '/items/:id' }, { tokens: 2 }), strategy({ path: '/files/*' }, { tokens: 1 })]));
+    try {
+      expect(await statuses(() => app.request.get('/items/1'), 1)).toEqual([200]);
+      expect(await statuses(() => app.request.get('/items/2'), 2)).toEqual([200, 429]);
+      expect(await statuses(() => app.request.get('/items/1/extra'), 2)).toEqual([200, 200]);
+      expect(await statuses(() => app.request.get('/files/a/b/c.txt'), 2)).toEqual([200, 429]);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('limits by a header value, falls back to the IP without it, and reads the header name in any case', async () => {
+    const app = limitedApp(config([strategy({ identifierSource: 'header.X-Api-Key' }, { tokens: 1 })]));
+    try {
+      expect(await statuses(() => app.request.get('/limited').set('x-api-key', 'k1'), 2)).toEqual([200, 429]);
+      expect(await statuses(() => app.request.get('/limited').set('X-API-KEY', 'k2'), 1)).toEqual([200]);
+      expect(await statuses(() => app.request.get('/limited'), 2)).toEqual([200, 429]);
+      expect(await statuses(() => app.request.get('/limited').set('x-api-key', 'k3'), 1)).toEqual([200]);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('keeps a hostile header value inside its own key', async () => {
+    const settings = config([strategy({ identifierSource: 'header.x-user' }, { tokens: 1 })]);
+    const app = limitedApp(settings);
+    try {
+      expect(await statuses(() => app.request.get('/limited').set('x-user', 'victim'), 1)).toEqual([200]);
+      expect(await statuses(() => app.request.get('/limited').set('x-user', '*'), 1)).toEqual([200]);
+      expect(await statuses(() => app.request.get('/limited').set('x-user', 'vict?m'), 1)).toEqual([200]);
+      const keys = (await redis.keys(`${settings.prefix}:*`)).sort();
+      expect(keys.map((key) => key.split(':')[3])).toEqual(expect.arrayContaining(['%2A', 'vict%3Fm', 'victim']));
+      expect(keys.every((key) => /^p\d+:GET:\/limited:[^:*?[\]]+:\d+$/.test(key))).toBe(true);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('never limits an allow-listed identifier', async () => {
+    const app = limitedApp(config([strategy({ identifierSource: 'header.x-api-key' }, { tokens: 1 })], { allowList: ['trusted'] }));
+    try {
+      expect(await statuses(() => app.request.get('/limited').set('x-api-key', 'trusted'), 3)).toEqual([200, 200, 200]);
+      expect(await statuses(() => app.request.get('/limited').set('x-api-key', 'other'), 2)).toEqual([200, 429]);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('lets everything through when the config says enabled: false', async () => {
+    const app = limitedApp({ ...config([strategy({}, { tokens: 1 })]), enabled: false });
+    try {
+      expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 200]);
+    } finally {
+      app.close();
+    }
+  });
+});
