@@ -18,6 +18,8 @@ export interface BootOptions {
   readonly proxy?: unknown;
   /** Place `plugin::ratelimit.limit` in config/middlewares.js by hand. */
   readonly placeMiddleware?: boolean;
+  /** Strapi's log level (default `http`, Strapi's own default). */
+  readonly logLevel?: string;
   /** The app to boot (default: demo/strapi-app). */
   readonly appDir?: string;
   /**
@@ -49,6 +51,7 @@ export async function bootStrapi(options: BootOptions = {}): Promise<BootedStrap
     FIXTURE_RATELIMIT_CONFIG: JSON.stringify(options.config ?? {}),
     FIXTURE_PROXY: JSON.stringify(options.proxy ?? { koa: false }),
     FIXTURE_PLACE_MIDDLEWARE: String(options.placeMiddleware ?? false),
+    FIXTURE_LOG_LEVEL: options.logLevel ?? 'http',
     FIXTURE_PLUGIN_RESOLVE: options.resolve === null ? '' : (options.resolve ?? path.join(PACKAGE_ROOT, 'package.json')),
   });
   // Imported here so that users of this module who never boot Strapi do not load it.

@@ -41,8 +41,7 @@ function printTable(rows: readonly (readonly string[])[]): void {
 async function main(once: boolean): Promise<void> {
   const kv = await startKvRestServer();
   const config = { url: kv.url, token: kv.token, strategy: DEMO_STRATEGIES };
-  const { strapi, close } = await bootStrapi({ config });
-  strapi.log.level = 'warn';
+  const { strapi, close } = await bootStrapi({ config, logLevel: 'error' });
   await new Promise<void>((resolve) => strapi.server.httpServer.listen(once ? 0 : 1337, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(strapi.server.httpServer.address() as AddressInfo).port}`;
 
