@@ -4,7 +4,7 @@
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 export type DurationUnit = keyof typeof UNIT_MS;
 
-const DURATION = /^(\d+(?:\.\d+)?)\s?(ms|s|m|h|d)$/;
+export const DURATION_PATTERN = /^(\d+(?:\.\d+)?)\s?(ms|s|m|h|d)$/;
 
 export interface Duration {
   readonly milliseconds: number;
@@ -14,7 +14,7 @@ export interface Duration {
 
 /** Parses a window; undefined when it is not `<number><unit>` or not a positive whole number of ms. */
 export function parseDuration(text: string): Duration | undefined {
-  const match = DURATION.exec(text.trim());
+  const match = DURATION_PATTERN.exec(text.trim());
   if (!match) return undefined;
   const value = Number(match[1]);
   const unit = match[2] as DurationUnit;

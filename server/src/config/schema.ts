@@ -1,18 +1,23 @@
 // The plugin's configuration, described once with zod: it gives the TypeScript types, the defaults,
 // Strapi's config validator and strategy-schema.json. Messages say what is wrong and how to fix it.
 import { z } from 'zod';
-import { DURATION_FORMAT, parseDuration } from './duration';
+import { DURATION_FORMAT, DURATION_PATTERN, parseDuration } from './duration';
 
 export const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'ALL'] as const;
 export const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
 const CAMEL_CASE_ALGORITHMS: Record<string, string> = { tokenBucket: 'token-bucket', fixedWindow: 'fixed-window', slidingWindow: 'sliding-window' };
 const IDENTIFIER_SOURCE = /^(ip|header\.[A-Za-z0-9!#$%&'*+.^_`|~-]+)$/;
+const PATH = /^(\*|\/.*)$/;
+
+/** A JSON Schema pattern matching `words` in any letter case (JSON Schema regexes take no flags). */
+const anyCase = (words: readonly string[]): string =>
+  `^(${words.map((word) => [...word].map((char) => `[${char.toUpperCase()}${char.toLowerCase()}]`).join('')).join('|')})$`;
 
 const quote = (value: unknown): string => JSON.stringify(value) ?? String(value);
 
 const method = z.string({ error: 'must be a string such as "GET"' }).refine((value) => (METHODS as readonly string[]).includes(value.toUpperCase()), {
   error: (issue) => `${quote(issue.input)} is not one of ${METHODS.join(', ')}`,
-});
+}).meta({ pattern: anyCase(METHODS) });
 
 const algorithm = z.string({ error: `must be one of ${ALGORITHMS.join(', ')}` }).superRefine((value, context) => {
   if ((ALGORITHMS as readonly string[]).includes(value)) return;
@@ -21,53 +26,99 @@ const algorithm = z.string({ error: `must be one of ${ALGORITHMS.join(', ')}` })
     code: 'custom',
     message: hint ? `${quote(value)} is not accepted: write "${hint}"` : `${quote(value)} is not one of ${ALGORITHMS.join(', ')}`,
   });
-});
+}).meta({ enum: [...ALGORITHMS], description: 'How requests are counted, through @upstash/ratelimit.' });
 
 const positiveInteger = (what: string) =>
   z.number({ error: `must be a number (${what})` }).int({ error: `must be a whole number (${what})` }).positive({ error: `must be greater than 0 (${what})` });
 
 const window = z.string({ error: `must be a string, ${DURATION_FORMAT}` }).refine((value) => parseDuration(value) !== undefined, {
   error: (issue) => `${quote(issue.input)} is not ${DURATION_FORMAT}`,
-});
+}).meta({ pattern: DURATION_PATTERN.source, description: `The length of a window: ${DURATION_FORMAT}.` });
 
 export const limiterSchema = z.strictObject(
   {
     algorithm,
-    tokens: positiveInteger('requests allowed per window'),
+    tokens: positiveInteger('requests allowed per window').meta({ description: 'Requests allowed per window (the bucket size for token-bucket).' }),
     window,
-    refillRate: positiveInteger('tokens added per window, token-bucket only').optional(),
+    refillRate: positiveInteger('tokens added per window, token-bucket only').optional().meta({ description: 'token-bucket only: tokens added per window. Default: tokens.' }),
   },
   { error: 'must be an object with algorithm, tokens and window' },
 );
 
 export const strategySchema = z.strictObject(
   {
-    methods: z.array(method, { error: `must be a list such as ["GET"] (items from ${METHODS.join(', ')})` }).min(1, { error: 'must name at least one method' }),
-    path: z.string({ error: 'must be a string such as "/api/articles/:id" or "*"' }).refine((value) => value === '*' || value.startsWith('/'), {
-      error: (issue) => `${quote(issue.input)} must start with "/" (or be "*" for every content-API route)`,
-    }),
-    identifierSource: z.string({ error: 'must be "ip" or "header.<HEADER_NAME>"' }).refine((value) => IDENTIFIER_SOURCE.test(value), {
-      error: (issue) => `${quote(issue.input)} is not "ip" or "header.<HEADER_NAME>"`,
-    }),
-    debug: z.union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' }).optional(),
+    methods: z
+      .array(method, { error: `must be a list such as ["GET"] (items from ${METHODS.join(', ')})` })
+      .min(1, { error: 'must name at least one method' })
+      .meta({ description: 'Request methods counted (any letter case); ALL counts every method under one limit. HEAD counts as GET.' }),
+    path: z
+      .string({ error: 'must be a string such as "/api/articles/:id" or "*"' })
+      .refine((value) => PATH.test(value), { error: (issue) => `${quote(issue.input)} must start with "/" (or be "*" for every content-API route)` })
+      .meta({ pattern: PATH.source, description: ':name matches one segment, * inside a path the rest of it, a lone * every content-API route.' }),
+    identifierSource: z
+      .string({ error: 'must be "ip" or "header.<HEADER_NAME>"' })
+      .refine((value) => IDENTIFIER_SOURCE.test(value), { error: (issue) => `${quote(issue.input)} is not "ip" or "header.<HEADER_NAME>"` })
+      .meta({ pattern: IDENTIFIER_SOURCE.source, description: 'ip, or header.<NAME> (any case; callers without the header are limited by IP).' }),
+    debug: z
+      .union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' })
+      .optional()
+      .meta({ description: 'Log one line per request (method, route, identifier, remaining, verdict) at info level.' }),
     limiter: limiterSchema,
   },
   { error: 'must be an object with methods, path, identifierSource and limiter' },
 );
 
 const optionsShape = {
-  enabled: z.boolean({ error: 'must be true or false' }).default(true),
-  token: z.string({ error: 'must be the key-value REST token (a string)' }).min(1, { error: 'must not be empty' }).optional(),
-  url: z.url({ protocol: /^https?$/, error: 'must be the http(s) REST URL of the key-value store' }).optional(),
-  prefix: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).regex(/^[^\s*?[\]\\]+$/, { error: 'must not contain spaces or the glob characters * ? [ ] \\' }).default('@cms'),
-  analytics: z.boolean({ error: 'must be true or false' }).default(false),
-  strategy: z.array(strategySchema, { error: 'must be a list of strategies' }).default([]),
-  timeout: z.number({ error: 'must be a number of milliseconds' }).int().positive().max(60_000).default(300),
-  failureMode: z.enum(['open', 'closed'], { error: 'must be "open" (let requests through when the store fails) or "closed" (answer 503)' }).default('open'),
-  headers: z.enum(['standard', 'legacy', 'both', 'none'], { error: 'must be "standard", "legacy", "both" or "none"' }).default('standard'),
-  allowList: z.array(z.string({ error: 'must be a string' }), { error: 'must be a list of identifiers' }).default([]),
-  ipv6Subnet: z.number({ error: 'must be a prefix length' }).int().min(1).max(128).default(64),
-  blockedCacheSize: z.number({ error: 'must be a number of entries' }).int().min(0).default(10_000),
+  enabled: z.boolean({ error: 'must be true or false' }).default(true).meta({ description: 'false lets every request through untouched.' }),
+  token: z
+    .string({ error: 'must be the key-value REST token (a string)' })
+    .min(1, { error: 'must not be empty' })
+    .optional()
+    .meta({ description: 'The key-value REST token (Standard). Required while enabled.' }),
+  url: z
+    .url({ protocol: /^https?$/, error: 'must be the http(s) REST URL of the key-value store' })
+    .optional()
+    .meta({ description: 'The key-value REST URL. Required while enabled.' }),
+  prefix: z
+    .string({ error: 'must be a string' })
+    .min(1, { error: 'must not be empty' })
+    .regex(/^[^\s*?[\]\\]+$/, { error: 'must not contain spaces or the glob characters * ? [ ] \\' })
+    .default('@cms')
+    .meta({ description: 'Store keys are <prefix>:<method>:<route>:<identifier>.' }),
+  analytics: z.boolean({ error: 'must be true or false' }).default(false).meta({ description: "Record allowed/blocked events with @upstash/ratelimit's analytics." }),
+  strategy: z.array(strategySchema, { error: 'must be a list of strategies' }).default([]).meta({ description: 'Every strategy matching a request applies; any refusal refuses.' }),
+  timeout: z
+    .number({ error: 'must be a number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .positive({ error: 'must be greater than 0 (milliseconds)' })
+    .max(60_000, { error: 'must be at most 60000 (milliseconds)' })
+    .default(300)
+    .meta({ description: 'Milliseconds to wait for the store before failureMode applies.' }),
+  failureMode: z
+    .enum(['open', 'closed'], { error: 'must be "open" (let requests through when the store fails) or "closed" (answer 503)' })
+    .default('open')
+    .meta({ description: 'open: let requests through while the store fails (one warning per outage); closed: answer 503.' }),
+  headers: z
+    .enum(['standard', 'legacy', 'both', 'none'], { error: 'must be "standard", "legacy", "both" or "none"' })
+    .default('standard')
+    .meta({ description: 'standard: RateLimit-Policy and RateLimit (IETF draft); legacy: X-RateLimit-*; both; none.' }),
+  allowList: z
+    .array(z.string({ error: 'must be a string' }), { error: 'must be a list of identifiers' })
+    .default([])
+    .meta({ description: 'Identifiers never limited, as the caller sends them (IP addresses or header values).' }),
+  ipv6Subnet: z
+    .number({ error: 'must be a prefix length' })
+    .int({ error: 'must be a whole number (prefix length)' })
+    .min(1, { error: 'must be at least 1 (prefix length)' })
+    .max(128, { error: 'must be at most 128 (prefix length)' })
+    .default(64)
+    .meta({ description: 'IPv6 callers are grouped by this prefix length (128: one address each).' }),
+  blockedCacheSize: z
+    .number({ error: 'must be a number of entries' })
+    .int({ error: 'must be a whole number of entries' })
+    .min(0, { error: 'must be 0 or more (0 turns the block cache off)' })
+    .default(10_000)
+    .meta({ description: 'Callers remembered as blocked until their reset, answered without a store call.' }),
 };
 
 export const configSchema = z.strictObject(optionsShape, { error: 'must be an object' }).superRefine((config, context) => {
@@ -75,6 +126,12 @@ export const configSchema = z.strictObject(optionsShape, { error: 'must be an ob
   for (const field of ['url', 'token'] as const) {
     if (config[field] === undefined) context.addIssue({ code: 'custom', path: [field], message: `is required while the plugin is enabled (the key-value REST ${field === 'url' ? 'URL' : 'token'})` });
   }
+}).meta({
+  title: 'strapi-plugin-ratelimit config',
+  description: 'The `config` object of the ratelimit plugin in config/plugins.',
+  // url and token are required unless the plugin is disabled.
+  if: { properties: { enabled: { const: false } }, required: ['enabled'] },
+  else: { required: ['url', 'token'] },
 });
 
 /** The config as users write it. */

@@ -1,0 +1,50 @@
+// strategy-schema.json is exactly what the zod schema generates (fails when the committed file drifts),
+// and carries zod's refinements (patterns, enums, url/token) so editors flag what the plugin refuses.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { strategyJsonSchema } from '../../../scripts/strategy-schema';
+import { DURATION_PATTERN } from '../../../server/src/config/duration';
+
+type Node = { properties: Record<string, Node>; items: Node; pattern: string; enum: string[]; default: unknown; required: string[] } & Record<string, unknown>;
+
+describe('strategy-schema.json', () => {
+  it('is the committed file exactly (after changing the config schema, run `npm run schema`)', () => {
+    const committed = readFileSync(path.join(__dirname, '..', '..', '..', 'strategy-schema.json'), 'utf8');
+    expect(committed).toBe(strategyJsonSchema());
+  });
+
+  const schema = JSON.parse(strategyJsonSchema()) as Node;
+  const strategy = schema.properties.strategy.items;
+  const limiter = strategy.properties.limiter;
+
+  it('states the default of every top-level option', () => {
+    const defaults = Object.fromEntries(Object.entries(schema.properties).filter(([, field]) => 'default' in field).map(([name, field]) => [name, field.default]));
+    expect(defaults).toEqual({ enabled: true, prefix: '@cms', analytics: false, strategy: [], timeout: 300, failureMode: 'open', headers: 'standard', allowList: [], ipv6Subnet: 64, blockedCacheSize: 10000 });
+  });
+
+  it('requires url and token unless enabled is false', () => {
+    expect(schema.if).toEqual({ properties: { enabled: { const: false } }, required: ['enabled'] });
+    expect(schema.else).toEqual({ required: ['url', 'token'] });
+  });
+
+  it('describes every field', () => {
+    const undocumented = [
+      ...Object.entries(schema.properties).map(([name, field]) => [name, field] as const),
+      ...Object.entries(strategy.properties).map(([name, field]) => [`strategy[].${name}`, field] as const),
+      ...Object.entries(limiter.properties).map(([name, field]) => [`strategy[].limiter.${name}`, field] as const),
+    ].filter(([name, field]) => typeof field.description !== 'string' && name !== 'strategy[].limiter');
+    expect(undocumented.map(([name]) => name)).toEqual([]);
+  });
+
+  it('carries the refinements as patterns and enums', () => {
+    expect(limiter.properties.algorithm.enum).toEqual(['fixed-window', 'sliding-window', 'token-bucket']);
+    expect(limiter.properties.window.pattern).toBe(DURATION_PATTERN.source);
+    expect(limiter.required).toEqual(['algorithm', 'tokens', 'window']);
+    const method = new RegExp(strategy.properties.methods.items.pattern);
+    expect(['GET', 'post', 'All', 'FETCH'].map((value) => method.test(value))).toEqual([true, true, true, false]);
+    const source = new RegExp(strategy.properties.identifierSource.pattern);
+    expect(['ip', 'header.x-api-key', 'cookie.sid', 'header.'].map((value) => source.test(value))).toEqual([true, true, false, false]);
+    const route = new RegExp(strategy.properties.path.pattern);
+    expect(['*', '/api/:id', 'api'].map((value) => route.test(value))).toEqual([true, true, false]);
+  });
+});
