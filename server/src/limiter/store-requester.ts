@@ -78,25 +78,31 @@ export class PipeliningRequester implements Requester {
         {
           method: 'POST',
           agent: this.agent,
-          timeout: this.timeoutMs,
           headers: { authorization: this.authorization, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
         },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('error', (failure) => reject(new StoreUnavailableError(failure.message)));
+          response.on('error', (failure) => settle(new StoreUnavailableError(failure.message)));
           response.on('end', () => {
             const text = Buffer.concat(chunks).toString('utf8');
             try {
-              resolve(JSON.parse(text));
+              settle(undefined, JSON.parse(text));
             } catch {
-              reject(new StoreUnavailableError(`the key-value store answered ${response.statusCode} with a body that is not JSON`));
+              settle(new StoreUnavailableError(`the key-value store answered ${response.statusCode} with a body that is not JSON`));
             }
           });
         },
       );
-      request.on('timeout', () => request.destroy(new StoreUnavailableError(`no answer from the key-value store within ${this.timeoutMs} ms`)));
-      request.on('error', (failure) => reject(failure instanceof StoreUnavailableError ? failure : new StoreUnavailableError(failure.message)));
+      // A deadline for the whole call (waiting for a socket, connecting, the answer), not an idle
+      // timer: a store that trickles bytes or a saturated pool must not hold requests past it.
+      const deadline = setTimeout(() => request.destroy(new StoreUnavailableError(`no answer from the key-value store within ${this.timeoutMs} ms`)), this.timeoutMs);
+      const settle = (failure: Error | undefined, answer?: UpstashResponse<unknown> | UpstashResponse<unknown>[]): void => {
+        clearTimeout(deadline);
+        if (failure) reject(failure);
+        else resolve(answer!);
+      };
+      request.on('error', (failure) => settle(failure instanceof StoreUnavailableError ? failure : new StoreUnavailableError(failure.message)));
       request.end(payload);
     });
   }

@@ -1,24 +1,7 @@
 // Several strategies on one route: all apply, any refusal refuses, and their store calls leave in
 // one HTTP request to the store; a blocked caller costs no store request at all.
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startStoreProxy } from './store-proxy';
 import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
-
-/** A transparent proxy in front of the store that counts the requests reaching it. */
-async function countingProxy(target: string): Promise<{ url: string; count: () => number; close: () => void }> {
-  let requests = 0;
-  const upstream = new URL(target);
-  const server: Server = createServer((incoming, outgoing) => {
-    requests++;
-    const forwarded = httpRequest({ host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers: incoming.headers }, (answer) => {
-      outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(outgoing);
-    });
-    incoming.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, count: () => requests, close: () => server.close() };
-}
 
 describe('several strategies on one route', () => {
   let kv: KvRestServer;
@@ -45,7 +28,7 @@ describe('several strategies on one route', () => {
   });
 
   it('sends all strategies of a request in one store round trip, and none for a cached block', async () => {
-    const proxy = await countingProxy(kv.url);
+    const proxy = await startStoreProxy(kv.url);
     const app = limitedApp({
       url: proxy.url,
       token: kv.token,
@@ -64,7 +47,7 @@ describe('several strategies on one route', () => {
       expect(proxy.count()).toBe(afterRefusal);
     } finally {
       app.close();
-      proxy.close();
+      await proxy.close();
     }
   });
 });
