@@ -37,7 +37,6 @@ export function ipIdentifier(ip: string, subnetBits: number): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped) return mapped[1];
   if (isIPv4(ip) || !isIPv6(ip) || ip.includes('.')) return normaliseIdentifier(ip);
-  if (subnetBits >= 128) return normaliseIdentifier(ip.toLowerCase());
   const groups = ipv6Groups(ip.split('%')[0]);
   let remaining = subnetBits;
   const masked = groups.map((group) => {

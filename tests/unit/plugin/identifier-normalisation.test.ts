@@ -53,12 +53,23 @@ describe('ipIdentifier', () => {
 
   it('honours other subnet sizes', () => {
     expect(ipIdentifier('2001:db8:1:2::1', 48)).toBe('2001.db8.1.0.0.0.0.0/48');
-    expect(ipIdentifier('2001:db8::1', 128)).toBe('2001%3Adb8%3A%3A1');
+    expect(ipIdentifier('2001:db8::1', 128)).toBe('2001.db8.0.0.0.0.0.1/128');
+    // One address, however it is written, is one caller.
+    expect(ipIdentifier('2001:DB8:0:0::1', 128)).toBe(ipIdentifier('2001:db8::1', 128));
   });
 });
 
 describe('storeKey', () => {
   it('builds <prefix>:<method>:<route>:<identifier>', () => {
     expect(storeKey('@cms', 'GET', '/api/articles/:id', '203.0.113.9')).toBe('@cms:GET:/api/articles/:id:203.0.113.9');
+    expect(storeKey('rl', 'ALL', '*', 'ip=127.0.0.1')).toBe('rl:ALL:*:ip=127.0.0.1');
+  });
+
+  it('keeps the identifier the last segment whatever the caller sends', () => {
+    for (const hostile of ['a:b', '*:GET:/x', 'x\r\n:y', ':'.repeat(300)]) {
+      const key = storeKey('@cms', 'GET', '/api/x', normaliseIdentifier(hostile));
+      expect(key.startsWith('@cms:GET:/api/x:')).toBe(true);
+      expect(key.slice('@cms:GET:/api/x:'.length)).not.toMatch(/[:*?[\]\\]/);
+    }
   });
 });

@@ -1,0 +1,45 @@
+// The keys left in the store after real traffic, read back from the key-value server: exactly
+// `<prefix>:<method>:<route>:<identifier>` plus @upstash/ratelimit's window number for the windows.
+import { Redis } from '@upstash/redis';
+import { type KvRestServer, limitedApp, startKvRestServer, strategy } from './support';
+
+describe('store keys', () => {
+  let kv: KvRestServer;
+  let redis: Redis;
+  beforeAll(async () => {
+    kv = await startKvRestServer();
+    redis = new Redis({ url: kv.url, token: kv.token });
+  });
+  afterAll(() => kv.close());
+
+  it('uses <prefix>:<method>:<route>:<identifier> for every algorithm, ALL, :id routes and header callers', async () => {
+    const prefix = 'keys';
+    const app = limitedApp({
+      url: kv.url,
+      token: kv.token,
+      prefix,
+      strategy: [
+        strategy({ path: '/articles/:id' }, { algorithm: 'fixed-window', window: '1h' }),
+        strategy({ methods: ['ALL'], path: '/articles/:id' }, { algorithm: 'sliding-window', window: '1h' }),
+        strategy({ methods: ['POST'], path: '/upload/*', identifierSource: 'header.X-Api-Key' }, { algorithm: 'token-bucket', window: '1h' }),
+      ],
+    });
+    try {
+      await app.request.get('/articles/7');
+      await app.request.post('/upload/a/b').set('x-api-key', 'key:1*');
+      await app.request.post('/upload/c');
+      const hour = Math.floor(Date.now() / 3_600_000);
+      const keys = (await redis.keys(`${prefix}:*`)).sort();
+      // A window may have turned between the request and this read; accept the neighbouring one too.
+      const windowed = (stem: string) => expect.stringMatching(new RegExp(`^${stem.replace(/[.*?[\]\\/]/g, '\\$&')}:(${hour}|${hour - 1})$`));
+      expect(keys).toEqual([
+        windowed('keys:ALL:/articles/:id:127.0.0.1'),
+        windowed('keys:GET:/articles/:id:127.0.0.1'),
+        'keys:POST:/upload/*:ip=127.0.0.1',
+        'keys:POST:/upload/*:key%3A1%2A',
+      ]);
+    } finally {
+      app.close();
+    }
+  });
+});
