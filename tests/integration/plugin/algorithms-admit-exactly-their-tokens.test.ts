@@ -2,6 +2,8 @@
 // with Retry-After; windows and refills open again over time.
 import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 describe('algorithms', () => {
   let kv: KvRestServer;
   beforeAll(async () => {
@@ -27,8 +29,26 @@ describe('algorithms', () => {
     const app = limitedApp(config({ algorithm: 'fixed-window', tokens: 2, window: '400ms' }));
     try {
       expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
-      await new Promise((resolve) => setTimeout(resolve, 850));
+      await sleep(850);
       expect(await statuses(() => app.request.get('/limited'), 1)).toEqual([200]);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('sliding-window still counts the previous window just after it ends, then opens fully', async () => {
+    const window = 1000;
+    const app = limitedApp(config({ algorithm: 'sliding-window', tokens: 4, window: `${window}ms` }));
+    try {
+      // Just after a window starts: the previous window weighs (1 - 3%) * 4 -> 3 requests.
+      const startOfNextWindow = () => sleep(window - (Date.now() % window) + 30);
+      await startOfNextWindow();
+      expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 200, 200, 429]);
+      await startOfNextWindow();
+      expect(await statuses(() => app.request.get('/limited'), 2)).toEqual([200, 429]);
+      // One more window: the previous one held a single request, which now weighs floor(0.97) = 0.
+      await startOfNextWindow();
+      expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 200, 200, 429]);
     } finally {
       app.close();
     }
@@ -38,7 +58,7 @@ describe('algorithms', () => {
     const app = limitedApp(config({ algorithm: 'token-bucket', tokens: 2, window: '300ms', refillRate: 1 }));
     try {
       expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
-      await new Promise((resolve) => setTimeout(resolve, 700));
+      await sleep(700);
       const after = await statuses(() => app.request.get('/limited'), 3);
       expect(after.filter((status) => status === 200).length).toBeGreaterThanOrEqual(1);
       expect(after[after.length - 1]).toBe(429);
