@@ -40,16 +40,21 @@ function contentApiPrefixes(strapi: StrapiLike): string[] {
   return [typeof restPrefix === 'string' ? restPrefix : '/api', '/graphql'];
 }
 
-let active: RateLimitMiddleware | undefined;
+// Keyed by instance: two Strapi apps in one process (tests, multi-tenant hosts) each get their own.
+const limiters = new WeakMap<StrapiLike, RateLimitMiddleware>();
 
 /** One limiter per Strapi instance, shared by bootstrap() and the named middleware. */
 function limiterFor(strapi: StrapiLike): RateLimitMiddleware {
-  active ??= createRateLimitMiddleware(strapi.config.get(PLUGIN_UID), {
-    logger: strapi.log,
-    contentApiPrefixes: contentApiPrefixes(strapi),
-    refuse: strapiRefusal,
-  });
-  return active;
+  let limiter = limiters.get(strapi);
+  if (!limiter) {
+    limiter = createRateLimitMiddleware(strapi.config.get(PLUGIN_UID), {
+      logger: strapi.log,
+      contentApiPrefixes: contentApiPrefixes(strapi),
+      refuse: strapiRefusal,
+    });
+    limiters.set(strapi, limiter);
+  }
+  return limiter;
 }
 
 export const strapiServerPlugin = {
@@ -65,9 +70,9 @@ export const strapiServerPlugin = {
     if (!limiter.config.enabled || placedByApp(strapi)) return;
     strapi.server.use(limiter);
   },
-  destroy(): void {
-    active?.close();
-    active = undefined;
+  destroy({ strapi }: { strapi: StrapiLike }): void {
+    limiters.get(strapi)?.close();
+    limiters.delete(strapi);
   },
   middlewares: {
     limit: (_options: unknown, { strapi }: { strapi: StrapiLike }): Middleware => limiterFor(strapi),
