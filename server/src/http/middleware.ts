@@ -21,7 +21,9 @@ interface Check {
   readonly identifier: string;
   /** The block cache's key: one strategy, one caller. */
   readonly cacheKey: string;
-  readonly label: string;
+  /** The method and the caller in the keys, for debug lines. */
+  readonly method: string;
+  readonly caller: string;
 }
 
 interface Outcome {
@@ -92,9 +94,10 @@ export class RateLimiter {
       const method = rule.keyMethod(ctx.method);
       if (method === undefined || !rule.matches(path)) continue;
       const identity = rule.identify(ctx);
-      if (this.allowList.has(identity.raw)) continue;
+      // The raw value as sent, or its key form (so `1.2.3.4` also covers `::ffff:1.2.3.4`).
+      if (this.allowList.has(identity.raw) || this.allowList.has(identity.id)) continue;
       const identifier = limitIdentifier(method, rule.strategy.path, identity.id);
-      checks.push({ rule, identifier, cacheKey: `${rule.index}\n${identifier}`, label: `${method} ${rule.strategy.path} ${identity.id}` });
+      checks.push({ rule, identifier, cacheKey: `${rule.index}\n${identifier}`, method, caller: identity.id });
     }
     return checks;
   }
@@ -117,7 +120,7 @@ export class RateLimiter {
   private logDebug(ctx: Context, outcome: Outcome): void {
     const verdict = outcome.success ? 'allowed' : 'blocked';
     this.logger.info(
-      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.label}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${outcome.cached ? ' (from the block cache)' : ''}`,
+      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.method} ${outcome.check.rule.strategy.path} ${outcome.check.caller}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${outcome.cached ? ' (from the block cache)' : ''}`,
     );
   }
 

@@ -14,7 +14,7 @@ describe('algorithms', () => {
   const config = (limiter: Record<string, unknown>) => ({ url: kv.url, token: kv.token, prefix: `t${Math.random()}`, strategy: [strategy({}, limiter)] });
 
   it.each(['fixed-window', 'sliding-window', 'token-bucket'])('%s admits exactly its tokens, then refuses', async (algorithm) => {
-    const app = limitedApp(config({ algorithm, tokens: 3, window: '1m' }));
+    const app = limitedApp(config({ algorithm, tokens: 3, window: '1h' }));
     try {
       expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 200, 429, 429]);
       const refused = await app.request.get('/limited');

@@ -88,6 +88,18 @@ describe('strategies', () => {
     }
   });
 
+  it('matches the allow-list on the address as keyed, so 203.0.113.9 also covers ::ffff:203.0.113.9', async () => {
+    const app = limitedApp(config([strategy({}, { tokens: 1 })], { allowList: ['203.0.113.9'] }), { proxy: true });
+    try {
+      const mapped = () => app.request.get('/limited').set('x-forwarded-for', '::ffff:203.0.113.9');
+      expect((await mapped()).body.ip).toBe('::ffff:203.0.113.9');
+      expect(await statuses(mapped, 2)).toEqual([200, 200]);
+      expect(await statuses(() => app.request.get('/limited').set('x-forwarded-for', '203.0.113.10'), 2)).toEqual([200, 429]);
+    } finally {
+      app.close();
+    }
+  });
+
   it('lets everything through when the config says enabled: false', async () => {
     const app = limitedApp({ ...config([strategy({}, { tokens: 1 })]), enabled: false });
     try {

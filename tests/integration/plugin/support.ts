@@ -19,7 +19,7 @@ export function limitedApp(config: Record<string, unknown>, options: { proxy?: b
   app.proxy = options.proxy ?? false;
   app.use(limiter);
   app.use((ctx) => {
-    ctx.body = { ok: true, path: ctx.path };
+    ctx.body = { ok: true, path: ctx.path, ip: ctx.request.ip };
   });
   const server = app.listen(0, '127.0.0.1');
   return { request: supertest(server), limiter, logs, close: () => (server.close(), limiter.close()) };
@@ -30,7 +30,7 @@ export const strategy = (overrides: Record<string, unknown> = {}, limiter: Recor
   path: '/limited',
   identifierSource: 'ip',
   ...overrides,
-  limiter: { algorithm: 'fixed-window', tokens: 3, window: '1m', ...limiter },
+  limiter: { algorithm: 'fixed-window', tokens: 3, window: '1h', ...limiter },
 });
 
 export async function statuses(send: () => PromiseLike<{ status: number }>, count: number): Promise<number[]> {
