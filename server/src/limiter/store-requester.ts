@@ -60,7 +60,9 @@ export class PipeliningRequester implements Requester {
     this.post('pipeline', batch.map((pending) => pending.command)).then(
       (responses) => {
         if (!Array.isArray(responses) || responses.length !== batch.length) {
-          const failure = new StoreUnavailableError('the key-value store answered a pipeline with an unexpected body');
+          // A refused pipeline (wrong token, oversized body) answers one `{ error }` for all.
+          const refusal = (responses as { error?: unknown } | undefined)?.error;
+          const failure = new StoreUnavailableError(typeof refusal === 'string' ? refusal : 'the key-value store answered a pipeline with an unexpected body');
           batch.forEach((pending) => pending.reject(failure));
           return;
         }
