@@ -82,7 +82,7 @@ const optionsShape = {
   prefix: z
     .string({ error: 'must be a string' })
     .min(1, { error: 'must not be empty' })
-    .regex(/^[^\s*?[\]\\]+$/, { error: 'must not contain spaces or the glob characters * ? [ ] \\' })
+    .regex(/^[^\s*?[\]\\]*$/, { error: 'must not contain spaces or the glob characters * ? [ ] \\' })
     .default('@cms')
     .meta({ description: 'Store keys are <prefix>:<method>:<route>:<identifier>.' }),
   analytics: z.boolean({ error: 'must be true or false' }).default(false).meta({ description: "Record allowed/blocked events with @upstash/ratelimit's analytics." }),

@@ -60,6 +60,9 @@ describe('config schema', () => {
     [{ tokens: '5' }, 'strategy[0].limiter.tokens: must be a number (requests allowed per window)'],
     [{ refillRate: -1 }, 'strategy[0].limiter.refillRate: must be greater than 0 (tokens added per window, token-bucket only)'],
     [{ extra: 1 }, 'strategy[0].limiter: unknown field "extra"'],
+    [{ window: 20 }, 'strategy[0].limiter.window: must be a string, <number><unit> with unit ms, s, m, h or d (for example 20s)'],
+    [{ window: '0s' }, 'strategy[0].limiter.window: "0s" is not <number><unit> with unit ms, s, m, h or d (for example 20s)'],
+    [{ algorithm: 'slidingWindow' }, 'strategy[0].limiter.algorithm: "slidingWindow" is not accepted: write "sliding-window"'],
   ])('names the limiter field in error %#', (limiter, message) => {
     expect(problemsOf({ ...base, strategy: [strategy({}, limiter)] })).toEqual([message]);
   });
@@ -73,6 +76,8 @@ describe('config schema', () => {
     [{ identifierSource: 'header.' }, 'strategy[0].identifierSource: "header." is not "ip" or "header.<HEADER_NAME>"'],
     [{ debug: 'yes' }, 'strategy[0].debug: must be true or false'],
     [{ limiter: undefined }, 'strategy[0].limiter: must be an object with algorithm, tokens and window'],
+    [{ path: 7 }, 'strategy[0].path: must be a string such as "/api/articles/:id" or "*"'],
+    [{ unexpected: 1 }, 'strategy[0]: unknown field "unexpected"'],
   ])('names the strategy field in error %#', (overrides, message) => {
     expect(problemsOf({ ...base, strategy: [strategy(overrides)] })).toEqual([message]);
   });
@@ -86,6 +91,22 @@ describe('config schema', () => {
     [{ strategy: {} }, 'strategy: must be a list of strategies'],
     [{ enabled: 'yes' }, 'enabled: must be true or false'],
     [{ unknown: true }, 'unknown field "unknown"'],
+    [{ url: 'not a url' }, 'url: must be the http(s) REST URL of the key-value store'],
+    [{ token: '' }, 'token: must not be empty'],
+    [{ token: 42 }, 'token: must be the key-value REST token (a string)'],
+    [{ prefix: '' }, 'prefix: must not be empty'],
+    [{ analytics: 'no' }, 'analytics: must be true or false'],
+    [{ timeout: '300' }, 'timeout: must be a number of milliseconds'],
+    [{ timeout: 0 }, 'timeout: must be greater than 0 (milliseconds)'],
+    [{ timeout: 1.5 }, 'timeout: must be a whole number of milliseconds'],
+    [{ timeout: 60_001 }, 'timeout: must be at most 60000 (milliseconds)'],
+    [{ allowList: 'a' }, 'allowList: must be a list of identifiers'],
+    [{ allowList: [1] }, 'allowList[0]: must be a string'],
+    [{ ipv6Subnet: 0 }, 'ipv6Subnet: must be at least 1 (prefix length)'],
+    [{ ipv6Subnet: 129 }, 'ipv6Subnet: must be at most 128 (prefix length)'],
+    [{ ipv6Subnet: 56.5 }, 'ipv6Subnet: must be a whole number (prefix length)'],
+    [{ blockedCacheSize: -1 }, 'blockedCacheSize: must be 0 or more (0 turns the block cache off)'],
+    [{ blockedCacheSize: 'big' }, 'blockedCacheSize: must be a number of entries'],
   ])('names the top-level field in error %#', (overrides, message) => {
     expect(problemsOf({ ...base, ...overrides })).toEqual([message]);
   });
