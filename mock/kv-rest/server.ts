@@ -26,6 +26,8 @@ export interface KvRestServerOptions {
   dailyLimit?: number;
   /** `memory` (default, embedded) or an engine instance of your own. */
   engine?: 'memory' | Engine;
+  /** Memory engine: longest a Lua script may run before it is stopped with a BUSY error (default 5000 ms). */
+  scriptTimeLimitMs?: number;
 }
 
 export interface KvRestServer {
@@ -60,7 +62,7 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
   const token = options.token ?? generateToken();
   const readonlyToken = options.readonlyToken ?? generateToken();
   if (token === readonlyToken) throw new Error('The Standard token and the Read Only token must differ');
-  const engine = typeof options.engine === 'object' ? options.engine : createMemoryEngine();
+  const engine = typeof options.engine === 'object' ? options.engine : createMemoryEngine({ scriptTimeLimitMs: options.scriptTimeLimitMs });
   const tokens = new TokenRegistry(token, readonlyToken);
   const limits = new RequestLimits({ maxRequestBytes: settings.maxRequestBytes, dailyLimit: settings.dailyLimit });
   const handler = new RequestHandler(engine, new CommandRunner(engine, tokens, limits), tokens, {

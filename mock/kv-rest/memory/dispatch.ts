@@ -20,13 +20,13 @@ import { sortedSetCommandHandlers } from './commands/sorted-sets';
 import { stringCommandHandlers } from './commands/strings';
 import type { CommandContext, CommandHandler, CommandHandlers } from './handler';
 import type { MonitorFeed } from './monitor-feed';
-import { createScriptingHandlers } from './scripting';
+import { createScriptingHandlers, type ScriptingOptions } from './scripting';
 import type { ServerState } from './server-state';
 
 const NOT_FROM_SCRIPTS = error('ERR This Redis command is not allowed from script');
 
 /** Every handler of the memory engine, by lower-case command name (`container|sub` for subcommands). */
-export function createCommandHandlers(state: ServerState): CommandHandlers {
+export function createCommandHandlers(state: ServerState, scripting: ScriptingOptions = {}): CommandHandlers {
   return {
     ...stringCommandHandlers,
     ...counterCommandHandlers,
@@ -42,7 +42,7 @@ export function createCommandHandlers(state: ServerState): CommandHandlers {
     ...createServerCommandHandlers(state),
     ...createAclCommandHandlers(state),
     ...createPubSubCommandHandlers(state),
-    ...createScriptingHandlers(),
+    ...createScriptingHandlers(scripting),
   };
 }
 

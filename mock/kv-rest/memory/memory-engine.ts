@@ -13,6 +13,8 @@ import type { ServerState } from './server-state';
 export interface MemoryEngineOptions {
   /** How often expired keys are swept in the background (default 100 ms, like Redis's hz 10). */
   readonly activeExpiryIntervalMs?: number;
+  /** Longest a Lua script may run before it is stopped with a BUSY error (default 5000 ms). */
+  readonly scriptTimeLimitMs?: number;
 }
 
 /**
@@ -40,7 +42,7 @@ class MemoryEngine implements Engine {
       stats: { commandsProcessed: 0, expiredKeys: 0 },
       openStreams: () => this.streams.size,
     };
-    this.dispatcher = new Dispatcher(this.state, createCommandHandlers(this.state), this.monitors);
+    this.dispatcher = new Dispatcher(this.state, createCommandHandlers(this.state, { timeLimitMs: options.scriptTimeLimitMs }), this.monitors);
     this.expiryTimer = setInterval(() => this.sweepExpired(), options.activeExpiryIntervalMs ?? 100);
     this.expiryTimer.unref();
   }

@@ -12,10 +12,20 @@ export type RedisCallHandler = (L: LuaState, raiseErrors: boolean) => number;
 
 const GLOBALS_INDEX = 2;
 
-/** Redis's script environment protections, in Lua since they are Lua semantics. */
+/**
+ * Redis's script environment protections, in Lua since they are Lua semantics. pcall and xpcall
+ * re-raise once the time limit has passed, so a script cannot catch its way past it.
+ */
 const PROTECT_GLOBALS = `
-local unpack_ = table.unpack
-unpack = unpack_
+local timed_out = ...
+local pcall_, xpcall_, error_ = pcall, xpcall, error
+local function unless_timed_out(...)
+  if timed_out() then error_("script time limit exceeded", 0) end
+  return ...
+end
+pcall = function(...) return unless_timed_out(pcall_(...)) end
+xpcall = function(...) return unless_timed_out(xpcall_(...)) end
+unpack = table.unpack
 setmetatable(_G, {
   __index = function(_, name) error("Script attempted to access nonexistent global variable '" .. tostring(name) .. "'", 2) end,
   __newindex = function() error("Attempt to modify a readonly table", 2) end,
@@ -25,6 +35,8 @@ setmetatable(_G, {
 export class LuaSandbox {
   readonly L: LuaState = lauxlib.luaL_newstate();
   private callHandler: RedisCallHandler = () => 0;
+  /** Set by the runner when a script passes its time limit. */
+  timedOut = false;
 
   constructor() {
     const { L } = this;
@@ -114,7 +126,14 @@ export class LuaSandbox {
 
   private runSetup(code: string): void {
     const { L } = this;
-    if (lauxlib.luaL_loadbuffer(L, to_luastring(code), null, to_luastring('=setup')) !== lua.LUA_OK || lua.lua_pcall(L, 0, 0, 0) !== lua.LUA_OK) {
+    const loaded = lauxlib.luaL_loadbuffer(L, to_luastring(code), null, to_luastring('=setup')) === lua.LUA_OK;
+    if (loaded) {
+      lua.lua_pushjsfunction(L, (state) => {
+        lua.lua_pushboolean(state, this.timedOut);
+        return 1;
+      });
+    }
+    if (!loaded || lua.lua_pcall(L, 1, 0, 0) !== lua.LUA_OK) {
       throw new Error(`Lua setup failed: ${luaToBytes(lua.lua_tolstring(L, -1)!)}`);
     }
   }

@@ -69,21 +69,21 @@ export class ScriptRunner {
     const { L } = this.sandbox;
     const readOnly = request.readOnly || script.readOnly;
     const deadline = Date.now() + this.timeLimitMs;
-    let timedOut = false;
+    this.sandbox.timedOut = false;
     this.sandbox.setCallHandler((state, raiseErrors) => this.redisCall(state, raiseErrors, request, readOnly));
     this.sandbox.setGlobalArray('KEYS', request.keys);
     this.sandbox.setGlobalArray('ARGV', request.args);
-    // Once over the limit, every hook call raises again, so a script cannot pcall its way past it.
+    // Once over the limit, every hook call raises again and pcall re-raises (see lua-sandbox.ts).
     lua.lua_sethook(L, () => {
-      if (timedOut || Date.now() > deadline) {
-        timedOut = true;
+      if (this.sandbox.timedOut || Date.now() > deadline) {
+        this.sandbox.timedOut = true;
         this.sandbox.raise('script time limit exceeded');
       }
     }, lua.LUA_MASKCOUNT, HOOK_EVERY_INSTRUCTIONS);
     try {
       lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, script.ref);
       const status = lua.lua_pcall(L, 0, 1, 0);
-      if (timedOut) {
+      if (this.sandbox.timedOut) {
         return error(`BUSY script ${request.sha} ran longer than the script time limit of ${this.timeLimitMs} ms and was stopped`);
       }
       return status === lua.LUA_OK ? replyFromLua(L, -1) : this.runtimeError(L, request.sha);
