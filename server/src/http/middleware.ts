@@ -77,13 +77,18 @@ export class RateLimiter {
         return next();
       }
     }
-    const tightest = outcomes.reduce((a, b) => (b.remaining < a.remaining || (!b.success && a.success) ? b : a));
+    // One pass: the tightest limit for the headers, and the latest reset among refusals.
+    let tightest = outcomes[0];
+    let retryAt = 0;
+    for (const outcome of outcomes) {
+      if (outcome.remaining < tightest.remaining || (!outcome.success && tightest.success)) tightest = outcome;
+      if (!outcome.success && outcome.reset > retryAt) retryAt = outcome.reset;
+      if (outcome.check.rule.debug) this.logDebug(ctx, outcome);
+    }
     const state: LimitState = { limit: tightest.limit, remaining: tightest.remaining, reset: tightest.reset, windowSeconds: tightest.check.rule.windowSeconds };
     setRateLimitHeaders(ctx, this.config.headers, state, now);
-    for (const outcome of outcomes) if (outcome.check.rule.debug) this.logDebug(ctx, outcome);
-    const refused = outcomes.filter((outcome) => !outcome.success);
-    if (refused.length === 0) return next();
-    setRetryAfter(ctx, Math.max(...refused.map((outcome) => outcome.reset)), now);
+    if (retryAt === 0) return next();
+    setRetryAfter(ctx, retryAt, now);
     this.refuse(ctx, 429, 'Too many requests, please try again later');
   };
 
@@ -102,12 +107,18 @@ export class RateLimiter {
     return checks;
   }
 
+  /** The block that lasts longest among the request's strategies, so Retry-After is not too early. */
   private cachedRefusal(checks: readonly Check[], now: number): Outcome | undefined {
+    let longest: Check | undefined;
+    let longestReset = 0;
     for (const check of checks) {
       const reset = this.blocked.blockedUntil(check.cacheKey, now);
-      if (reset !== undefined) return { check, success: false, limit: check.rule.strategy.limiter.tokens, remaining: 0, reset, cached: true };
+      if (reset !== undefined && reset > longestReset) {
+        longest = check;
+        longestReset = reset;
+      }
     }
-    return undefined;
+    return longest && { check: longest, success: false, limit: longest.rule.strategy.limiter.tokens, remaining: 0, reset: longestReset, cached: true };
   }
 
   private async limit(check: Check): Promise<Outcome> {

@@ -27,6 +27,26 @@ describe('several strategies on one route', () => {
     }
   });
 
+  it('sets Retry-After to the latest reset among the refusing strategies, also from the block cache', async () => {
+    const app = limitedApp({
+      url: kv.url,
+      token: kv.token,
+      prefix: 'retry',
+      strategy: [strategy({}, { algorithm: 'token-bucket', tokens: 1, window: '1s' }), strategy({ methods: ['ALL'] }, { algorithm: 'fixed-window', tokens: 1, window: '1d' })],
+    });
+    try {
+      expect((await app.request.get('/limited')).status).toBe(200);
+      const untilMidnight = Math.ceil((86_400_000 - (Date.now() % 86_400_000)) / 1000);
+      for (const refused of [await app.request.get('/limited'), await app.request.get('/limited')]) {
+        expect(refused.status).toBe(429);
+        // The day window outlasts the one-second refill; allow the clock a second between the two reads.
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(Math.min(untilMidnight - 1, 2));
+      }
+    } finally {
+      app.close();
+    }
+  });
+
   it('sends all strategies of a request in one store round trip, and none for a cached block', async () => {
     const proxy = await startStoreProxy(kv.url);
     const app = limitedApp({
