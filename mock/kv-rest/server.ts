@@ -8,6 +8,7 @@ import { RequestLimits } from './http/limits';
 import { RequestHandler } from './http/request-handler';
 import { generateToken, TokenRegistry } from './http/tokens';
 import { createMemoryEngine } from './memory';
+import { createRedisEngine } from './redis';
 
 export interface KvRestServerOptions {
   /** Interface to bind; loopback by default so a development token never reaches the network. */
@@ -24,8 +25,10 @@ export interface KvRestServerOptions {
   maxRequestBytes?: number;
   /** Commands accepted per UTC day; 0 (the default) means unlimited. */
   dailyLimit?: number;
-  /** `memory` (default, embedded) or an engine instance of your own. */
-  engine?: 'memory' | Engine;
+  /** `memory` (default, embedded), `redis` (a real redis-server at `redisUrl`) or an engine instance. */
+  engine?: 'memory' | 'redis' | Engine;
+  /** The redis engine's server: `redis://[user:password@]host:port/db` (default redis://127.0.0.1:6379/0). */
+  redisUrl?: string;
   /** Memory engine: longest a Lua script may run before it is stopped with a BUSY error (default 5000 ms). */
   scriptTimeLimitMs?: number;
 }
@@ -62,7 +65,12 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
   const token = options.token ?? generateToken();
   const readonlyToken = options.readonlyToken ?? generateToken();
   if (token === readonlyToken) throw new Error('The Standard token and the Read Only token must differ');
-  const engine = typeof options.engine === 'object' ? options.engine : createMemoryEngine({ scriptTimeLimitMs: options.scriptTimeLimitMs });
+  const engine =
+    typeof options.engine === 'object'
+      ? options.engine
+      : options.engine === 'redis'
+        ? createRedisEngine({ url: options.redisUrl })
+        : createMemoryEngine({ scriptTimeLimitMs: options.scriptTimeLimitMs });
   const tokens = new TokenRegistry(token, readonlyToken);
   const limits = new RequestLimits({ maxRequestBytes: settings.maxRequestBytes, dailyLimit: settings.dailyLimit });
   const handler = new RequestHandler(engine, new CommandRunner(engine, tokens, limits), tokens, {

@@ -2,17 +2,32 @@
 // suite runs against all of them, and small helpers to call it over plain HTTP.
 import { startKvRestServer, type KvRestServer, type KvRestServerOptions } from '../../mock';
 
-export type EngineName = 'memory';
+export type EngineName = 'memory' | 'redis';
 
-export const ENGINES: readonly EngineName[] = ['memory'];
+/**
+ * The redis engine runs against REDIS_URL (CI starts a throwaway redis-server and sets it). Without
+ * it the redis suites are skipped and say so, unless REQUIRE_REDIS=1 makes that a failure.
+ */
+const REDIS_URL = process.env.REDIS_URL;
+export const ENGINES: readonly EngineName[] = REDIS_URL || process.env.REQUIRE_REDIS === '1' ? ['memory', 'redis'] : ['memory'];
 
-export function startServer(engine: EngineName, options: KvRestServerOptions = {}): Promise<KvRestServer> {
-  return startKvRestServer({ ...options, engine });
+let database = 0;
+
+/** A server on the named engine; on redis, each server gets an emptied database of its own (1-15 in turn). */
+export async function startServer(engine: EngineName, options: KvRestServerOptions = {}): Promise<KvRestServer> {
+  if (engine === 'memory') return startKvRestServer({ ...options, engine });
+  if (!REDIS_URL) throw new Error('REQUIRE_REDIS=1 but REDIS_URL is not set: start a redis-server and point REDIS_URL at it');
+  const url = new URL(REDIS_URL);
+  url.pathname = `/${(database++ % 15) + 1}`;
+  const server = await startKvRestServer({ ...options, engine: 'redis', redisUrl: url.toString() });
+  await server.engine.execute([['FLUSHDB']], { transaction: false, caller: { user: 'default', address: 'tests' } });
+  return server;
 }
 
 /** Runs `suite` once per engine, each in its own `describe` named after the engine. */
 export function describeEachEngine(title: string, suite: (engine: EngineName) => void): void {
   for (const engine of ENGINES) describe(`${title} [${engine} engine]`, () => suite(engine));
+  if (!ENGINES.includes('redis')) describe.skip(`${title} [redis engine: skipped, set REDIS_URL to run it]`, () => it('runs on redis', () => undefined));
 }
 
 export interface RawResponse {
