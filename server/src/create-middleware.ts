@@ -28,7 +28,14 @@ export type RateLimitMiddleware = Middleware & {
 
 const consoleLogger: RateLimitLogger = { info: (message) => console.info(message), warn: (message) => console.warn(message) };
 
-export function createRateLimitMiddleware(input: RateLimitConfigInput | unknown, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
+/**
+ * Validates `config` (throwing a RateLimitConfigError that lists every problem), compiles its
+ * strategies and returns the Koa middleware. Call `close()` when the app stops.
+ */
+export function createRateLimitMiddleware(config: RateLimitConfigInput, options?: RateLimitMiddlewareOptions): RateLimitMiddleware;
+/** A config read from elsewhere (a file, Strapi's config) is validated the same way at runtime. */
+export function createRateLimitMiddleware(config: unknown, options?: RateLimitMiddlewareOptions): RateLimitMiddleware;
+export function createRateLimitMiddleware(input: unknown, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
   const config = parseConfig(input);
   const requester = new PipeliningRequester(config.url ?? 'http://127.0.0.1', config.token ?? '', config.timeout);
   const redis = new Redis(requester);
