@@ -100,6 +100,21 @@ describe('strategies', () => {
     }
   });
 
+  it('limits IPv6 callers per /64: two addresses of one /64 share a limit, another /64 has its own', async () => {
+    const settings = config([strategy({}, { tokens: 1 })]);
+    const app = limitedApp(settings, { proxy: true });
+    const from = (address: string) => () => app.request.get('/limited').set('x-forwarded-for', address);
+    try {
+      expect(await statuses(from('2001:db8:1:2::1'), 1)).toEqual([200]);
+      expect(await statuses(from('2001:db8:1:2:ffff::9'), 1)).toEqual([429]);
+      expect(await statuses(from('2001:db8:1:3::1'), 1)).toEqual([200]);
+      const keys = (await redis.keys(`${settings.prefix}:*`)).sort();
+      expect(keys.map((key) => key.split(':').slice(3, 4)[0])).toEqual(['2001.db8.1.2.0.0.0.0/64', '2001.db8.1.3.0.0.0.0/64']);
+    } finally {
+      app.close();
+    }
+  });
+
   it('lets everything through when the config says enabled: false', async () => {
     const app = limitedApp({ ...config([strategy({}, { tokens: 1 })]), enabled: false });
     try {
