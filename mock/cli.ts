@@ -14,7 +14,7 @@ async function runMock(argv: readonly string[]): Promise<void> {
   }
   const kv = await startKvRestServer({ ...options, port: options.kvPort ?? DEFAULT_KV_PORT });
   console.log(JSON.stringify({ kv: { url: kv.url, token: kv.token, readonlyToken: kv.readonlyToken } }));
-  console.log(`Key-value REST server (memory engine) at ${kv.url}`);
+  console.log(`Key-value REST server (${kv.engine.name} engine) at ${kv.url}`);
   console.log(`  Standard token:  ${kv.token}`);
   console.log(`  Read Only token: ${kv.readonlyToken}`);
   console.log(`  Try: curl -H "Authorization: Bearer ${kv.token}" ${kv.url}/set/hello/world`);

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 interface OptionSpec {
   readonly flag: string;
   readonly env: string;
-  readonly type: 'string' | 'port' | 'count';
+  readonly type: 'string' | 'port' | 'count' | 'engine';
   readonly help: string;
 }
 
@@ -17,15 +17,22 @@ export const MOCK_OPTIONS = {
   prefix: { flag: 'prefix', env: 'MOCK_PREFIX', type: 'string', help: 'header prefix, Upstash (default) or Svc' },
   maxRequestBytes: { flag: 'max-request-bytes', env: 'MOCK_MAX_REQUEST_BYTES', type: 'count', help: 'largest command in bytes (default 10485760)' },
   dailyLimit: { flag: 'daily-limit', env: 'MOCK_DAILY_LIMIT', type: 'count', help: 'commands per UTC day, 0 = unlimited (default 0)' },
+  engine: { flag: 'engine', env: 'MOCK_ENGINE', type: 'engine', help: 'memory (default, embedded) or redis (a real redis-server)' },
+  redisUrl: { flag: 'redis-url', env: 'MOCK_REDIS_URL', type: 'string', help: 'redis engine: redis://[user:pass@]host:port/db (default redis://127.0.0.1:6379/0)' },
 } as const satisfies Record<string, OptionSpec>;
 
 export type MockOptionName = keyof typeof MOCK_OPTIONS;
-export type MockOptions = { [K in MockOptionName]?: (typeof MOCK_OPTIONS)[K]['type'] extends 'string' ? string : number };
+type ValueOf<T extends OptionSpec['type']> = T extends 'string' ? string : T extends 'engine' ? 'memory' | 'redis' : number;
+export type MockOptions = { [K in MockOptionName]?: ValueOf<(typeof MOCK_OPTIONS)[K]['type']> };
 
 export class UsageError extends Error {}
 
 function convert(spec: OptionSpec, raw: string): string | number {
   if (spec.type === 'string') return raw;
+  if (spec.type === 'engine') {
+    if (raw !== 'memory' && raw !== 'redis') throw new UsageError(`--${spec.flag} (${spec.env}): "${raw}" is not memory or redis`);
+    return raw;
+  }
   const value = Number(raw);
   const max = spec.type === 'port' ? 65_535 : Number.MAX_SAFE_INTEGER;
   if (!/^\d+$/.test(raw) || value > max) {

@@ -12,6 +12,7 @@ describe('mock command options', () => {
     [['--kv-port', '70000'], /--kv-port \(MOCK_KV_PORT\): "70000" is not a port number/],
     [['--daily-limit=-1'], /--daily-limit \(MOCK_DAILY_LIMIT\): "-1" is not a whole number/],
     [['--nope'], /Unknown option '--nope'/],
+    [['--engine', 'postgres'], /--engine \(MOCK_ENGINE\): "postgres" is not memory or redis/],
   ])('refuses %j with a usage error', (argv, message) => {
     expect(() => parseMockOptions(argv, {})).toThrow(UsageError);
     expect(() => parseMockOptions(argv, {})).toThrow(message);
@@ -23,7 +24,7 @@ describe('mock command options', () => {
 
   it('lists every option with its environment variable in the help text', () => {
     const usage = mockUsage();
-    for (const name of ['--host', '--kv-port', '--token', '--readonly-token', '--prefix', '--max-request-bytes', '--daily-limit']) expect(usage).toContain(name);
+    for (const name of ['--host', '--kv-port', '--token', '--readonly-token', '--prefix', '--max-request-bytes', '--daily-limit', '--engine', '--redis-url']) expect(usage).toContain(name);
     expect(usage).toContain('MOCK_KV_PORT');
   });
 });

@@ -1,0 +1,60 @@
+// Test support: a throwaway redis-server of the test's own on a free loopback port, which the test
+// may stop and start again. Without the binary, suites skip and say why, unless REQUIRE_REDIS=1.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export const REDIS_BINARY_AVAILABLE = spawnSync('redis-server', ['--version']).status === 0;
+export const REDIS_REQUIRED = process.env.REQUIRE_REDIS === '1';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export class OwnRedisServer {
+  private process: ChildProcess | undefined;
+
+  private constructor(readonly port: number) {}
+
+  static async start(): Promise<OwnRedisServer> {
+    const server = new OwnRedisServer(await freePort());
+    await server.startAgain();
+    return server;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}/0`;
+  }
+
+  async startAgain(): Promise<void> {
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    this.process = child;
+    await new Promise<void>((resolve, reject) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('Ready to accept connections')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`redis-server exited with code ${code}`)));
+    });
+  }
+
+  async stop(): Promise<void> {
+    const child = this.process;
+    if (!child || child.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+}
+
+/** `describe` when redis-server can run here; otherwise a skipped suite that says why (or a failure under REQUIRE_REDIS=1). */
+export function describeWithRedisBinary(title: string, suite: () => void): void {
+  if (REDIS_BINARY_AVAILABLE) describe(title, suite);
+  else if (REDIS_REQUIRED) describe(title, () => it('needs redis-server (REQUIRE_REDIS=1)', () => expect(REDIS_BINARY_AVAILABLE).toBe(true)));
+  // No redis-server binary here and none required: the suite is skipped, with the reason in its name.
+  else describe.skip(`${title} (skipped: redis-server is not installed)`, suite);
+}
