@@ -1,6 +1,7 @@
 // The rate-limit middleware. Per request, one straight line: match -> identify -> limit (every
 // matching strategy at once, one store round trip) -> headers -> next or 429. Blocked callers are
 // answered from memory until their reset; store failures fail open (default) or closed.
+import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import type { RateLimitConfig } from '../config/schema';
@@ -46,6 +47,8 @@ export const jsonRefusal: RefusalResponder = (ctx, status, message) => {
 export class RateLimiter {
   private readonly blocked: BlockedCache;
   private readonly allowList: ReadonlySet<string>;
+  /** With `analytics`, refusals answered from memory are still recorded as blocked events. */
+  private readonly analytics: Analytics | undefined;
   private outage = false;
 
   constructor(
@@ -57,6 +60,7 @@ export class RateLimiter {
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
     this.allowList = new Set(config.allowList);
+    this.analytics = config.analytics ? new Analytics({ redis, prefix: config.prefix }) : undefined;
   }
 
   readonly middleware = async (ctx: Context, next: Next): Promise<void> => {
@@ -66,8 +70,11 @@ export class RateLimiter {
     // A caller blocked by any strategy is refused from memory: no store call, no token spent elsewhere.
     const cached = this.cachedRefusal(checks, now);
     let outcomes: Outcome[];
-    if (cached) outcomes = [cached];
-    else {
+    if (cached) {
+      outcomes = [cached];
+      // Not awaited: the refusal does not wait for the store (these calls share its pipelines).
+      this.analytics?.record({ identifier: cached.check.identifier, time: now, success: false }).catch(() => undefined);
+    } else {
       try {
         outcomes = await Promise.all(checks.map((check) => this.limit(check)));
         this.storeRecovered();

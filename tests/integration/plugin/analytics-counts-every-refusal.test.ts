@@ -1,0 +1,47 @@
+// With `analytics: true`, every request is an event in @upstash/ratelimit's analytics (what the admin
+// view charts), including refusals answered from the block cache without a limiter call.
+import { Analytics } from '@upstash/ratelimit';
+import { Redis } from '@upstash/redis';
+import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
+
+describe('analytics', () => {
+  let kv: KvRestServer;
+  let redis: Redis;
+  beforeAll(async () => {
+    kv = await startKvRestServer();
+    redis = new Redis({ url: kv.url, token: kv.token });
+  });
+  afterAll(() => kv.close());
+
+  async function eventsOf(prefix: string, expectedTotal: number): Promise<Record<string, { success: number; blocked: number }>> {
+    const analytics = new Analytics({ redis, prefix });
+    // Events are written after the response; wait until they have all arrived.
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const usage = await analytics.getUsage(Date.now() - 3_600_000);
+      const total = Object.values(usage).reduce((sum, counts) => sum + counts.success + counts.blocked, 0);
+      if (total >= expectedTotal) return usage;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return analytics.getUsage(Date.now() - 3_600_000);
+  }
+
+  it('records allowed and blocked requests, also those refused from memory', async () => {
+    const app = limitedApp({ url: kv.url, token: kv.token, prefix: 'an1', analytics: true, strategy: [strategy({}, { tokens: 2 })] });
+    try {
+      expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 429, 429, 429]);
+      expect(await eventsOf('an1', 5)).toEqual({ 'GET:/limited:127.0.0.1': { success: 2, blocked: 3 } });
+    } finally {
+      app.close();
+    }
+  });
+
+  it('writes no analytics keys when analytics is off', async () => {
+    const app = limitedApp({ url: kv.url, token: kv.token, prefix: 'an2', strategy: [strategy({}, { tokens: 1 })] });
+    try {
+      expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 429, 429]);
+      expect((await redis.keys('an2:events:*')).length).toBe(0);
+    } finally {
+      app.close();
+    }
+  });
+});
