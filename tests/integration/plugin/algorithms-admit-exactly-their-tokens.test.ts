@@ -37,16 +37,16 @@ describe('algorithms', () => {
   });
 
   it('sliding-window still counts the previous window just after it ends, then opens fully', async () => {
-    const window = 1000;
+    const window = 1500;
     const app = limitedApp(config({ algorithm: 'sliding-window', tokens: 4, window: `${window}ms` }));
     try {
-      // Just after a window starts: the previous window weighs (1 - 3%) * 4 -> 3 requests.
+      // A fraction p into a window, the previous one weighs floor((1 - p) * 4): 3 while 0 < p <= 1/4.
       const startOfNextWindow = () => sleep(window - (Date.now() % window) + 30);
       await startOfNextWindow();
       expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 200, 200, 429]);
       await startOfNextWindow();
       expect(await statuses(() => app.request.get('/limited'), 2)).toEqual([200, 429]);
-      // One more window: the previous one held a single request, which now weighs floor(0.97) = 0.
+      // One more window: the previous one held a single request, which now weighs floor(< 1) = 0.
       await startOfNextWindow();
       expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 200, 200, 429]);
     } finally {
