@@ -3,6 +3,8 @@
 import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Milliseconds until just after the next window of `window` ms begins (windows are aligned to the epoch). */
+const startOfNextWindow = (window: number) => window - (Date.now() % window) + 30;
 
 describe('algorithms', () => {
   let kv: KvRestServer;
@@ -25,12 +27,14 @@ describe('algorithms', () => {
     }
   });
 
-  it('fixed-window opens again when its window ends', async () => {
-    const app = limitedApp(config({ algorithm: 'fixed-window', tokens: 2, window: '400ms' }));
+  it('fixed-window opens again when its window ends, and not before', async () => {
+    const window = 500;
+    const app = limitedApp(config({ algorithm: 'fixed-window', tokens: 2, window: `${window}ms` }));
     try {
+      await sleep(startOfNextWindow(window));
       expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
-      await sleep(850);
-      expect(await statuses(() => app.request.get('/limited'), 1)).toEqual([200]);
+      await sleep(startOfNextWindow(window));
+      expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
     } finally {
       app.close();
     }
@@ -41,13 +45,12 @@ describe('algorithms', () => {
     const app = limitedApp(config({ algorithm: 'sliding-window', tokens: 4, window: `${window}ms` }));
     try {
       // A fraction p into a window, the previous one weighs floor((1 - p) * 4): 3 while 0 < p <= 1/4.
-      const startOfNextWindow = () => sleep(window - (Date.now() % window) + 30);
-      await startOfNextWindow();
+      await sleep(startOfNextWindow(window));
       expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 200, 200, 429]);
-      await startOfNextWindow();
+      await sleep(startOfNextWindow(window));
       expect(await statuses(() => app.request.get('/limited'), 2)).toEqual([200, 429]);
       // One more window: the previous one held a single request, which now weighs floor(< 1) = 0.
-      await startOfNextWindow();
+      await sleep(startOfNextWindow(window));
       expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 200, 200, 429]);
     } finally {
       app.close();
