@@ -129,11 +129,13 @@ function srandmember(args: readonly string[], ctx: CommandContext): Reply {
 }
 
 function smove(args: readonly string[], ctx: CommandContext): Reply {
+  // Redis answers 0 for a missing source before it looks at the destination's type.
   const source = setAt(ctx, args[1]);
+  if (source === undefined) return integer(0);
   if (isErrorReply(source)) return source;
   const destination = setAt(ctx, args[2]);
   if (isErrorReply(destination)) return destination;
-  if (!source || !source.members.has(args[3])) return integer(0);
+  if (!source.members.has(args[3])) return integer(0);
   if (args[1] === args[2]) return integer(1);
   source.members.delete(args[3]);
   ctx.db.deleteIfEmpty(args[1], source);
