@@ -24,6 +24,8 @@ export class PipeliningRequester implements Requester {
   private readonly transport: typeof http | typeof https;
   private readonly agent: http.Agent;
   private readonly authorization: string;
+  /** Request targets by REST path, resolved once each (`''`, `pipeline`, `multi-exec`, ...). */
+  private readonly targets = new Map<string, { readonly hostname: string; readonly port: string; readonly path: string }>();
   private queue: Pending[] = [];
   private flushScheduled = false;
 
@@ -72,12 +74,23 @@ export class PipeliningRequester implements Requester {
     );
   }
 
+  private target(path: string): { hostname: string; port: string; path: string } {
+    let target = this.targets.get(path);
+    if (!target) {
+      const url = new URL(path, this.endpoint);
+      // An IPv6 literal is `[::1]` in a URL but `::1` for node:http.
+      target = { hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port, path: `${url.pathname}${url.search}` };
+      this.targets.set(path, target);
+    }
+    return target;
+  }
+
   private post(path: string, body: unknown): Promise<UpstashResponse<unknown> | UpstashResponse<unknown>[]> {
     const payload = JSON.stringify(body);
     return new Promise((resolve, reject) => {
       const request = this.transport.request(
-        new URL(path, this.endpoint),
         {
+          ...this.target(path),
           method: 'POST',
           agent: this.agent,
           headers: { authorization: this.authorization, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
