@@ -49,6 +49,18 @@ describe('PipeliningRequester', () => {
     expect(await redis.multi().incr('req:p').get('req:p').exec()).toEqual([3, 3]);
   });
 
+  it('reaches a store on an IPv6 literal URL', async () => {
+    const v6 = await startKvRestServer({ host: '::1' });
+    const client = new PipeliningRequester(v6.url, v6.token, 2000);
+    try {
+      expect(v6.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+      expect(await new Redis(client).set('v6', 'yes')).toBe('OK');
+    } finally {
+      client.close();
+      await v6.close();
+    }
+  });
+
   it("passes on the store's refusal of a wrong token", async () => {
     const wrong = new PipeliningRequester(kv.url, 'not-the-token', 2000);
     try {
