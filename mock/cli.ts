@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// `npx strapi-plugin-ratelimit mock`: starts the local servers and prints how to reach them,
+// `npx strapi-plugin-ratelimit mock`: starts both local servers and prints how to reach them,
 // first as one JSON line for scripts, then for people. Ctrl-C (or SIGTERM) stops them cleanly.
 import { MOCK_OPTIONS, mockUsage, parseMockOptions, UsageError } from './cli/options';
 import { startKvRestServer } from './kv-rest/server';
+import { startWorkflowServer } from './workflow/server';
 
 const DEFAULT_KV_PORT = 8079;
+const DEFAULT_WORKFLOW_PORT = 8080;
 
 async function runMock(argv: readonly string[]): Promise<void> {
   const options = parseMockOptions(argv, process.env);
@@ -13,14 +15,21 @@ async function runMock(argv: readonly string[]): Promise<void> {
     return;
   }
   const kv = await startKvRestServer({ ...options, port: options.kvPort ?? DEFAULT_KV_PORT });
-  console.log(JSON.stringify({ kv: { url: kv.url, token: kv.token, readonlyToken: kv.readonlyToken } }));
+  const workflow = await startWorkflowServer({ host: options.host, port: options.workflowPort ?? DEFAULT_WORKFLOW_PORT, token: options.workflowToken, prefix: options.prefix, timeScale: options.timeScale }).catch(async (failure: unknown) => {
+    await kv.close();
+    throw failure;
+  });
+  const { url, token, currentSigningKey, nextSigningKey } = workflow;
+  console.log(JSON.stringify({ kv: { url: kv.url, token: kv.token, readonlyToken: kv.readonlyToken }, workflow: { url, token, currentSigningKey, nextSigningKey } }));
   console.log(`Key-value REST server (${kv.engine.name} engine) at ${kv.url}`);
   console.log(`  Standard token:  ${kv.token}`);
   console.log(`  Read Only token: ${kv.readonlyToken}`);
   console.log(`  Try: curl -H "Authorization: Bearer ${kv.token}" ${kv.url}/set/hello/world`);
+  console.log(`Workflow trigger server at ${url} (token ${token}, signing keys ${currentSigningKey} / ${nextSigningKey})`);
+  console.log(`  Try: curl -X POST -H "Authorization: Bearer ${token}" -d '{"hello":1}' ${url}/v2/trigger/http://127.0.0.1:3000/api/workflow`);
   console.log('Press Ctrl-C to stop.');
   const stop = (): void => {
-    void kv.close().then(() => process.exit(0));
+    void Promise.all([kv.close(), workflow.close()]).then(() => process.exit(0));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -42,7 +51,7 @@ main(process.argv.slice(2)).catch((failure: unknown) => {
     process.exitCode = 2;
   } else {
     const code = (failure as NodeJS.ErrnoException).code;
-    console.error(code === 'EADDRINUSE' ? `Port already in use: choose another with --${MOCK_OPTIONS.kvPort.flag}` : String(failure instanceof Error ? failure.message : failure));
+    console.error(code === 'EADDRINUSE' ? `Port already in use: choose others with --${MOCK_OPTIONS.kvPort.flag} and --${MOCK_OPTIONS.workflowPort.flag}` : String(failure instanceof Error ? failure.message : failure));
     process.exitCode = 1;
   }
 });

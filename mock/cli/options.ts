@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 interface OptionSpec {
   readonly flag: string;
   readonly env: string;
-  readonly type: 'string' | 'port' | 'count' | 'engine';
+  readonly type: 'string' | 'port' | 'count' | 'engine' | 'scale';
   readonly help: string;
 }
 
@@ -19,6 +19,9 @@ export const MOCK_OPTIONS = {
   dailyLimit: { flag: 'daily-limit', env: 'MOCK_DAILY_LIMIT', type: 'count', help: 'commands per UTC day, 0 = unlimited (default 0)' },
   engine: { flag: 'engine', env: 'MOCK_ENGINE', type: 'engine', help: 'memory (default, embedded) or redis (a real redis-server)' },
   redisUrl: { flag: 'redis-url', env: 'MOCK_REDIS_URL', type: 'string', help: 'redis engine: redis://[user:pass@]host:port/db (default redis://127.0.0.1:6379/0)' },
+  workflowPort: { flag: 'workflow-port', env: 'MOCK_WORKFLOW_PORT', type: 'port', help: 'workflow trigger server port (default 8080; 0 = any free port)' },
+  workflowToken: { flag: 'workflow-token', env: 'MOCK_WORKFLOW_TOKEN', type: 'string', help: 'workflow server bearer token (default: random)' },
+  timeScale: { flag: 'time-scale', env: 'MOCK_TIME_SCALE', type: 'scale', help: 'workflow server: multiplies delays and retry delays (default 1; 0.001 for tests)' },
 } as const satisfies Record<string, OptionSpec>;
 
 export type MockOptionName = keyof typeof MOCK_OPTIONS;
@@ -29,6 +32,11 @@ export class UsageError extends Error {}
 
 function convert(spec: OptionSpec, raw: string): string | number {
   if (spec.type === 'string') return raw;
+  if (spec.type === 'scale') {
+    const scale = Number(raw);
+    if (!(scale > 0) || !Number.isFinite(scale)) throw new UsageError(`--${spec.flag} (${spec.env}): "${raw}" is not a positive number`);
+    return scale;
+  }
   if (spec.type === 'engine') {
     if (raw !== 'memory' && raw !== 'redis') throw new UsageError(`--${spec.flag} (${spec.env}): "${raw}" is not memory or redis`);
     return raw;
@@ -66,5 +74,5 @@ export function parseMockOptions(argv: readonly string[], env: NodeJS.ProcessEnv
 
 export function mockUsage(): string {
   const lines = Object.values(MOCK_OPTIONS).map((spec) => `  --${spec.flag.padEnd(20)} ${spec.env.padEnd(24)} ${spec.help}`);
-  return ['Usage: strapi-plugin-ratelimit mock [options]', '', 'Starts the local key-value REST server.', '', '  flag                   environment variable', ...lines].join('\n');
+  return ['Usage: strapi-plugin-ratelimit mock [options]', '', 'Starts the local key-value REST server and the workflow trigger server.', '', '  flag                   environment variable', ...lines].join('\n');
 }
