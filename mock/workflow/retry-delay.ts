@@ -21,6 +21,9 @@ const OPERATORS: Record<string, (a: number, b: number) => number> = {
   '%': (a, b) => a % b,
 };
 
+/** One day: the platform's longest wait between two attempts. */
+const MAX_RETRY_DELAY_MS = 86_400_000;
+
 export type RetryDelay = (retried: number) => number;
 
 export class RetryDelayError extends Error {}
@@ -74,9 +77,12 @@ export function parseRetryDelay(expression: string): RetryDelay {
     throw new RetryDelayError(`it does not parse: ${(failure as Error).message}`);
   }
   const evaluate = compile(ast);
+  // Huge results (pow(10, 400) is Infinity) wait the longest delay the platform uses rather than
+  // retrying at once; NaN (0 / 0) and negatives retry at once.
   return (retried) => {
     const value = evaluate(retried);
-    return Number.isFinite(value) ? Math.max(0, Math.round(value)) : 0;
+    if (Number.isNaN(value)) return 0;
+    return Math.min(MAX_RETRY_DELAY_MS, Math.max(0, Math.round(value)));
   };
 }
 

@@ -57,3 +57,20 @@ describe('delays and flow-control values', () => {
     expect(parseFlowControlValue('rate=1, period=soon', parseCombinedDuration)).toMatch(/period must be a duration/);
   });
 });
+
+describe('hostile Retry-Delay expressions', () => {
+  it('caps huge results at one day and retries at once on NaN', () => {
+    expect(parseRetryDelay('pow(10, 400)')(0)).toBe(86_400_000);
+    expect(parseRetryDelay('pow(retried, 1e308)')(5)).toBe(86_400_000);
+    expect(parseRetryDelay('0 / 0')(0)).toBe(0);
+  });
+
+  it('evaluates deep nesting within the length bound and refuses deeper input cleanly', () => {
+    expect(parseRetryDelay(`${'('.repeat(240)}retried + 1${')'.repeat(240)}`)(4)).toBe(5);
+    expect(() => parseRetryDelay(`${'('.repeat(5000)}1${')'.repeat(5000)}`)).toThrow(RetryDelayError);
+  });
+
+  it.each(['this', 'retried.constructor', 'retried["constructor"]', '[1, 2]', 'retried ? 1 : 2', 'new Date()', '() => 1', 'pow.call(null, 2, 3)'])('refuses %s', (expression) => {
+    expect(() => parseRetryDelay(expression)).toThrow(RetryDelayError);
+  });
+});
