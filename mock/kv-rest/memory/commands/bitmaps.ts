@@ -80,8 +80,9 @@ function bitpos(args: readonly string[], ctx: CommandContext): Reply {
   const wanted = Number(args[2]);
   const value = stringAt(ctx, args[1]);
   if (isErrorReply(value)) return value;
-  const bytes = value?.value ?? '';
-  if (bytes.length === 0) return integer(wanted === 0 ? 0 : -1);
+  // A missing key reads as endless zeros; an existing empty string has no bits at all.
+  if (value === undefined) return integer(wanted === 0 ? 0 : -1);
+  const bytes = value.value;
   const range = bitRange(bytes.length, args[3], args[4], args[5]);
   if (isErrorReply(range)) return range;
   if (!range) return integer(-1);
