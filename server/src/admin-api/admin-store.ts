@@ -1,0 +1,37 @@
+// The admin API's own connection to the store, one per Strapi instance: reads for the usage view
+// may take longer than a request's limiter call, so they get their own, longer deadline.
+import { Redis } from '@upstash/redis';
+import { parseConfig } from '../config/parse-config';
+import type { RateLimitConfig } from '../config/schema';
+import { PipeliningRequester } from '../limiter/store-requester';
+
+export const ADMIN_STORE_TIMEOUT_MS = 5000;
+
+export interface ConfigSource {
+  config: { get(path: string, fallback?: unknown): unknown };
+}
+
+export interface AdminStore {
+  readonly config: RateLimitConfig;
+  readonly redis: Redis;
+  close(): void;
+}
+
+const stores = new WeakMap<object, AdminStore>();
+
+export function adminStoreFor(strapi: ConfigSource): AdminStore {
+  let store = stores.get(strapi);
+  if (!store) {
+    const config = parseConfig(strapi.config.get('plugin::ratelimit'));
+    const requester = new PipeliningRequester(config.url ?? 'http://127.0.0.1', config.token ?? '', Math.max(config.timeout, ADMIN_STORE_TIMEOUT_MS));
+    store = { config, redis: new Redis(requester), close: () => requester.close() };
+    stores.set(strapi, store);
+  }
+  return store;
+}
+
+/** Releases the admin connection; the plugin's destroy() calls it. */
+export function closeAdminStore(strapi: ConfigSource): void {
+  stores.get(strapi)?.close();
+  stores.delete(strapi);
+}

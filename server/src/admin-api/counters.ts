@@ -1,0 +1,70 @@
+// Reads one caller's live counter for one strategy and turns it into used/remaining tokens and the
+// reset time, computed the way @upstash/ratelimit's own scripts compute them.
+import type { Redis } from '@upstash/redis';
+import { parseDuration } from '../config/duration';
+import type { StrategyConfig } from '../config/schema';
+
+export interface CallerCounter {
+  identifier: string;
+  method: string;
+  used: number;
+  remaining: number;
+  limit: number;
+  /** When the caller gets tokens back, ms since the epoch. */
+  reset: number;
+  blocked: boolean;
+}
+
+function toNumber(value: unknown): number {
+  const number = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(number) ? number : 0;
+}
+
+export function windowMilliseconds(strategy: StrategyConfig): number {
+  // The config schema has already refused windows that do not parse.
+  return parseDuration(strategy.limiter.window)!.milliseconds;
+}
+
+function counter(identifier: string, method: string, limit: number, used: number, reset: number): CallerCounter {
+  const remaining = Math.max(0, limit - used);
+  return { identifier, method, used: Math.max(0, used), remaining, limit, reset, blocked: remaining === 0 };
+}
+
+/** Reads the counters of several callers in one round trip. */
+export async function readCounters(
+  redis: Redis,
+  strategy: StrategyConfig,
+  callers: ReadonlyArray<{ identifier: string; method: string; stem: string }>,
+  now: number,
+): Promise<CallerCounter[]> {
+  if (callers.length === 0) return [];
+  const { algorithm, tokens } = strategy.limiter;
+  const windowMs = windowMilliseconds(strategy);
+  const windowIndex = Math.floor(now / windowMs);
+  const windowEnd = (windowIndex + 1) * windowMs;
+  const pipeline = redis.pipeline();
+  for (const { identifier, stem } of callers) {
+    const key = stem + identifier;
+    if (algorithm === 'token-bucket') pipeline.hmget(key, 'refilledAt', 'tokens');
+    else if (algorithm === 'fixed-window') pipeline.get(`${key}:${windowIndex}`);
+    else pipeline.mget(`${key}:${windowIndex}`, `${key}:${windowIndex - 1}`);
+  }
+  const replies = await pipeline.exec();
+  return callers.map(({ identifier, method }, index) => {
+    const reply = replies[index];
+    if (algorithm === 'fixed-window') return counter(identifier, method, tokens, toNumber(reply), windowEnd);
+    if (algorithm === 'sliding-window') {
+      const [current, previous] = (reply as unknown[] | null) ?? [];
+      const elapsed = (now % windowMs) / windowMs;
+      const used = Math.floor((1 - elapsed) * toNumber(previous)) + toNumber(current);
+      return counter(identifier, method, tokens, used, windowEnd);
+    }
+    const bucket = reply as { refilledAt?: unknown; tokens?: unknown } | null;
+    if (!bucket || bucket.refilledAt === null || bucket.refilledAt === undefined) return counter(identifier, method, tokens, 0, now);
+    const refillRate = strategy.limiter.refillRate ?? tokens;
+    const refilledAt = toNumber(bucket.refilledAt);
+    const intervals = Math.max(0, Math.floor((now - refilledAt) / windowMs));
+    const available = Math.min(tokens, toNumber(bucket.tokens) + intervals * refillRate);
+    return counter(identifier, method, tokens, tokens - available, refilledAt + (intervals + 1) * windowMs);
+  });
+}

@@ -1,0 +1,10 @@
+// The admin API of the plugin, for the plugin object: admin routes, their controllers, the RBAC
+// actions to register in bootstrap() and the usage service behind them.
+export { adminRoutes, READ_ACTION, RESET_ACTION } from './routes';
+export { adminControllers } from './controllers';
+export { registerAdminPermissions, ADMIN_ACTIONS } from './permissions';
+export { readUsage, resetCaller, DEFAULT_USAGE_LIMITS } from './usage-service';
+export type { UsageReport, StrategyUsage, UsageLimits } from './usage-service';
+export type { CallerCounter } from './counters';
+export type { AnalyticsReport, HourlyCount } from './analytics';
+export { closeAdminStore } from './admin-store';
