@@ -27,7 +27,8 @@ export function windowMilliseconds(strategy: StrategyConfig): number {
 
 function counter(identifier: string, method: string, limit: number, used: number, reset: number): CallerCounter {
   const remaining = Math.max(0, limit - used);
-  return { identifier, method, used: Math.max(0, used), remaining, limit, reset, blocked: remaining === 0 };
+  // A fixed window keeps counting refused requests; the view shows tokens, so used stops at the limit.
+  return { identifier, method, used: Math.min(limit, Math.max(0, used)), remaining, limit, reset, blocked: remaining === 0 };
 }
 
 /** Reads the counters of several callers in one round trip. */
