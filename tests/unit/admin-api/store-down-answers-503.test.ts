@@ -1,0 +1,54 @@
+// The admin controllers answer a store that cannot be reached with 503 and a sentence, and refuse
+// malformed reset requests with 400 before touching the store.
+import { createServer } from 'node:net';
+import type { Context } from 'koa';
+import { closeAdminStore } from '../../../server/src/admin-api/admin-store';
+import { usageController } from '../../../server/src/admin-api/controllers';
+
+/** A loopback port with nothing listening on it. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+function fakeContext(body?: unknown): Context {
+  return { query: {}, request: { body }, status: 404, body: undefined } as unknown as Context;
+}
+
+let strapi: { config: { get(): unknown } };
+beforeAll(async () => {
+  const config = { url: `http://127.0.0.1:${await closedPort()}`, token: 't', strategy: [{ methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } }] };
+  strapi = { config: { get: () => config } };
+});
+afterAll(() => closeAdminStore(strapi));
+
+it('answers GET /usage with 503 and a message when the store is down', async () => {
+  const ctx = fakeContext();
+  await usageController({ strapi }).read(ctx);
+  expect(ctx.status).toBe(503);
+  const error = (ctx.body as { error: { status: number; name: string; message: string } }).error;
+  expect(error).toMatchObject({ status: 503, name: 'StoreUnavailable' });
+  expect(error.message).toMatch(/^The rate-limit store cannot be reached: /);
+  expect(error.message).not.toMatch(/\n\s+at /);
+});
+
+it('answers POST /reset with 503 when the store is down', async () => {
+  const ctx = fakeContext({ strategy: 0, identifier: '10.0.0.1' });
+  await usageController({ strapi }).reset(ctx);
+  expect(ctx.status).toBe(503);
+});
+
+it.each([
+  [{ identifier: 'x' }, /^strategy must be the index of a configured strategy \(0 to 0\)$/],
+  [{ strategy: 1, identifier: 'x' }, /^strategy must be/],
+  [{ strategy: 0 }, /^identifier must be a caller identifier/],
+  [{ strategy: 0, identifier: 'GET:/api/*:x' }, /^identifier must be a caller identifier/],
+])('refuses the reset body %p with 400', async (body, message) => {
+  const ctx = fakeContext(body);
+  await usageController({ strapi }).reset(ctx);
+  expect(ctx.status).toBe(400);
+  expect((ctx.body as { error: { message: string } }).error.message).toMatch(message);
+});
