@@ -27,6 +27,7 @@ export async function startServer(engine: EngineName, options: KvRestServerOptio
 /** Runs `suite` once per engine, each in its own `describe` named after the engine. */
 export function describeEachEngine(title: string, suite: (engine: EngineName) => void): void {
   for (const engine of ENGINES) describe(`${title} [${engine} engine]`, () => suite(engine));
+  // Skipped only without REDIS_URL and REQUIRE_REDIS (a local run with no redis-server); the name says so.
   if (!ENGINES.includes('redis')) describe.skip(`${title} [redis engine: skipped, set REDIS_URL to run it]`, () => it('runs on redis', () => undefined));
 }
 
