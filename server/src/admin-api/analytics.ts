@@ -3,22 +3,10 @@
 import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
 import { escapeGlob } from './store-keys';
+import type { AnalyticsReport, HourlyCount } from './usage-types';
 
 export const ANALYTICS_HOURS = 24;
 const HOUR_MS = 60 * 60 * 1000;
-
-export interface HourlyCount {
-  /** Start of the hour, ms since the epoch. */
-  time: number;
-  allowed: number;
-  blocked: number;
-}
-
-export interface AnalyticsReport {
-  hours: HourlyCount[];
-  mostLimited: Array<{ identifier: string; count: number }>;
-  mostAllowed: Array<{ identifier: string; count: number }>;
-}
 
 /** Whether any event bucket exists: `getUsage`-style reads over zero keys make ZUNION fail. */
 async function hasEvents(redis: Redis, prefix: string): Promise<boolean> {

@@ -3,17 +3,7 @@
 import type { Redis } from '@upstash/redis';
 import { parseDuration } from '../config/duration';
 import type { StrategyConfig } from '../config/schema';
-
-export interface CallerCounter {
-  identifier: string;
-  method: string;
-  used: number;
-  remaining: number;
-  limit: number;
-  /** When the caller gets tokens back, ms since the epoch. */
-  reset: number;
-  blocked: boolean;
-}
+import type { CallerCounter } from './usage-types';
 
 function toNumber(value: unknown): number {
   const number = typeof value === 'number' ? value : Number(value);

@@ -2,9 +2,10 @@
 // counter (found by SCAN in bounded batches, never KEYS), and resetting one caller of one strategy.
 import type { Redis } from '@upstash/redis';
 import type { RateLimitConfig, StrategyConfig } from '../config/schema';
-import { readCounters, type CallerCounter } from './counters';
+import { readCounters } from './counters';
 import { escapeGlob, identifierOfKey, isWindowed, keyMethods, keyStem } from './store-keys';
-import { readAnalytics, type AnalyticsReport } from './analytics';
+import { readAnalytics } from './analytics';
+import type { CallerCounter, StrategyUsage, UsageReport } from './usage-types';
 
 export interface UsageLimits {
   /** Most callers listed per strategy (the total is still reported). */
@@ -16,32 +17,6 @@ export interface UsageLimits {
 }
 
 export const DEFAULT_USAGE_LIMITS: UsageLimits = { maxCallers: 100, scanBatch: 500, maxScannedKeys: 50_000 };
-
-export interface StrategyUsage {
-  index: number;
-  methods: string[];
-  path: string;
-  algorithm: StrategyConfig['limiter']['algorithm'];
-  tokens: number;
-  window: string;
-  refillRate?: number;
-  identifierSource: string;
-  debug: boolean;
-  /** The listed callers, blocked first, then by fewest remaining tokens. */
-  callers: CallerCounter[];
-  totalCallers: number;
-  totalExact: boolean;
-  blockedCallers: number;
-}
-
-export interface UsageReport {
-  enabled: boolean;
-  prefix: string;
-  analyticsEnabled: boolean;
-  generatedAt: number;
-  strategies: StrategyUsage[];
-  analytics?: AnalyticsReport;
-}
 
 interface FoundCaller {
   identifier: string;
@@ -88,7 +63,8 @@ async function strategyUsage(redis: Redis, config: RateLimitConfig, strategy: St
     index,
     methods: keyMethods(strategy),
     path: strategy.path,
-    algorithm: strategy.limiter.algorithm,
+    // The schema only lets the three algorithms through.
+    algorithm: strategy.limiter.algorithm as LimiterAlgorithm,
     tokens: strategy.limiter.tokens,
     window: strategy.limiter.window,
     ...(strategy.limiter.refillRate === undefined ? {} : { refillRate: strategy.limiter.refillRate }),

@@ -1,0 +1,60 @@
+// The JSON the admin API answers with, shared by the server and the admin page (this file imports
+// nothing, so the admin's own type-check can read it without the server's dependencies).
+export type LimiterAlgorithm = 'fixed-window' | 'sliding-window' | 'token-bucket';
+
+export interface CallerCounter {
+  identifier: string;
+  method: string;
+  used: number;
+  remaining: number;
+  limit: number;
+  /** When the caller gets tokens back, ms since the epoch. */
+  reset: number;
+  blocked: boolean;
+}
+
+export interface StrategyUsage {
+  index: number;
+  methods: string[];
+  path: string;
+  algorithm: LimiterAlgorithm;
+  tokens: number;
+  window: string;
+  refillRate?: number;
+  identifierSource: string;
+  debug: boolean;
+  /** The listed callers, blocked first, then by fewest remaining tokens. */
+  callers: CallerCounter[];
+  totalCallers: number;
+  /** false when scanning stopped at its bound: totalCallers is then a lower bound. */
+  totalExact: boolean;
+  blockedCallers: number;
+}
+
+export interface HourlyCount {
+  /** Start of the hour, ms since the epoch. */
+  time: number;
+  allowed: number;
+  blocked: number;
+}
+
+export interface AnalyticsReport {
+  hours: HourlyCount[];
+  mostLimited: Array<{ identifier: string; count: number }>;
+  mostAllowed: Array<{ identifier: string; count: number }>;
+}
+
+export interface UsageReport {
+  enabled: boolean;
+  prefix: string;
+  analyticsEnabled: boolean;
+  generatedAt: number;
+  strategies: StrategyUsage[];
+  analytics?: AnalyticsReport;
+}
+
+export interface ResetResult {
+  strategy: number;
+  identifier: string;
+  deletedKeys: number;
+}
