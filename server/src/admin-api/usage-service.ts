@@ -5,7 +5,7 @@ import type { RateLimitConfig, StrategyConfig } from '../config/schema';
 import { readCounters } from './counters';
 import { escapeGlob, identifierOfKey, isWindowed, keyMethods, keyStem } from './store-keys';
 import { readAnalytics } from './analytics';
-import type { CallerCounter, StrategyUsage, UsageReport } from './usage-types';
+import type { CallerCounter, LimiterAlgorithm, StrategyUsage, UsageReport } from './usage-types';
 
 export interface UsageLimits {
   /** Most callers listed per strategy (the total is still reported). */
