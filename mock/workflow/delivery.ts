@@ -22,9 +22,17 @@ interface Response {
   readonly error?: string;
 }
 
+/** A failed answer's `Retry-After` (seconds, as the platform reads it) sets the next attempt's wait. */
+function retryAfterMs(response: Response): number | undefined {
+  const text = response.headers['retry-after']?.[0]?.trim();
+  return text !== undefined && /^\d+$/.test(text) ? Math.min(86_400, Number(text)) * 1000 : undefined;
+}
+
 export class DeliveryService {
   private readonly flowControl = new FlowControl();
   private readonly timers = new Set<NodeJS.Timeout>();
+  /** Aborts calls still in flight when the server closes, so close() never waits for a slow receiver. */
+  private readonly closing = new AbortController();
   private closed = false;
 
   constructor(private readonly options: DeliveryOptions) {}
@@ -35,11 +43,14 @@ export class DeliveryService {
 
   close(): void {
     this.closed = true;
+    this.closing.abort();
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 
+  /** After close() no new timer starts: the loops waiting on it see `closed` and stop. */
   private wait(ms: number): Promise<void> {
+    if (this.closed) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         this.timers.delete(timer);
@@ -63,7 +74,7 @@ export class DeliveryService {
       const nonRetryable = last.status === 489 && last.headers['upstash-nonretryable-error']?.[0] === 'true';
       if (nonRetryable || retried === request.retries) break;
       run.state = 'retrying';
-      const delay = (request.retryDelay ?? exponentialBackoff)(retried) * this.options.timeScale;
+      const delay = (retryAfterMs(last) ?? (request.retryDelay ?? exponentialBackoff)(retried)) * this.options.timeScale;
       run.nextAttemptAt = Date.now() + delay;
       await this.wait(delay);
     }
@@ -104,7 +115,7 @@ export class DeliveryService {
         method,
         headers,
         body: method === 'GET' || method === 'HEAD' ? undefined : body,
-        signal: AbortSignal.timeout(this.options.deliveryTimeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.options.deliveryTimeoutMs), this.closing.signal]),
       });
       const responseHeaders: Record<string, string[]> = {};
       response.headers.forEach((value, name) => (responseHeaders[name.toLowerCase()] = [value]));

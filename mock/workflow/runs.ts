@@ -36,6 +36,13 @@ export class RunRegistry {
     this.runs.set(run.workflowRunId, run);
   }
 
+  /** Runs not finished yet (scheduled, delivering or retrying). */
+  activeCount(): number {
+    let count = 0;
+    for (const run of this.runs.values()) if (run.state !== 'succeeded' && run.state !== 'failed') count++;
+    return count;
+  }
+
   list(filter: { label?: string; state?: string }): Run[] {
     return [...this.runs.values()].filter(
       (run) => (filter.label === undefined || run.labels.includes(filter.label)) && (filter.state === undefined || run.state === filter.state),

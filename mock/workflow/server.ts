@@ -25,6 +25,8 @@ export interface WorkflowServerOptions {
   deliveryTimeoutMs?: number;
   /** Largest request body (default 1 MiB). */
   maxBodyBytes?: number;
+  /** Most runs waiting or being delivered at once; a trigger beyond it gets 429 (default 10000). */
+  maxActiveRuns?: number;
 }
 
 export interface WorkflowServer {
@@ -69,6 +71,7 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
   const nextSigningKey = options.nextSigningKey ?? secret('sig');
   const timeScale = options.timeScale ?? 1;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+  const maxActiveRuns = options.maxActiveRuns ?? 10_000;
   const runs = new RunRegistry();
   const delivery = new DeliveryService({ currentSigningKey, timeScale, deliveryTimeoutMs: options.deliveryTimeoutMs ?? 15_000 });
   const tokenParams = new Set(['qstash_token', 'svc_token', `${prefix.toLowerCase()}_token`]);
@@ -77,6 +80,7 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
   function trigger(request: RunRequest): { run: Run; deduplicated: boolean } {
     const existing = request.runId ? runs.get(request.runId) : undefined;
     if (existing) return { run: existing, deduplicated: true };
+    if (runs.activeCount() >= maxActiveRuns) throw new HttpError(429, `too many runs waiting for delivery (at most ${maxActiveRuns}): try again when some have finished`);
     const run: Run = {
       workflowRunId: request.runId ?? `wfr_${randomUUID()}`,
       workflowCreatedAt: Date.now(),

@@ -91,7 +91,11 @@ export function readRunRequest(destination: string, headers: Readonly<Record<str
     notBefore,
     labels: (header('label') ?? '').split(',').map((label) => label.trim()).filter(Boolean),
     flowControl,
-    failureCallback: callback ? { url: httpUrl(callback, `${prefix}-Failure-Callback`), headers: forwarded(`${p}failure-callback-forward-`) } : undefined,
+    // An empty Failure-Callback header asks for the workflow URL itself, as @upstash/workflow does.
+    failureCallback:
+      callback === undefined
+        ? undefined
+        : { url: callback.trim() === '' ? httpUrl(destination, 'destination url') : httpUrl(callback, `${prefix}-Failure-Callback`), headers: forwarded(`${p}failure-callback-forward-`) },
     retryDelay,
     retryDelayExpression,
   };

@@ -52,3 +52,53 @@ describe('workflow batches and rate limits', () => {
     }
   });
 });
+
+describe('workflow server limits and answers', () => {
+  it('refuses a trigger beyond the cap on active runs with 429, and an oversized body with 413', async () => {
+    const small = await startWorkflowServer({ maxActiveRuns: 1, maxBodyBytes: 16 });
+    try {
+      const trigger = (body: string) =>
+        fetch(`${small.url}/v2/trigger/http://127.0.0.1:1/never`, { method: 'POST', headers: { authorization: `Bearer ${small.token}`, 'Upstash-Delay': '1h' }, body });
+      expect((await trigger('first')).status).toBe(200);
+      const refused = await trigger('second');
+      expect(refused.status).toBe(429);
+      expect(((await refused.json()) as { error: string }).error).toMatch(/too many runs waiting.*at most 1/);
+      const large = await trigger('x'.repeat(64));
+      expect(large.status).toBe(413);
+      expect(((await large.json()) as { error: string }).error).toMatch(/exceeds 16 bytes/);
+    } finally {
+      await small.close();
+    }
+  });
+
+  it('waits for Retry-After from a failed answer before the next attempt', async () => {
+    const server = await startWorkflowServer({ timeScale: 0.001 });
+    const receiver = await startReceiver([503, 200], { 'Retry-After': '2' });
+    try {
+      // Retry-Delay 1 h would stall the test; Retry-After 2 s (2 ms at this scale) must win.
+      const response = await fetch(`${server.url}/v2/trigger/${receiver.url}/ra`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'Upstash-Retry-Delay': '3600000000' }, body: 'x' });
+      expect(response.status).toBe(200);
+      const deliveries = await receiver.waitFor(2);
+      expect(deliveries.map((delivery) => delivery.headers['upstash-retried'])).toEqual(['0', '1']);
+    } finally {
+      await receiver.close();
+      await server.close();
+    }
+  });
+
+  it('sends the failure callback to the workflow URL itself when the header is empty', async () => {
+    const server = await startWorkflowServer({ timeScale: 0.001 });
+    const receiver = await startReceiver([500, 500, 200]);
+    try {
+      await fetch(`${server.url}/v2/trigger/${receiver.url}/wf`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'Upstash-Retries': '1', 'Upstash-Retry-Delay': '1', 'Upstash-Failure-Callback': '' }, body: 'x' });
+      const deliveries = await receiver.waitFor(3);
+      expect(deliveries[2].path).toBe('/wf');
+      expect(deliveries[2].headers['upstash-failure-callback']).toBe('true');
+      const payload = JSON.parse(deliveries[2].body.toString()) as { status: number; retried: number; sourceBody: string };
+      expect(payload).toMatchObject({ status: 500, retried: 1, sourceBody: Buffer.from('x').toString('base64') });
+    } finally {
+      await receiver.close();
+      await server.close();
+    }
+  });
+});
