@@ -1,0 +1,13 @@
+// The admin API's JSON as the page sees it: the types are the server's own (an import-free file),
+// so the page and the API cannot drift apart.
+export type {
+  AnalyticsReport,
+  CallerCounter,
+  HourlyCount,
+  ResetResult,
+  StrategyUsage,
+  UsageReport,
+} from '../../server/src/admin-api/usage-types';
+
+export const USAGE_PATH = '/ratelimit/usage';
+export const RESET_PATH = '/ratelimit/reset';

@@ -1,0 +1,64 @@
+// Loads the usage report and reloads it on a timer while the page is open. Keeps the last good
+// report on screen during a reload; tells a store outage (503) apart from other failures.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useFetchClient } from '@strapi/strapi/admin';
+import { USAGE_PATH, type UsageReport } from '../api';
+
+export const REFRESH_SECONDS = 10;
+
+export type UsageError = { kind: 'store-down' | 'failed'; message: string };
+
+export interface UsageState {
+  report?: UsageReport;
+  error?: UsageError;
+  isLoading: boolean;
+  reload(): Promise<void>;
+}
+
+interface FetchFailure {
+  response?: { status?: number; data?: { error?: { message?: string } } };
+  message?: string;
+}
+
+function describeFailure(failure: unknown): UsageError {
+  const { response, message } = (failure ?? {}) as FetchFailure;
+  const text = response?.data?.error?.message ?? message ?? String(failure);
+  return { kind: response?.status === 503 ? 'store-down' : 'failed', message: text };
+}
+
+export function useUsage(autoRefresh: boolean): UsageState {
+  const { get } = useFetchClient();
+  const [report, setReport] = useState<UsageReport>();
+  const [error, setError] = useState<UsageError>();
+  const [isLoading, setLoading] = useState(true);
+  const mounted = useRef(true);
+
+  const reload = useCallback(async () => {
+    try {
+      const { data } = await get<{ data: UsageReport }>(USAGE_PATH);
+      if (!mounted.current) return;
+      setReport(data.data);
+      setError(undefined);
+    } catch (failure) {
+      if (mounted.current) setError(describeFailure(failure));
+    } finally {
+      if (mounted.current) setLoading(false);
+    }
+  }, [get]);
+
+  useEffect(() => {
+    mounted.current = true;
+    void reload();
+    return () => {
+      mounted.current = false;
+    };
+  }, [reload]);
+
+  useEffect(() => {
+    if (!autoRefresh) return undefined;
+    const timer = setInterval(() => void reload(), REFRESH_SECONDS * 1000);
+    return () => clearInterval(timer);
+  }, [autoRefresh, reload]);
+
+  return { report, error, isLoading, reload };
+}
