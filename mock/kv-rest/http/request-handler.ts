@@ -2,7 +2,6 @@
 // the output formats, and `{error}` bodies for every failure (the server never answers a stack).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Engine } from '../engine';
-import type { Reply } from '../reply';
 import { type Command, commandFromJsonBody, commandFromPath, commandsFromJsonBody } from './command-input';
 import type { CommandRunner, RunContext } from './command-runner';
 import { encodeEnvelope, encodeEnvelopes, encodeErrorBody } from './encode-json';
@@ -107,7 +106,7 @@ export class RequestHandler {
     const [reply] = await this.runner.runEach([command], context);
     const status = reply.kind === 'error' ? 400 : 200;
     if (format.resp2) this.send(request, response, status, 'application/octet-stream', encodeResp2([reply]));
-    else this.send(request, response, status, 'application/json', encodeEnvelope(reply as Reply, format.base64));
+    else this.send(request, response, status, 'application/json', encodeEnvelope(reply, format.base64));
   }
 
   private async stream(request: IncomingMessage, response: ServerResponse, route: string, targets: string[], context: RunContext): Promise<void> {
