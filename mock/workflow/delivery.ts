@@ -60,6 +60,11 @@ export class DeliveryService {
     });
   }
 
+  /** Flow control re-checks its queue after this; once closed it must stay asleep, not spin. */
+  private flowWait(ms: number): Promise<void> {
+    return this.closed ? new Promise<void>(() => undefined) : this.wait(ms);
+  }
+
   private async deliver(run: Run, request: RunRequest): Promise<void> {
     await this.wait(request.notBefore - Date.now());
     let last: Response | undefined;
@@ -85,7 +90,7 @@ export class DeliveryService {
 
   private async attempt(run: Run, request: RunRequest, retried: number): Promise<Response> {
     const release = request.flowControl
-      ? await this.flowControl.acquire(request.flowControl.key, request.flowControl.limits, Date.now, (ms) => this.wait(ms))
+      ? await this.flowControl.acquire(request.flowControl.key, request.flowControl.limits, Date.now, (ms) => this.flowWait(ms))
       : undefined;
     const record = { retried, startedAt: Date.now() } as Run['attempts'][number];
     run.attempts.push(record);

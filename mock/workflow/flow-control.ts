@@ -1,5 +1,5 @@
 // Flow control per key: at most `parallelism` deliveries in flight, and at most `rate` started per
-// `period`. Waiting deliveries start in arrival order as room appears.
+// `period`. Waiting deliveries start in arrival order as room appears; none is ever dropped.
 
 export interface FlowLimits {
   readonly parallelism?: number;
@@ -28,27 +28,52 @@ export function parseFlowControlValue(text: string, parsePeriod: (value: string)
   return limits;
 }
 
+interface KeyState {
+  inFlight: number;
+  /** Start times inside the current period, oldest first. */
+  readonly started: number[];
+  /** Deliveries waiting for room, in arrival order. */
+  readonly queue: (() => void)[];
+  timerPending: boolean;
+}
+
 export class FlowControl {
-  private readonly keys = new Map<string, { inFlight: number; started: number[]; waiting: (() => void)[] }>();
+  private readonly keys = new Map<string, KeyState>();
 
   /** Resolves when a delivery under `key` may start; call the returned release when it ends. */
-  async acquire(key: string, limits: FlowLimits, now: () => number, wait: (ms: number) => Promise<void>): Promise<() => void> {
-    const state = this.keys.get(key) ?? { inFlight: 0, started: [], waiting: [] };
+  acquire(key: string, limits: FlowLimits, now: () => number, wait: (ms: number) => Promise<void>): Promise<() => void> {
+    const state = this.keys.get(key) ?? { inFlight: 0, started: [], queue: [], timerPending: false };
     this.keys.set(key, state);
-    for (;;) {
+    return new Promise((resolve) => {
+      state.queue.push(() =>
+        resolve(() => {
+          state.inFlight--;
+          this.pump(state, limits, now, wait);
+        }),
+      );
+      this.pump(state, limits, now, wait);
+    });
+  }
+
+  /** Starts queued deliveries from the head while the limits allow, so nobody overtakes a waiter. */
+  private pump(state: KeyState, limits: FlowLimits, now: () => number, wait: (ms: number) => Promise<void>): void {
+    while (state.queue.length > 0) {
       const time = now();
       while (state.started.length > 0 && state.started[0] <= time - limits.period) state.started.shift();
-      const parallelOk = limits.parallelism === undefined || state.inFlight < limits.parallelism;
-      const rateOk = limits.rate === undefined || state.started.length < limits.rate;
-      if (parallelOk && rateOk) break;
-      if (!parallelOk) await new Promise<void>((resolve) => state.waiting.push(resolve));
-      else await wait(state.started[0] + limits.period - time);
+      if (limits.parallelism !== undefined && state.inFlight >= limits.parallelism) return;
+      if (limits.rate !== undefined && state.started.length >= limits.rate) {
+        if (!state.timerPending) {
+          state.timerPending = true;
+          void wait(state.started[0] + limits.period - time).then(() => {
+            state.timerPending = false;
+            this.pump(state, limits, now, wait);
+          });
+        }
+        return;
+      }
+      state.inFlight++;
+      state.started.push(time);
+      state.queue.shift()!();
     }
-    state.inFlight++;
-    state.started.push(now());
-    return () => {
-      state.inFlight--;
-      state.waiting.shift()?.();
-    };
   }
 }
