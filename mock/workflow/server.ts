@@ -1,6 +1,6 @@
 // The workflow trigger server (seed Area A): POST /v2/trigger/<workflow url>, the batch endpoints
 // the official clients use, and run inspection; every failure is a JSON `{error}` with its status.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DeliveryService } from './delivery';
@@ -42,6 +42,12 @@ class HttpError extends Error {
   constructor(readonly status: number, message: string) {
     super(message);
   }
+}
+
+/** Compares digests so neither the time taken nor a length mismatch tells how much of a token was right. */
+function sameToken(given: string, expected: string): boolean {
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(expected));
 }
 
 const secret = (prefix: string): string => `${prefix}_${randomBytes(18).toString('base64url')}`;
@@ -100,7 +106,7 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
   function authorize(request: IncomingMessage, query: URLSearchParams): void {
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
     const given = bearer ?? [...tokenParams].map((name) => query.get(name)).find((value) => value !== null);
-    if (given !== token) throw new HttpError(401, given === undefined ? 'missing token: send Authorization: Bearer <token>' : 'invalid token');
+    if (given === undefined || !sameToken(given, token)) throw new HttpError(401, given === undefined ? 'missing token: send Authorization: Bearer <token>' : 'invalid token');
   }
 
   function batchEntries(body: Buffer): { destination: string; headers: Record<string, string>; body: Buffer }[] {

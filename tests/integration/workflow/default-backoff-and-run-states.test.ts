@@ -50,3 +50,24 @@ describe('default backoff and run states', () => {
     }
   });
 });
+
+describe('workflow server authorization on every route', () => {
+  it.each([
+    ['POST', '/v2/batch/trigger'],
+    ['POST', '/v2/batch'],
+    ['GET', '/v2/workflows/runs'],
+    ['GET', '/v2/workflows/runs/wfr_x'],
+  ])('answers 401 with {error} for %s %s without a valid token', async (method, path) => {
+    const server = await startWorkflowServer();
+    try {
+      const missing = await fetch(`${server.url}${path}`, { method, body: method === 'POST' ? '[]' : undefined });
+      expect(missing.status).toBe(401);
+      expect(((await missing.json()) as { error: string }).error).toMatch(/missing token/);
+      const wrong = await fetch(`${server.url}${path}?qstash_token=${server.token}x`, { method, body: method === 'POST' ? '[]' : undefined });
+      expect(wrong.status).toBe(401);
+      expect(await wrong.json()).toEqual({ error: 'invalid token' });
+    } finally {
+      await server.close();
+    }
+  });
+});
