@@ -1,0 +1,113 @@
+// The admin usage API inside a real Strapi app: a super admin sees the right numbers after
+// traffic, roles without the read or reset action are refused, reset lets a caller in again, and
+// many callers give a bounded answer with their total.
+import { startKvRestServer, type KvRestServer } from '../../mock';
+import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
+
+interface AdminStrapi {
+  db: { query(uid: string): { findOne(query: object): Promise<{ id: number } | null> } };
+  service(uid: string): Record<string, (...args: never[]) => Promise<unknown>>;
+}
+
+const PASSWORD = 'Fixture-Passw0rd';
+const CALLERS = 130;
+
+describe('admin usage API in a real Strapi app', () => {
+  let kv: KvRestServer;
+  let app: StrapiApp;
+  const tokens: Record<'superAdmin' | 'editor' | 'viewer', string> = { superAdmin: '', editor: '', viewer: '' };
+
+  async function adminToken(email: string, roleId: number): Promise<string> {
+    const strapi = app.strapi as unknown as AdminStrapi;
+    const create = strapi.service('admin::user').create as (user: object) => Promise<unknown>;
+    await create({ email, firstname: 'Fixture', lastname: 'Admin', password: PASSWORD, isActive: true, registrationToken: null, roles: [roleId] });
+    const response = await app.request.post('/admin/login').send({ email, password: PASSWORD });
+    expect(response.status).toBe(200);
+    return response.body.data.token as string;
+  }
+
+  async function roleId(code: string): Promise<number> {
+    const role = await (app.strapi as unknown as AdminStrapi).db.query('admin::role').findOne({ where: { code } });
+    if (!role) throw new Error(`The fixture app has no admin role ${code}`);
+    return role.id;
+  }
+
+  beforeAll(async () => {
+    kv = await startKvRestServer();
+    app = await bootStrapiApp({
+      config: {
+        url: kv.url,
+        token: kv.token,
+        analytics: true,
+        strategy: [
+          { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-api-key', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } },
+          { methods: ['GET'], path: '/api/articles', identifierSource: 'header.x-api-key', limiter: { algorithm: 'token-bucket', tokens: 1, window: '1h' } },
+        ],
+      },
+    });
+    const strapi = app.strapi as unknown as AdminStrapi;
+    const roles = strapi.service('admin::role') as unknown as {
+      create(role: object): Promise<{ id: number }>;
+      assignPermissions(id: number, permissions: object[]): Promise<unknown>;
+    };
+    const viewerRole = await roles.create({ name: 'Rate-limit viewer', description: 'May read the usage view only' });
+    await roles.assignPermissions(viewerRole.id, [{ action: 'plugin::ratelimit.read', subject: null, properties: {}, conditions: [] }]);
+    tokens.superAdmin = await adminToken('super@fixture.test', await roleId('strapi-super-admin'));
+    tokens.editor = await adminToken('editor@fixture.test', await roleId('strapi-editor'));
+    tokens.viewer = await adminToken('viewer@fixture.test', viewerRole.id);
+  });
+  afterAll(async () => {
+    await app?.close();
+    await kv?.close();
+  });
+
+  const usage = (token: string, query = '') => app.request.get(`/ratelimit/usage${query}`).set('Authorization', `Bearer ${token}`);
+  const reset = (token: string, body: object) => app.request.post('/ratelimit/reset').set('Authorization', `Bearer ${token}`).send(body);
+
+  it('shows a super admin the live counters and analytics after traffic', async () => {
+    const seen: number[] = [];
+    for (let request = 0; request < 3; request++) seen.push((await app.request.get('/api/ping').set('x-api-key', 'flooder')).status);
+    seen.push((await app.request.get('/api/ping').set('x-api-key', 'polite')).status);
+    expect(seen).toEqual([200, 200, 429, 200]);
+
+    const response = await usage(tokens.superAdmin);
+    expect(response.status).toBe(200);
+    const [ping, articles] = response.body.data.strategies;
+    expect(ping).toMatchObject({ path: '/api/ping', algorithm: 'fixed-window', tokens: 2, totalCallers: 2, blockedCallers: 1 });
+    expect(ping.callers).toEqual([
+      expect.objectContaining({ identifier: 'flooder', method: 'GET', used: 2, remaining: 0, blocked: true }),
+      expect.objectContaining({ identifier: 'polite', method: 'GET', used: 1, remaining: 1, blocked: false }),
+    ]);
+    expect(articles).toMatchObject({ path: '/api/articles', totalCallers: 0, callers: [] });
+    const currentHour = response.body.data.analytics.hours[23];
+    expect(currentHour).toMatchObject({ allowed: 3, blocked: 1 });
+    expect(response.body.data.analytics.mostLimited[0]).toEqual({ identifier: 'GET:/api/ping:flooder', count: 1 });
+  });
+
+  it('refuses the usage view without a token (401) and to an editor without the read action (403)', async () => {
+    expect((await app.request.get('/ratelimit/usage')).status).toBe(401);
+    expect((await usage(tokens.editor)).status).toBe(403);
+    expect((await usage(tokens.viewer)).status).toBe(200);
+  });
+
+  it('resets a blocked caller for a super admin, and refuses the reset to roles without its action', async () => {
+    expect((await app.request.get('/api/ping').set('x-api-key', 'flooder')).status).toBe(429);
+    expect((await reset(tokens.viewer, { strategy: 0, identifier: 'flooder' })).status).toBe(403);
+    expect((await reset(tokens.editor, { strategy: 0, identifier: 'flooder' })).status).toBe(403);
+
+    const response = await reset(tokens.superAdmin, { strategy: 0, identifier: 'flooder' });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toEqual({ strategy: 0, identifier: 'flooder', deletedKeys: 1 });
+    const after = await usage(tokens.superAdmin);
+    expect(after.body.data.strategies[0].callers.map((caller: { identifier: string }) => caller.identifier)).toEqual(['polite']);
+  });
+
+  it('answers a bounded list with the total when many callers hold counters', async () => {
+    for (let caller = 0; caller < CALLERS; caller++) expect((await app.request.get('/api/articles').set('x-api-key', `caller-${caller}`)).status).toBe(200);
+    const response = await usage(tokens.superAdmin, '?limit=25');
+    expect(response.status).toBe(200);
+    const articles = response.body.data.strategies[1];
+    expect(articles.callers).toHaveLength(25);
+    expect(articles).toMatchObject({ totalCallers: CALLERS, totalExact: true });
+  });
+});
