@@ -150,6 +150,8 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
       if (method !== 'POST') throw new HttpError(405, `POST ${path}`);
       const entries = batchEntries(await readBody(request, maxBodyBytes));
       const requests = entries.map((entry) => readRunRequest(entry.destination, entry.headers, entry.body, prefix, Date.now(), timeScale));
+      // All or nothing: a batch that would pass the cap starts none of its runs.
+      if (runs.activeCount() + requests.length > maxActiveRuns) throw new HttpError(429, `this batch of ${requests.length} would pass the cap of ${maxActiveRuns} runs waiting for delivery`);
       const started = requests.map(trigger);
       if (path === '/v2/batch') return send(200, started.map(({ run }) => ({ messageId: run.messageId })));
       return send(201, started.map(({ run, deduplicated }) => ({ workflowRunId: run.workflowRunId, workflowCreatedAt: run.workflowCreatedAt, deduplicated })));

@@ -55,7 +55,7 @@ describe('workflow batches and rate limits', () => {
 
 describe('workflow server limits and answers', () => {
   it('refuses a trigger beyond the cap on active runs with 429, and an oversized body with 413', async () => {
-    const small = await startWorkflowServer({ maxActiveRuns: 1, maxBodyBytes: 16 });
+    const small = await startWorkflowServer({ maxActiveRuns: 1, maxBodyBytes: 48 });
     try {
       const trigger = (body: string) =>
         fetch(`${small.url}/v2/trigger/http://127.0.0.1:1/never`, { method: 'POST', headers: { authorization: `Bearer ${small.token}`, 'Upstash-Delay': '1h' }, body });
@@ -63,9 +63,12 @@ describe('workflow server limits and answers', () => {
       const refused = await trigger('second');
       expect(refused.status).toBe(429);
       expect(((await refused.json()) as { error: string }).error).toMatch(/too many runs waiting.*at most 1/);
+      const batch = await fetch(`${small.url}/v2/batch/trigger`, { method: 'POST', headers: { authorization: `Bearer ${small.token}` }, body: JSON.stringify([{ destination: 'http://127.0.0.1:1/b' }]) });
+      expect(batch.status).toBe(429);
+      expect(small.runs.list({}).length).toBe(1);
       const large = await trigger('x'.repeat(64));
       expect(large.status).toBe(413);
-      expect(((await large.json()) as { error: string }).error).toMatch(/exceeds 16 bytes/);
+      expect(((await large.json()) as { error: string }).error).toMatch(/exceeds 48 bytes/);
     } finally {
       await small.close();
     }
