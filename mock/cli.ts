@@ -15,7 +15,15 @@ async function runMock(argv: readonly string[]): Promise<void> {
     return;
   }
   const kv = await startKvRestServer({ ...options, port: options.kvPort ?? DEFAULT_KV_PORT });
-  const workflow = await startWorkflowServer({ host: options.host, port: options.workflowPort ?? DEFAULT_WORKFLOW_PORT, token: options.workflowToken, prefix: options.prefix, timeScale: options.timeScale }).catch(async (failure: unknown) => {
+  const workflow = await startWorkflowServer({
+    host: options.host,
+    port: options.workflowPort ?? DEFAULT_WORKFLOW_PORT,
+    token: options.workflowToken,
+    prefix: options.prefix,
+    currentSigningKey: options.signingKey,
+    nextSigningKey: options.nextSigningKey,
+    timeScale: options.retryTimeScale,
+  }).catch(async (failure: unknown) => {
     await kv.close();
     throw failure;
   });

@@ -21,7 +21,9 @@ export const MOCK_OPTIONS = {
   redisUrl: { flag: 'redis-url', env: 'MOCK_REDIS_URL', type: 'string', help: 'redis engine: redis://[user:pass@]host:port/db (default redis://127.0.0.1:6379/0)' },
   workflowPort: { flag: 'workflow-port', env: 'MOCK_WORKFLOW_PORT', type: 'port', help: 'workflow trigger server port (default 8080; 0 = any free port)' },
   workflowToken: { flag: 'workflow-token', env: 'MOCK_WORKFLOW_TOKEN', type: 'string', help: 'workflow server bearer token (default: random)' },
-  timeScale: { flag: 'time-scale', env: 'MOCK_TIME_SCALE', type: 'scale', help: 'workflow server: multiplies delays and retry delays (default 1; 0.001 for tests)' },
+  signingKey: { flag: 'signing-key', env: 'MOCK_SIGNING_KEY', type: 'string', help: 'workflow server: current signing key of deliveries (default: random)' },
+  nextSigningKey: { flag: 'next-signing-key', env: 'MOCK_NEXT_SIGNING_KEY', type: 'string', help: 'workflow server: next signing key (default: random)' },
+  retryTimeScale: { flag: 'retry-time-scale', env: 'MOCK_RETRY_TIME_SCALE', type: 'scale', help: 'workflow server: multiplies delays and retry delays (default 1; 0.001 for tests)' },
 } as const satisfies Record<string, OptionSpec>;
 
 export type MockOptionName = keyof typeof MOCK_OPTIONS;

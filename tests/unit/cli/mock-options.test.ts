@@ -13,7 +13,7 @@ describe('mock command options', () => {
     [['--daily-limit=-1'], /--daily-limit \(MOCK_DAILY_LIMIT\): "-1" is not a whole number/],
     [['--nope'], /Unknown option '--nope'/],
     [['--engine', 'postgres'], /--engine \(MOCK_ENGINE\): "postgres" is not memory or redis/],
-    [['--time-scale', '0'], /--time-scale \(MOCK_TIME_SCALE\): "0" is not a positive number/],
+    [['--retry-time-scale', '0'], /--retry-time-scale \(MOCK_RETRY_TIME_SCALE\): "0" is not a positive number/],
   ])('refuses %j with a usage error', (argv, message) => {
     expect(() => parseMockOptions(argv, {})).toThrow(UsageError);
     expect(() => parseMockOptions(argv, {})).toThrow(message);
@@ -25,7 +25,7 @@ describe('mock command options', () => {
 
   it('lists every option with its environment variable in the help text', () => {
     const usage = mockUsage();
-    for (const name of ['--host', '--kv-port', '--token', '--readonly-token', '--prefix', '--max-request-bytes', '--daily-limit', '--engine', '--redis-url', '--workflow-port', '--workflow-token', '--time-scale']) expect(usage).toContain(name);
+    for (const name of ['--host', '--kv-port', '--token', '--readonly-token', '--prefix', '--max-request-bytes', '--daily-limit', '--engine', '--redis-url', '--workflow-port', '--workflow-token', '--signing-key', '--next-signing-key', '--retry-time-scale']) expect(usage).toContain(name);
     expect(usage).toContain('MOCK_KV_PORT');
   });
 });
