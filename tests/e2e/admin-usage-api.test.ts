@@ -100,6 +100,7 @@ describe('admin usage API in a real Strapi app', () => {
     expect(response.body.data).toEqual({ strategy: 0, identifier: 'flooder', deletedKeys: 1 });
     const after = await usage(tokens.superAdmin);
     expect(after.body.data.strategies[0].callers.map((caller: { identifier: string }) => caller.identifier)).toEqual(['polite']);
+    expect((await app.request.get('/api/ping').set('x-api-key', 'flooder')).status).toBe(200);
   });
 
   it('answers a bounded list with the total when many callers hold counters', async () => {

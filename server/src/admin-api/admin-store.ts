@@ -11,9 +11,13 @@ export interface ConfigSource {
   config: { get(path: string, fallback?: unknown): unknown };
 }
 
+/** Told after a caller's counters were reset, so in-memory state (the block cache) forgets it too. */
+export type CallerResetListener = (strategyIndex: number, identifier: string) => void;
+
 export interface AdminStore {
   readonly config: RateLimitConfig;
   readonly redis: Redis;
+  readonly resetListeners: CallerResetListener[];
   close(): void;
 }
 
@@ -24,10 +28,15 @@ export function adminStoreFor(strapi: ConfigSource): AdminStore {
   if (!store) {
     const config = parseConfig(strapi.config.get('plugin::ratelimit'));
     const requester = new PipeliningRequester(config.url ?? 'http://127.0.0.1', config.token ?? '', Math.max(config.timeout, ADMIN_STORE_TIMEOUT_MS));
-    store = { config, redis: new Redis(requester), close: () => requester.close() };
+    store = { config, redis: new Redis(requester), resetListeners: [], close: () => requester.close() };
     stores.set(strapi, store);
   }
   return store;
+}
+
+/** The plugin registers here what must also forget a reset caller (its limiter's block cache). */
+export function onCallerReset(strapi: ConfigSource, listener: CallerResetListener): void {
+  adminStoreFor(strapi).resetListeners.push(listener);
 }
 
 /** Releases the admin connection; the plugin's destroy() calls it. */

@@ -37,7 +37,7 @@ export const usageController = ({ strapi }: { strapi: ConfigSource }) => ({
   },
 
   async reset(ctx: Context): Promise<void> {
-    const { redis, config } = adminStoreFor(strapi);
+    const { redis, config, resetListeners } = adminStoreFor(strapi);
     const body = ((ctx.request as { body?: unknown }).body ?? {}) as { strategy?: unknown; identifier?: unknown };
     const { strategy, identifier } = body;
     if (!Number.isInteger(strategy) || (strategy as number) < 0 || (strategy as number) >= config.strategy.length) {
@@ -47,7 +47,9 @@ export const usageController = ({ strapi }: { strapi: ConfigSource }) => ({
       return badRequest(ctx, 'identifier must be a caller identifier as listed by GET /ratelimit/usage');
     }
     try {
-      ctx.body = { data: { strategy, identifier, deletedKeys: await resetCaller(redis, config, strategy as number, identifier) } };
+      const deletedKeys = await resetCaller(redis, config, strategy as number, identifier);
+      for (const listener of resetListeners) listener(strategy as number, identifier);
+      ctx.body = { data: { strategy, identifier, deletedKeys } };
     } catch (error) {
       storeDown(ctx, error);
     }
