@@ -22,6 +22,8 @@ export type RateLimitMiddleware = Middleware & {
   readonly config: RateLimitConfig;
   /** The store client the limiters use. */
   readonly redis: Redis;
+  /** Forgets a caller's in-memory block on one strategy (after its counters were reset in the store). */
+  forgetBlocked(strategyIndex: number, caller: string): void;
   /** Releases the store connections. */
   close(): void;
 };
@@ -41,5 +43,5 @@ export function createRateLimitMiddleware(input: unknown, options: RateLimitMidd
   const redis = new Redis(requester);
   const limiter = new RateLimiter(config, compileStrategies(config, redis, options.contentApiPrefixes), options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
-  return Object.assign(middleware, { config, redis, close: () => requester.close() });
+  return Object.assign(middleware, { config, redis, forgetBlocked: limiter.forgetBlocked, close: () => requester.close() });
 }

@@ -44,6 +44,9 @@ export const jsonRefusal: RefusalResponder = (ctx, status, message) => {
   ctx.body = { data: null, error: { status, name: status === 429 ? 'TooManyRequestsError' : 'ServiceUnavailableError', message, details: {} } };
 };
 
+/** The block cache's key: one strategy, one caller on it. */
+const blockKey = (strategyIndex: number, identifier: string): string => `${strategyIndex}\n${identifier}`;
+
 export class RateLimiter {
   private readonly blocked: BlockedCache;
   private readonly allowList: ReadonlySet<string>;
@@ -109,10 +112,21 @@ export class RateLimiter {
       // The raw value as sent, or its key form (so `1.2.3.4` also covers `::ffff:1.2.3.4`).
       if (this.allowList.has(identity.raw) || this.allowList.has(identity.id)) continue;
       const identifier = limitIdentifier(method, rule.strategy.path, identity.id);
-      checks.push({ rule, identifier, cacheKey: `${rule.index}\n${identifier}`, method, caller: identity.id });
+      checks.push({ rule, identifier, cacheKey: blockKey(rule.index, identifier), method, caller: identity.id });
     }
     return checks;
   }
+
+  /**
+   * Forgets a caller the admin API has just reset, so it is not refused from memory until its old
+   * reset time. Other instances sharing the store keep their own memory until then.
+   */
+  readonly forgetBlocked = (strategyIndex: number, caller: string): void => {
+    const rule = this.rules[strategyIndex];
+    if (!rule) return;
+    const methods = rule.strategy.methods.map((method) => method.toUpperCase());
+    for (const method of methods.includes('ALL') ? ['ALL'] : methods) this.blocked.forget(blockKey(strategyIndex, limitIdentifier(method, rule.strategy.path, caller)));
+  };
 
   /** The block that lasts longest among the request's strategies, so Retry-After is not too early. */
   private cachedRefusal(checks: readonly Check[], now: number): Outcome | undefined {

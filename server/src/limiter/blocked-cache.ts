@@ -21,6 +21,11 @@ export class BlockedCache {
     this.resets.set(key, reset);
   }
 
+  /** Forgets a caller at once (after an admin reset of its counters). */
+  forget(key: string): void {
+    this.resets.delete(key);
+  }
+
   get size(): number {
     return this.resets.size;
   }

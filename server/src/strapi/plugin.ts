@@ -1,7 +1,9 @@
 // The Strapi v5 server plugin `ratelimit`: validates its config at boot (a bad config aborts boot
 // naming the field), adds the limiter in bootstrap() (after CORS and Strapi's error handling, before
-// the router) unless the app placed `plugin::ratelimit.limit` itself, and releases it in destroy().
+// the router) unless the app placed `plugin::ratelimit.limit` itself, serves the admin usage API
+// with its RBAC actions, and releases everything in destroy().
 import type { Context, Middleware } from 'koa';
+import { adminControllers, adminRoutes, closeAdminStore, onCallerReset, registerAdminPermissions, type PermissionStrapi } from '../admin-api';
 import { createRateLimitMiddleware, type RateLimitMiddleware } from '../create-middleware';
 import { parseConfig } from '../config/parse-config';
 import type { RefusalResponder } from '../http/middleware';
@@ -10,7 +12,7 @@ const PLUGIN_UID = 'plugin::ratelimit';
 const MIDDLEWARE_UID = `${PLUGIN_UID}.limit`;
 
 /** The parts of Strapi's API this plugin uses. */
-export interface StrapiLike {
+export interface StrapiLike extends PermissionStrapi {
   config: { get(path: string, fallback?: unknown): unknown };
   server: { use(middleware: Middleware): void };
   log: { info(message: string): void; warn(message: string): void };
@@ -65,15 +67,20 @@ export const strapiServerPlugin = {
     },
   },
   register(): void {},
-  bootstrap({ strapi }: { strapi: StrapiLike }): void {
+  bootstrap({ strapi }: { strapi: StrapiLike }): Promise<void> {
+    // The limiter goes in before anything is awaited, so no request can arrive ahead of it.
     const limiter = limiterFor(strapi);
-    if (!limiter.config.enabled || placedByApp(strapi)) return;
-    strapi.server.use(limiter);
+    if (limiter.config.enabled && !placedByApp(strapi)) strapi.server.use(limiter);
+    onCallerReset(strapi, limiter.forgetBlocked);
+    return registerAdminPermissions(strapi);
   },
   destroy({ strapi }: { strapi: StrapiLike }): void {
     limiters.get(strapi)?.close();
     limiters.delete(strapi);
+    closeAdminStore(strapi);
   },
+  routes: { admin: { type: 'admin', routes: adminRoutes } },
+  controllers: adminControllers,
   middlewares: {
     limit: (_options: unknown, { strapi }: { strapi: StrapiLike }): Middleware => limiterFor(strapi),
   },
