@@ -7,5 +7,7 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: 'tsconfig.json' }] },
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/\\.tmp/'],
   testTimeout: 30000,
+  // A test that fails before closing a server must not keep CI waiting for ever on the open handle.
+  forceExit: true,
   reporters: ['default', '<rootDir>/tests/support/summary-reporter.js'],
 };

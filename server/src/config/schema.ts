@@ -2,6 +2,7 @@
 // Strapi's config validator and strategy-schema.json. Messages say what is wrong and how to fix it.
 import { z } from 'zod';
 import { DURATION_FORMAT, DURATION_PATTERN, parseDuration } from './duration';
+import { strategiesSharingKeys } from './shared-keys';
 
 export const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'ALL'] as const;
 export const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
@@ -122,6 +123,13 @@ const optionsShape = {
 };
 
 export const configSchema = z.strictObject(optionsShape, { error: 'must be an object' }).superRefine((config, context) => {
+  for (const [earlier, later, method] of strategiesSharingKeys(config.strategy)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['strategy', later],
+      message: `shares its store keys with strategy[${earlier}] (path "${config.strategy[later].path}", method ${method}), so their counters would mix: use another path, method or identifier source, or a different window`,
+    });
+  }
   if (!config.enabled) return;
   for (const field of ['url', 'token'] as const) {
     if (config[field] === undefined) context.addIssue({ code: 'custom', path: [field], message: `is required while the plugin is enabled (the key-value REST ${field === 'url' ? 'URL' : 'token'})` });

@@ -53,7 +53,7 @@ describe('several strategies on one route', () => {
       url: proxy.url,
       token: kv.token,
       prefix: 'trips',
-      strategy: [strategy({}, { tokens: 1 }), strategy({ methods: ['ALL'], path: '*' }, { algorithm: 'token-bucket', tokens: 5 }), strategy({ path: '/limited' }, { algorithm: 'sliding-window', tokens: 5 })],
+      strategy: [strategy({}, { tokens: 1 }), strategy({ methods: ['ALL'], path: '*' }, { algorithm: 'token-bucket', tokens: 5 }), strategy({ path: '/limited' }, { algorithm: 'sliding-window', tokens: 5, window: '1d' })],
     });
     try {
       // The first request also loads the scripts (EVALSHA, NOSCRIPT, then EVAL): two trips at most.
