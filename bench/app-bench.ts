@@ -1,0 +1,126 @@
+// Runs one app scenario (a fresh app child, a warm-up, a measured load run) and turns the rounds
+// into the table: medians, and ratios against the baseline of the same app measured in the same round.
+import type { NodeChild } from './processes';
+import { forkChild, processCpuMicros } from './processes';
+import { runLoad } from './load';
+import { IDENTIFIER_HEADER, ROUTE, type AppScenario } from './scenarios';
+import type { AppChildInput, AppReady, AppUsage } from './app-process';
+import type { StoreReady, StoreUsage } from './store-process';
+import { cell, markdownTable, median, signedCell } from './table';
+
+export interface Timing {
+  readonly warmupSeconds: number;
+  readonly seconds: number;
+}
+
+export interface AppBenchContext {
+  readonly store: NodeChild<StoreReady>;
+  /** The throwaway redis-server, when there is one. */
+  readonly redis?: { readonly url: string; readonly pid: number };
+  readonly timing: Timing;
+}
+
+export interface AppSample {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly appCpuMicrosPerRequest: number;
+  /** Store round trips (HTTP requests) during the measured run, and commands in them; plugin scenarios only. */
+  readonly storeCalls?: number;
+  readonly storeCallsPerRequest?: number;
+  readonly storeCommandsPerRequest?: number;
+  /** Store outages the plugin reported (it let requests through unlimited meanwhile). */
+  readonly storeFailures: number;
+  /** The key-value REST server's and the redis-server's CPU per request, where the scenario uses them. */
+  readonly storeCpuMicrosPerRequest?: number;
+  readonly non2xxShare: number;
+  readonly errors: number;
+}
+
+/** The CPU time of the processes that serve the scenario's store: the KV REST server and/or redis-server. */
+async function storeCpu(scenario: AppScenario, context: AppBenchContext): Promise<{ usage?: StoreUsage; micros?: number }> {
+  const spec = scenario.limiter;
+  if (spec.kind === 'none' || (spec.kind === 'rate-limiter-flexible' && spec.store === 'memory')) return {};
+  const usage = spec.kind === 'plugin' ? await context.store.calls.call<StoreUsage>('usage') : undefined;
+  const redisMicros = spec.store === 'redis' && context.redis ? processCpuMicros(context.redis.pid) : 0;
+  if (redisMicros === undefined) return { usage };
+  return { usage, micros: (usage?.cpuMicros ?? 0) + redisMicros };
+}
+
+export async function measureAppScenario(scenario: AppScenario, context: AppBenchContext): Promise<AppSample> {
+  const input: AppChildInput = { scenario, stores: context.store.ready, redisUrl: context.redis?.url };
+  const app = await forkChild<AppReady>('app-process', [JSON.stringify(input)], { timeoutMs: scenario.app === 'strapi' ? 180_000 : 30_000 });
+  try {
+    const load = { url: `${app.ready.url}${ROUTE}`, perConnectionHeader: IDENTIFIER_HEADER };
+    await runLoad({ ...load, seconds: context.timing.warmupSeconds });
+    const storeBefore = await storeCpu(scenario, context);
+    await app.calls.call('cpu-start');
+    const result = await runLoad({ ...load, seconds: context.timing.seconds });
+    const appUsage = await app.calls.call<AppUsage>('cpu-stop');
+    const storeAfter = await storeCpu(scenario, context);
+    const spec = scenario.limiter;
+    const counts = (usage: StoreUsage | undefined) => (spec.kind === 'plugin' ? usage?.[spec.store] : undefined);
+    const [countsBefore, countsAfter] = [counts(storeBefore.usage), counts(storeAfter.usage)];
+    const storeCalls = countsBefore && countsAfter ? countsAfter.calls - countsBefore.calls : undefined;
+    const storeCommands = countsBefore && countsAfter ? countsAfter.commands - countsBefore.commands : undefined;
+    const perRequest = (total: number | undefined) => (total === undefined || result.requests === 0 ? undefined : total / result.requests);
+    return {
+      requestsPerSecond: result.requestsPerSecond,
+      p50Ms: result.p50Ms,
+      p99Ms: result.p99Ms,
+      appCpuMicrosPerRequest: appUsage.cpuMicros / result.requests,
+      storeCalls,
+      storeCallsPerRequest: perRequest(storeCalls),
+      storeCommandsPerRequest: perRequest(storeCommands),
+      storeFailures: appUsage.storeFailures,
+      storeCpuMicrosPerRequest: perRequest(storeAfter.micros === undefined || storeBefore.micros === undefined ? undefined : storeAfter.micros - storeBefore.micros),
+      non2xxShare: result.requests === 0 ? 0 : result.non2xx / result.requests,
+      errors: result.errors,
+    };
+  } finally {
+    await app.stop();
+  }
+}
+
+/** The median of a field over rounds, undefined when no round measured it. */
+function medianOf(samples: readonly AppSample[], field: (sample: AppSample) => number | undefined): number | undefined {
+  const values = samples.map(field).filter((value): value is number => value !== undefined);
+  return values.length === 0 ? undefined : median(values);
+}
+
+/** `samples.get(scenario)[round]`; the first scenario of each app is that app's baseline. */
+export function appTable(scenarios: readonly AppScenario[], samples: ReadonlyMap<AppScenario, readonly AppSample[]>): string {
+  const header = ['scenario', 'req/s', 'vs baseline', 'p50 ms', 'p99 ms', 'app CPU µs/req', 'CPU over baseline µs', 'store commands/req (round trips)', 'store CPU µs/req', 'non-2xx', 'errors'];
+  const rows = scenarios.flatMap((scenario) => {
+    const own = samples.get(scenario);
+    if (!own || own.length === 0) return [];
+    const baseline = samples.get(scenarios.find((candidate) => candidate.app === scenario.app)!) ?? [];
+    const sameRound = (field: (sample: AppSample, base: AppSample) => number): number | undefined => {
+      const values = own.flatMap((sample, round) => (baseline[round] ? [field(sample, baseline[round])] : []));
+      return values.length === 0 ? undefined : median(values);
+    };
+    const storeCalls = medianOf(own, (sample) => sample.storeCalls);
+    return [[
+      scenario.name,
+      cell(medianOf(own, (sample) => sample.requestsPerSecond)),
+      cell(sameRound((sample, base) => sample.requestsPerSecond / base.requestsPerSecond), 2),
+      cell(medianOf(own, (sample) => sample.p50Ms), 1),
+      cell(medianOf(own, (sample) => sample.p99Ms), 1),
+      cell(medianOf(own, (sample) => sample.appCpuMicrosPerRequest), 1),
+      signedCell(sameRound((sample, base) => sample.appCpuMicrosPerRequest - base.appCpuMicrosPerRequest), 1),
+      storeCalls === 0 ? '0' : storeCalls === undefined ? cell(undefined) : `${cell(medianOf(own, (sample) => sample.storeCommandsPerRequest), 2)} (${cell(medianOf(own, (sample) => sample.storeCallsPerRequest), 2)})`,
+      cell(medianOf(own, (sample) => sample.storeCpuMicrosPerRequest), 1),
+      `${cell(100 * (medianOf(own, (sample) => sample.non2xxShare) ?? 0), 0)}%`,
+      cell(Math.max(...own.map((sample) => sample.errors))),
+    ]];
+  });
+  return markdownTable(header, rows);
+}
+
+/** What the table cannot show: rounds in which the plugin lost its store and let requests through unlimited. */
+export function appNotes(scenarios: readonly AppScenario[], samples: ReadonlyMap<AppScenario, readonly AppSample[]>): string[] {
+  return scenarios.flatMap((scenario) => {
+    const rounds = (samples.get(scenario) ?? []).filter((sample) => sample.storeFailures > 0).length;
+    return rounds === 0 ? [] : [`- ${scenario.name}: the store did not answer within the plugin's timeout (fail-open, requests let through unlimited) in ${rounds} of ${samples.get(scenario)!.length} rounds.`];
+  });
+}

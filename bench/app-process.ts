@@ -1,0 +1,103 @@
+// Child process: the app under load, one scenario per process (see scenarios.ts): a plain Koa app
+// with one trivial route, or the demo Strapi app, behind the scenario's limiter. It measures its own
+// CPU time between the parent's `cpu-start` and `cpu-stop` calls.
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Redis from 'ioredis';
+import Koa, { type Middleware } from 'koa';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { bootStrapi } from '../demo/boot-strapi';
+import { createRateLimitMiddleware } from '../server/src';
+import { serveCalls } from './ipc';
+import { HIGH, IDENTIFIER_HEADER, ROUTE, type AppScenario, type LimiterSpec } from './scenarios';
+import type { StoreReady } from './store-process';
+
+export interface AppChildInput {
+  readonly scenario: AppScenario;
+  readonly stores: StoreReady;
+  /** The throwaway redis-server, for rate-limiter-flexible's Redis store. */
+  readonly redisUrl?: string;
+}
+
+export interface AppReady {
+  readonly url: string;
+}
+
+export interface AppUsage {
+  readonly cpuMicros: number;
+  /** The plugin's store-failure warnings (one per outage: requests let through unlimited). */
+  readonly storeFailures: number;
+}
+
+let storeFailures = 0;
+const countingLogger = { info: () => undefined, warn: () => void (storeFailures += 1) };
+
+/** rate-limiter-flexible the way its README wires it into Koa: consume one point, 429 on rejection. */
+function rateLimiterFlexible(limiter: RateLimiterAbstract): Middleware {
+  return async (ctx, next) => {
+    try {
+      await limiter.consume(ctx.get(IDENTIFIER_HEADER) || ctx.ip);
+    } catch (rejection) {
+      if (rejection instanceof Error) throw rejection;
+      ctx.status = 429;
+      ctx.body = { error: 'Too many requests' };
+      return;
+    }
+    return next();
+  };
+}
+
+function koaLimiter(spec: LimiterSpec, input: AppChildInput): Middleware | undefined {
+  if (spec.kind === 'none') return undefined;
+  if (spec.kind === 'plugin') {
+    const store = input.stores[spec.store];
+    if (!store) throw new Error(`no ${spec.store} store for ${input.scenario.name}`);
+    return createRateLimitMiddleware({ url: store.url, token: store.token, strategy: [...spec.strategy] }, { logger: countingLogger });
+  }
+  if (spec.store === 'memory') return rateLimiterFlexible(new RateLimiterMemory({ points: HIGH, duration: 60 }));
+  if (!input.redisUrl) throw new Error(`no redis-server for ${input.scenario.name}`);
+  return rateLimiterFlexible(new RateLimiterRedis({ storeClient: new Redis(input.redisUrl), points: HIGH, duration: 60, keyPrefix: 'bench-rlf' }));
+}
+
+async function startKoa(input: AppChildInput): Promise<Server> {
+  const app = new Koa();
+  const limiter = koaLimiter(input.scenario.limiter, input);
+  if (limiter) app.use(limiter);
+  app.use((ctx) => {
+    if (ctx.path === ROUTE) ctx.body = { ok: true, id: null };
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  return server;
+}
+
+async function startStrapi(input: AppChildInput): Promise<Server> {
+  const spec = input.scenario.limiter;
+  if (spec.kind === 'rate-limiter-flexible') throw new Error('the Strapi scenarios compare the plugin with no limiter only');
+  const store = spec.kind === 'plugin' ? input.stores[spec.store] : undefined;
+  const config = spec.kind === 'plugin' ? { url: store?.url, token: store?.token, strategy: spec.strategy } : {};
+  const { strapi } = await bootStrapi({ config, pluginEnabled: spec.kind === 'plugin', logLevel: 'warn' });
+  await new Promise<void>((resolve) => strapi.server.httpServer.listen(0, '127.0.0.1', resolve));
+  return strapi.server.httpServer;
+}
+
+async function main(): Promise<void> {
+  const input = JSON.parse(process.argv[2]) as AppChildInput;
+  const server = input.scenario.app === 'koa' ? await startKoa(input) : await startStrapi(input);
+  let started = process.cpuUsage();
+  serveCalls({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } satisfies AppReady, {
+    'cpu-start': () => {
+      started = process.cpuUsage();
+      storeFailures = 0;
+    },
+    'cpu-stop': (): AppUsage => {
+      const used = process.cpuUsage(started);
+      return { cpuMicros: used.user + used.system, storeFailures };
+    },
+  });
+}
+
+main().catch((failure: unknown) => {
+  console.error(failure);
+  process.exit(1);
+});

@@ -1,0 +1,171 @@
+// The key-value REST server alone: GET, SET, EVALSHA of @upstash/ratelimit's sliding window and a
+// 10-command /pipeline, against the memory engine, the redis engine and webdis (on the same
+// redis-server), plus redis-benchmark over RESP for reference. Ratios are against webdis GET.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import Redis from 'ioredis';
+import type { Timing } from './app-bench';
+import { runLoad, CONNECTIONS, type LoadOptions } from './load';
+import { processCpuMicros, type NodeChild } from './processes';
+import type { Service } from './services';
+import { captureSlidingWindowCall } from './sliding-window-script';
+import type { StoreEndpoint, StoreReady, StoreUsage } from './store-process';
+import { cell, markdownTable, median } from './table';
+import { HIGH } from './scenarios';
+import { scriptForRedis70, scriptSha } from '../mock/kv-rest/script-shebang';
+
+export const KV_OPERATIONS = ['GET', 'SET', 'EVALSHA sliding-window', 'pipeline of 10'] as const;
+export type KvOperation = (typeof KV_OPERATIONS)[number];
+
+const KEY = 'bench-kv-key';
+
+/** One server under test: how to send each operation (undefined: it cannot), and the CPU it spends. */
+export interface KvTarget {
+  readonly name: string;
+  readonly requests: Readonly<Record<KvOperation, Omit<LoadOptions, 'seconds'> | undefined>>;
+  /** CPU time so far of the processes serving this target. */
+  cpuMicros(): Promise<number | undefined>;
+}
+
+export interface KvSample {
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly serverCpuMicrosPerRequest?: number;
+  readonly failures: number;
+}
+
+/** Upstash REST on one of our engines: path form for GET/SET, JSON bodies as @upstash/redis sends them. */
+function restRequests(store: StoreEndpoint, evalsha: readonly string[]): KvTarget['requests'] {
+  const headers = { authorization: `Bearer ${store.token}`, 'content-type': 'application/json' };
+  const post = (path: string, body: unknown) => ({ url: `${store.url}${path}`, method: 'POST' as const, headers, body: JSON.stringify(body) });
+  const pipeline = Array.from({ length: 5 }, (_, index) => [['SET', `${KEY}:${index}`, 'value'], ['GET', `${KEY}:${index}`]]).flat();
+  return {
+    GET: { url: `${store.url}/get/${KEY}`, headers },
+    SET: { url: `${store.url}/set/${KEY}/value`, headers },
+    'EVALSHA sliding-window': post('/', evalsha),
+    'pipeline of 10': post('/pipeline', pipeline),
+  };
+}
+
+export interface KvTargetsInput {
+  readonly store: NodeChild<StoreReady>;
+  readonly redis?: Service;
+  readonly webdis?: Service;
+}
+
+/** Prepares every target (the key, the script) and describes how to load each. */
+export async function prepareKvTargets({ store, redis, webdis }: KvTargetsInput): Promise<KvTarget[]> {
+  const call = await captureSlidingWindowCall(HIGH);
+  const evalsha = ['EVALSHA', call.sha, ...call.rest];
+  const storeCpu = async (withRedis: boolean) => {
+    const usage = await store.calls.call<StoreUsage>('usage');
+    const redisMicros = withRedis && redis ? processCpuMicros(redis.pid) : 0;
+    return redisMicros === undefined ? undefined : usage.cpuMicros + redisMicros;
+  };
+  const engines: [string, StoreEndpoint | undefined, boolean][] = [
+    ['memory engine', store.ready.memory, false],
+    ['redis engine', store.ready.redis, true],
+  ];
+  const targets: KvTarget[] = [];
+  for (const [name, endpoint, withRedis] of engines) {
+    if (!endpoint) continue;
+    for (const command of [['SET', KEY, 'value'], ['SCRIPT', 'LOAD', call.script]]) {
+      const response = await fetch(endpoint.url, { method: 'POST', headers: { authorization: `Bearer ${endpoint.token}` }, body: JSON.stringify(command) });
+      if (!response.ok) throw new Error(`${name}: ${command[0]} answered ${response.status} ${await response.text()}`);
+    }
+    targets.push({ name, requests: restRequests(endpoint, evalsha), cpuMicros: () => storeCpu(withRedis) });
+  }
+  if (redis && webdis) {
+    // Redis 7.0 refuses the script's `allow-key-locking` flag: webdis runs the text our redis engine sends instead.
+    const client = new Redis(redis.url);
+    const script70 = scriptForRedis70(call.script);
+    await client.set(KEY, 'value');
+    await client.script('LOAD', script70);
+    client.disconnect();
+    const path = (args: readonly string[]) => `${webdis.url}/${args.map(encodeURIComponent).join('/')}`;
+    targets.push({
+      name: 'webdis',
+      requests: {
+        GET: { url: path(['GET', KEY]) },
+        SET: { url: path(['SET', KEY, 'value']) },
+        'EVALSHA sliding-window': { url: path(['EVALSHA', scriptSha(script70), ...call.rest]) },
+        'pipeline of 10': undefined,
+      },
+      cpuMicros: async () => {
+        const [webdisMicros, redisMicros] = [processCpuMicros(webdis.pid), processCpuMicros(redis.pid)];
+        return webdisMicros === undefined || redisMicros === undefined ? undefined : webdisMicros + redisMicros;
+      },
+    });
+  }
+  return targets;
+}
+
+export async function measureKvOperation(target: KvTarget, operation: KvOperation, timing: Timing): Promise<KvSample | undefined> {
+  const request = target.requests[operation];
+  if (!request) return undefined;
+  await runLoad({ ...request, seconds: timing.warmupSeconds });
+  const before = await target.cpuMicros();
+  const result = await runLoad({ ...request, seconds: timing.seconds });
+  const after = await target.cpuMicros();
+  return {
+    requestsPerSecond: result.requestsPerSecond,
+    p50Ms: result.p50Ms,
+    p99Ms: result.p99Ms,
+    serverCpuMicrosPerRequest: before === undefined || after === undefined || result.requests === 0 ? undefined : (after - before) / result.requests,
+    failures: result.non2xx + result.errors,
+  };
+}
+
+export interface RedisBenchmarkSample {
+  readonly operation: string;
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+}
+
+/** `redis-benchmark -q -t get,set` over RESP on the same redis-server: what Redis itself serves. */
+export async function runRedisBenchmark(redis: Service, requests: number): Promise<RedisBenchmarkSample[]> {
+  const { stdout } = await promisify(execFile)('redis-benchmark', ['-h', '127.0.0.1', '-p', String(redis.port), '-q', '-t', 'get,set', '-c', String(CONNECTIONS), '-n', String(requests)]);
+  // `-q` prints `SET: 98039.22 requests per second, p50=0.255 msec` (after \r progress lines).
+  return [...stdout.matchAll(/([A-Z]+): ([\d.]+) requests per second, p50=([\d.]+) msec/g)].map((match) => ({
+    operation: match[1],
+    requestsPerSecond: Number(match[2]),
+    p50Ms: Number(match[3]),
+  }));
+}
+
+export type KvSamples = ReadonlyMap<string, readonly (KvSample | undefined)[]>;
+
+export const kvSampleKey = (target: KvTarget, operation: KvOperation): string => `${target.name}\n${operation}`;
+
+export function kvTable(targets: readonly KvTarget[], samples: KvSamples, reference: readonly RedisBenchmarkSample[][]): string {
+  const header = ['server', 'operation', 'req/s', 'vs webdis GET', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'failed'];
+  const baseline = samples.get(`webdis\nGET`) ?? [];
+  const rows = targets.flatMap((target) =>
+    KV_OPERATIONS.map((operation) => {
+      const own = samples.get(kvSampleKey(target, operation)) ?? [];
+      const measured = own.filter((sample): sample is KvSample => sample !== undefined);
+      if (measured.length === 0) return [target.name, operation, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
+      const field = (pick: (sample: KvSample) => number | undefined) => {
+        const values = measured.map(pick).filter((value): value is number => value !== undefined);
+        return values.length === 0 ? undefined : median(values);
+      };
+      const ratios = own.flatMap((sample, round) => (sample && baseline[round] ? [sample.requestsPerSecond / baseline[round]!.requestsPerSecond] : []));
+      return [
+        target.name,
+        operation,
+        cell(field((sample) => sample.requestsPerSecond)),
+        cell(ratios.length === 0 ? Number.NaN : median(ratios), 2),
+        cell(field((sample) => sample.p50Ms), 1),
+        cell(field((sample) => sample.p99Ms), 1),
+        cell(field((sample) => sample.serverCpuMicrosPerRequest), 1),
+        cell(field((sample) => sample.failures)),
+      ];
+    }),
+  );
+  const referenceRows = (reference[0] ?? []).map(({ operation }) => {
+    const values = reference.flatMap((round) => round.filter((sample) => sample.operation === operation));
+    return ['redis-benchmark (RESP)', operation, cell(median(values.map((sample) => sample.requestsPerSecond))), '—', cell(median(values.map((sample) => sample.p50Ms)), 2), '—', '—', '—'];
+  });
+  return markdownTable(header, [...rows, ...referenceRows]);
+}

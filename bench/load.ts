@@ -1,0 +1,52 @@
+// The load generator: autocannon's programmatic API, run in the parent process (apart from the app
+// and store processes, whose CPU time is measured). One call is one fixed-duration run.
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  readonly url: string;
+  readonly seconds: number;
+  readonly connections?: number;
+  readonly method?: 'GET' | 'POST';
+  readonly body?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** A header whose value differs per connection (`c0`, `c1`, ...): one caller per connection. */
+  readonly perConnectionHeader?: string;
+}
+
+export interface LoadResult {
+  /** Completed responses, any status. */
+  readonly requests: number;
+  readonly requestsPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly non2xx: number;
+  /** Connection errors and timeouts. */
+  readonly errors: number;
+}
+
+export const CONNECTIONS = 50;
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const headers = { ...options.headers };
+  let nextConnection = 0;
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections ?? CONNECTIONS,
+    duration: options.seconds,
+    method: options.method ?? 'GET',
+    body: options.body,
+    headers,
+    setupClient: options.perConnectionHeader
+      ? (client) => client.setHeaders({ ...headers, [options.perConnectionHeader!]: `c${nextConnection++}` })
+      : undefined,
+  });
+  const requests = result['2xx'] + result.non2xx;
+  return {
+    requests,
+    requestsPerSecond: requests / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+  };
+}

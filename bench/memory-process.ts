@@ -1,0 +1,82 @@
+// Child process (node --expose-gc): the memory scenario. Distinct callers, each sending two requests
+// through the plugin middleware in-process (real Koa contexts, no sockets) against the memory
+// engine, so every caller ends up blocked: the block cache and any per-caller state must stay bounded.
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import Koa from 'koa';
+import { createRateLimitMiddleware } from '../server/src';
+import { serveCalls } from './ipc';
+import { IDENTIFIER_HEADER, ROUTE } from './scenarios';
+import type { StoreEndpoint } from './store-process';
+
+export interface MemoryInput {
+  readonly store: StoreEndpoint;
+  readonly callers: number;
+}
+
+export interface MemoryResult {
+  readonly callers: number;
+  readonly seconds: number;
+  readonly refused: number;
+  readonly rssBeforeBytes: number;
+  readonly rssAfterBytes: number;
+  readonly maxRssBytes: number;
+  readonly heapUsedBeforeBytes: number;
+  readonly heapUsedAfterGcBytes: number;
+}
+
+/** Callers in flight at once: their commands leave as one /pipeline, well within the store timeout. */
+const BATCH = 500;
+
+function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('the memory scenario runs with node --expose-gc');
+  gc();
+}
+
+async function run(input: MemoryInput): Promise<MemoryResult> {
+  const middleware = createRateLimitMiddleware(
+    {
+      url: input.store.url,
+      token: input.store.token,
+      timeout: 60_000,
+      strategy: [{ methods: ['GET'], path: ROUTE, identifierSource: `header.${IDENTIFIER_HEADER}`, limiter: { algorithm: 'fixed-window', tokens: 1, window: '1h' } }],
+    },
+    { logger: { info: () => undefined, warn: (message) => console.warn(message) } },
+  );
+  const app = new Koa();
+  const socket = new Socket();
+  let refused = 0;
+  const request = async (caller: string): Promise<void> => {
+    const req = new IncomingMessage(socket);
+    Object.assign(req, { method: 'GET', url: ROUTE, headers: { [IDENTIFIER_HEADER]: caller } });
+    const ctx = app.createContext(req, new ServerResponse(req));
+    await middleware(ctx, async () => undefined);
+    if (ctx.status === 429) refused += 1;
+  };
+  collectGarbage();
+  const before = process.memoryUsage();
+  const started = process.hrtime.bigint();
+  for (let first = 0; first < input.callers; first += BATCH) {
+    const batch: Promise<void>[] = [];
+    for (let index = first; index < Math.min(first + BATCH, input.callers); index++) batch.push(request(`m${index}`), request(`m${index}`));
+    await Promise.all(batch);
+  }
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  collectGarbage();
+  const after = process.memoryUsage();
+  middleware.close();
+  return {
+    callers: input.callers,
+    seconds,
+    refused,
+    rssBeforeBytes: before.rss,
+    rssAfterBytes: after.rss,
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    heapUsedBeforeBytes: before.heapUsed,
+    heapUsedAfterGcBytes: after.heapUsed,
+  };
+}
+
+const input = JSON.parse(process.argv[2]) as MemoryInput;
+serveCalls({}, { run: () => run(input) });

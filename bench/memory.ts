@@ -1,0 +1,35 @@
+// The memory scenario from the parent's side: forks memory-process.ts with --expose-gc and turns
+// its measurements into a table.
+import type { MemoryInput, MemoryResult } from './memory-process';
+import { forkChild } from './processes';
+import type { StoreEndpoint } from './store-process';
+import { cell, markdownTable } from './table';
+
+export async function measureMemory(store: StoreEndpoint, callers: number): Promise<MemoryResult> {
+  const input: MemoryInput = { store, callers };
+  const child = await forkChild<Record<string, never>>('memory-process', [JSON.stringify(input)], { execArgv: ['--expose-gc'] });
+  try {
+    return await child.calls.call<MemoryResult>('run');
+  } finally {
+    await child.stop();
+  }
+}
+
+const mebibytes = (bytes: number) => cell(bytes / 2 ** 20, 1);
+
+export function memoryTable(result: MemoryResult): string {
+  return markdownTable(
+    ['callers (2 requests each)', 'seconds', 'requests/s', 'refused', 'RSS before MiB', 'RSS after MiB', 'peak RSS MiB', 'heapUsed before MiB', 'heapUsed after GC MiB'],
+    [[
+      cell(result.callers),
+      cell(result.seconds, 1),
+      cell((2 * result.callers) / result.seconds),
+      cell(result.refused),
+      mebibytes(result.rssBeforeBytes),
+      mebibytes(result.rssAfterBytes),
+      mebibytes(result.maxRssBytes),
+      mebibytes(result.heapUsedBeforeBytes),
+      mebibytes(result.heapUsedAfterGcBytes),
+    ]],
+  );
+}

@@ -1,0 +1,87 @@
+// `npm run bench`: starts every server it needs on loopback, runs the scenarios in interleaved
+// rounds, prints markdown tables (medians) and, in full mode, writes bench/RESULTS.md.
+// `--quick`: one short round, no Strapi, a smaller memory scenario; the CI smoke test (no thresholds).
+import { appNotes, appTable, measureAppScenario, type AppSample, type Timing } from './app-bench';
+import { kvSampleKey, kvTable, KV_OPERATIONS, measureKvOperation, prepareKvTargets, runRedisBenchmark, type KvSample, type RedisBenchmarkSample } from './kv-bench';
+import { measureMemory, memoryTable } from './memory';
+import { forkChild, stopAllProcesses, stopProcessesOnSignals } from './processes';
+import { machineDescription, renderReport, writeResults } from './report';
+import { APP_SCENARIOS, needsRedis, type AppScenario } from './scenarios';
+import { onPath, startRedisServer, startWebdis } from './services';
+import type { StoreReady } from './store-process';
+
+interface Mode {
+  readonly rounds: number;
+  readonly app: Timing;
+  readonly kv: Timing;
+  readonly strapi: boolean;
+  readonly memoryCallers: number;
+  readonly redisBenchmarkRequests: number;
+}
+
+const QUICK: Mode = { rounds: 1, app: { warmupSeconds: 1, seconds: 2 }, kv: { warmupSeconds: 0.5, seconds: 2 }, strapi: false, memoryCallers: 100_000, redisBenchmarkRequests: 50_000 };
+const FULL: Mode = { rounds: 3, app: { warmupSeconds: 2, seconds: 8 }, kv: { warmupSeconds: 1, seconds: 5 }, strapi: true, memoryCallers: 1_000_000, redisBenchmarkRequests: 200_000 };
+
+const progress = (message: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
+
+async function main(): Promise<void> {
+  stopProcessesOnSignals();
+  const quick = process.argv.includes('--quick');
+  const mode = quick ? QUICK : FULL;
+  const started = new Date();
+  const machine = machineDescription();
+
+  const redis = onPath('redis-server') ? await startRedisServer() : undefined;
+  const webdis = redis && onPath('webdis') ? await startWebdis(redis.port) : undefined;
+  const store = await forkChild<StoreReady>('store-process', redis ? [redis.url] : []);
+  progress(`redis-server: ${redis ? redis.url : 'not on PATH, redis scenarios skipped'}; webdis: ${webdis ? webdis.url : 'not started'}`);
+
+  const scenarios = APP_SCENARIOS.filter((scenario) => (redis || !needsRedis(scenario)) && (mode.strapi || scenario.app !== 'strapi'));
+  const appSamples = new Map<AppScenario, AppSample[]>(scenarios.map((scenario) => [scenario, []]));
+  const kvTargets = await prepareKvTargets({ store, redis, webdis });
+  const kvSamples = new Map<string, (KvSample | undefined)[]>();
+  const reference: RedisBenchmarkSample[][] = [];
+
+  for (let round = 1; round <= mode.rounds; round++) {
+    for (const scenario of scenarios) {
+      progress(`round ${round}/${mode.rounds}: ${scenario.name}`);
+      appSamples.get(scenario)!.push(await measureAppScenario(scenario, { store, redis, timing: mode.app }));
+    }
+    for (const target of kvTargets) {
+      for (const operation of KV_OPERATIONS) {
+        progress(`round ${round}/${mode.rounds}: ${target.name} ${operation}`);
+        const key = kvSampleKey(target, operation);
+        kvSamples.set(key, [...(kvSamples.get(key) ?? []), await measureKvOperation(target, operation, mode.kv)]);
+      }
+    }
+    if (redis) reference.push(await runRedisBenchmark(redis, mode.redisBenchmarkRequests));
+  }
+  progress(`memory: ${mode.memoryCallers.toLocaleString('en-US')} callers`);
+  const memory = await measureMemory(store.ready.memory, mode.memoryCallers);
+
+  const minutes = (Date.now() - started.getTime()) / 60_000;
+  const notes = appNotes(scenarios, appSamples);
+  const markdown = renderReport({
+    command: quick ? 'npm run bench -- --quick' : 'npm run bench',
+    machine,
+    started,
+    minutes,
+    sections: [
+      {
+        title: `Apps under load (autocannon, ${50} connections, ${mode.app.seconds} s per run after ${mode.app.warmupSeconds} s of warm-up, ${mode.rounds} round(s))`,
+        body: [appTable(scenarios, appSamples), ...(notes.length > 0 ? ['', ...notes] : [])].join('\n'),
+      },
+      { title: `The key-value REST server alone (${mode.kv.seconds} s per run)`, body: kvTable(kvTargets, kvSamples, reference) },
+      { title: 'Memory: distinct callers through the plugin middleware', body: memoryTable(memory) },
+    ],
+  });
+  console.log(markdown);
+  if (!quick) progress(`wrote ${writeResults(markdown)}`);
+}
+
+main()
+  .catch((failure: unknown) => {
+    console.error(failure);
+    process.exitCode = 1;
+  })
+  .finally(() => stopAllProcesses());

@@ -1,0 +1,71 @@
+// The app scenarios: what the app child runs in front of its trivial route (nothing, the plugin with
+// various strategies, or rate-limiter-flexible as the peer a user would pick instead). Plain data,
+// sent to the child as JSON, so the parent and the child agree on one definition.
+import type { RateLimitConfigInput } from '../server/src';
+
+type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
+
+/** The route every app serves, Koa and Strapi alike (the demo Strapi app's public `ping`). */
+export const ROUTE = '/api/ping';
+/** The header that names the caller; each load connection sends its own value. */
+export const IDENTIFIER_HEADER = 'x-bench-id';
+
+export type LimiterSpec =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'plugin'; readonly store: 'memory' | 'redis'; readonly strategy: readonly Strategy[] }
+  | { readonly kind: 'rate-limiter-flexible'; readonly store: 'memory' | 'redis' };
+
+export interface AppScenario {
+  readonly name: string;
+  /** The app; the first scenario of each app is the baseline its ratios are taken against. */
+  readonly app: 'koa' | 'strapi';
+  readonly limiter: LimiterSpec;
+  /** What the scenario is expected to answer: every request allowed, or every one refused (429). */
+  readonly expect: 'allowed' | 'refused';
+}
+
+/** Never refuses during a run: far more tokens than any run sends. */
+export const HIGH = 1_000_000_000;
+
+const perCaller = (algorithm: 'fixed-window' | 'sliding-window' | 'token-bucket', path = ROUTE, methods: Strategy['methods'] = ['GET']): Strategy => ({
+  methods,
+  path,
+  identifierSource: `header.${IDENTIFIER_HEADER}`,
+  limiter: { algorithm, tokens: HIGH, window: '1m' },
+});
+
+const plugin = (store: 'memory' | 'redis', ...strategy: Strategy[]): LimiterSpec => ({ kind: 'plugin', store, strategy });
+
+export const APP_SCENARIOS: readonly AppScenario[] = [
+  { name: 'Koa, no limiter', app: 'koa', limiter: { kind: 'none' }, expect: 'allowed' },
+  { name: 'plugin fixed-window', app: 'koa', limiter: plugin('memory', perCaller('fixed-window')), expect: 'allowed' },
+  { name: 'plugin sliding-window', app: 'koa', limiter: plugin('memory', perCaller('sliding-window')), expect: 'allowed' },
+  { name: 'plugin token-bucket', app: 'koa', limiter: plugin('memory', perCaller('token-bucket')), expect: 'allowed' },
+  { name: 'plugin sliding-window, redis engine', app: 'koa', limiter: plugin('redis', perCaller('sliding-window')), expect: 'allowed' },
+  {
+    name: 'plugin, every caller blocked (flood)',
+    app: 'koa',
+    limiter: plugin('memory', { methods: ['GET'], path: ROUTE, identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1h' } }),
+    expect: 'refused',
+  },
+  {
+    name: 'plugin, three strategies on one route',
+    app: 'koa',
+    limiter: plugin(
+      'memory',
+      perCaller('sliding-window', '*', ['ALL']),
+      { methods: ['GET'], path: ROUTE, identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: HIGH, window: '1m' } },
+      perCaller('token-bucket', '/api/:name'),
+    ),
+    expect: 'allowed',
+  },
+  { name: 'rate-limiter-flexible Redis (ioredis)', app: 'koa', limiter: { kind: 'rate-limiter-flexible', store: 'redis' }, expect: 'allowed' },
+  { name: 'rate-limiter-flexible Memory', app: 'koa', limiter: { kind: 'rate-limiter-flexible', store: 'memory' }, expect: 'allowed' },
+  { name: 'Strapi, no limiter', app: 'strapi', limiter: { kind: 'none' }, expect: 'allowed' },
+  { name: 'Strapi + plugin sliding-window', app: 'strapi', limiter: plugin('memory', perCaller('sliding-window')), expect: 'allowed' },
+];
+
+/** Scenarios that need a redis-server: the plugin on the redis engine and rate-limiter-flexible's Redis store. */
+export function needsRedis(scenario: AppScenario): boolean {
+  return scenario.limiter.kind !== 'none' && scenario.limiter.store === 'redis';
+}

@@ -1,0 +1,69 @@
+// Child process: the key-value REST servers under test (memory engine, and redis engine when a
+// redis-server URL is given), each behind an engine wrapper that counts store calls. Its CPU time is
+// its own, apart from the app's and the load generator's.
+import { startKvRestServer, type Engine } from '../mock';
+import { createMemoryEngine } from '../mock/kv-rest/memory';
+import { createRedisEngine } from '../mock/kv-rest/redis';
+import { serveCalls } from './ipc';
+
+/** Round trips (HTTP requests that reached the engine) and the commands in them. */
+export interface EngineCounts {
+  calls: number;
+  commands: number;
+}
+
+export interface StoreEndpoint {
+  readonly url: string;
+  readonly token: string;
+}
+
+export interface StoreReady {
+  readonly memory: StoreEndpoint;
+  readonly redis?: StoreEndpoint;
+}
+
+export interface StoreUsage {
+  readonly cpuMicros: number;
+  readonly memory: EngineCounts;
+  readonly redis?: EngineCounts;
+}
+
+/** The engine with a count of what reaches it; every `execute` is one HTTP request of a client. */
+function counting(engine: Engine): { engine: Engine; counts: EngineCounts } {
+  const counts: EngineCounts = { calls: 0, commands: 0 };
+  return {
+    counts,
+    engine: {
+      name: engine.name,
+      execute(commands, options) {
+        counts.calls += 1;
+        counts.commands += commands.length;
+        return engine.execute(commands, options);
+      },
+      authenticate: (user, password) => engine.authenticate(user, password),
+      subscribe: (mode, targets, listener, caller) => engine.subscribe(mode, targets, listener, caller),
+      monitor: (onLine, caller) => engine.monitor(onLine, caller),
+      close: () => engine.close(),
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const redisUrl = process.argv[2];
+  const memory = counting(createMemoryEngine());
+  const memoryServer = await startKvRestServer({ engine: memory.engine });
+  const redis = redisUrl ? counting(createRedisEngine({ url: redisUrl })) : undefined;
+  const redisServer = redis ? await startKvRestServer({ engine: redis.engine }) : undefined;
+  const endpoint = (server: { url: string; token: string }): StoreEndpoint => ({ url: server.url, token: server.token });
+  serveCalls({ memory: endpoint(memoryServer), redis: redisServer && endpoint(redisServer) } satisfies StoreReady, {
+    usage: (): StoreUsage => {
+      const cpu = process.cpuUsage();
+      return { cpuMicros: cpu.user + cpu.system, memory: { ...memory.counts }, redis: redis && { ...redis.counts } };
+    },
+  });
+}
+
+main().catch((failure: unknown) => {
+  console.error(failure);
+  process.exit(1);
+});
