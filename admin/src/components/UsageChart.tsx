@@ -22,7 +22,7 @@ export function UsageChart({ analytics }: { analytics: AnalyticsReport }) {
   return (
     <Flex gap={6} alignItems="flex-start" wrap="wrap">
       <Box>
-        <svg role="img" aria-label={t('analytics.chartLabel', 'Requests per hour over the last 24 hours: allowed and blocked')} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width="100%" style={{ maxWidth: WIDTH }}>
+        <svg role="img" aria-label={t('analytics.chartLabel', 'Requests per hour over the last 24 hours: allowed and blocked')} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width={WIDTH} height={HEIGHT} style={{ maxWidth: '100%', height: 'auto' }}>
           <line x1={0} x2={WIDTH} y1={plotHeight} y2={plotHeight} stroke="#dcdce4" />
           <text x={0} y={12} fontSize={11} fill="#666687">{peak}</text>
           {analytics.hours.map((hour, index) => {

@@ -53,7 +53,7 @@ function UsageView() {
   const t: Translate = (id, defaultMessage, values) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
   const [autoRefresh, setAutoRefresh] = useState(true);
   const { report, error, isLoading, reload } = useUsage(autoRefresh);
-  const { allowedActions, isLoading: permissionsLoading } = useRBAC(PERMISSIONS);
+  const { allowedActions, isLoading: permissionsLoading } = useRBAC(PERMISSIONS.reset);
   const canReset = !permissionsLoading && allowedActions.canReset === true;
 
   const header = (
@@ -76,18 +76,18 @@ function UsageView() {
   if (isLoading) return <Page.Loading>{t('state.loading', 'Loading rate-limit usage')}</Page.Loading>;
 
   return (
-    <>
+    <Page.Main>
+      <Page.Title>{t('page.title', 'Rate limit')}</Page.Title>
       {header}
       <Layouts.Content>
         {error && (
-          <Box paddingBottom={4}>
-            <Page.Error
-              content={
-                error.kind === 'store-down'
-                  ? t('state.storeDown', 'The rate-limit store cannot be reached. Counters will show again once it answers.')
-                  : `${t('state.error', 'The rate-limit usage could not be loaded.')} ${error.message}`
-              }
-            />
+          // Inline rather than Page.Error, which is a whole page (its own <main>): the last good report stays below.
+          <Box paddingBottom={4} role="alert">
+            <Typography textColor="danger600">
+              {error.kind === 'store-down'
+                ? t('state.storeDown', 'The rate-limit store cannot be reached. Counters will show again once it answers.')
+                : `${t('state.error', 'The rate-limit usage could not be loaded.')} ${error.message}`}
+            </Typography>
           </Box>
         )}
         {report && (
@@ -101,18 +101,15 @@ function UsageView() {
           </>
         )}
       </Layouts.Content>
-    </>
+    </Page.Main>
   );
 }
 
+// Page.Protect and Page.Loading render whole pages (each its own <main>), so Page.Main is UsageView's.
 export default function UsagePage() {
-  const { formatMessage } = useIntl();
   return (
-    <Page.Main>
-      <Page.Title>{formatMessage({ id: getTranslation('page.title'), defaultMessage: 'Rate limit' })}</Page.Title>
-      <Page.Protect permissions={PERMISSIONS.read}>
-        <UsageView />
-      </Page.Protect>
-    </Page.Main>
+    <Page.Protect permissions={PERMISSIONS.read}>
+      <UsageView />
+    </Page.Protect>
   );
 }
