@@ -18,6 +18,7 @@ declare module 'fengari' {
     LUA_REGISTRYINDEX: number;
     lua_gettop(L: LuaState): number;
     lua_settop(L: LuaState, index: number): void;
+    lua_checkstack(L: LuaState, extra: number): number;
     lua_pop(L: LuaState, count: number): void;
     lua_type(L: LuaState, index: number): number;
     lua_pushnil(L: LuaState): void;

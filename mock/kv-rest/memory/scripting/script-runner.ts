@@ -55,7 +55,7 @@ export class ScriptRunner {
     const body = bytesToLua(parsed.script.body);
     if (lauxlib.luaL_loadbuffer(L, body, body.length, CHUNK_NAME) !== lua.LUA_OK) {
       const message = luaToBytes(lua.lua_tolstring(L, -1)!);
-      lua.lua_settop(L, 0);
+      this.sandbox.clearStack();
       return { error: error(`ERR Error compiling script (new function): ${message}`) };
     }
     const ref = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
@@ -89,7 +89,7 @@ export class ScriptRunner {
       return status === lua.LUA_OK ? replyFromLua(L, -1) : this.runtimeError(L, request.sha);
     } finally {
       lua.lua_sethook(L, null, 0, 0);
-      lua.lua_settop(L, 0);
+      this.sandbox.clearStack();
     }
   }
 
