@@ -2,7 +2,7 @@
 // and math libraries, the `redis` and `cjson` tables, Lua 5.1's global `unpack`, and a read-only
 // global table. fengari over wasmoon: it is synchronous JS, so redis.call runs commands inline
 // with no JS/WASM hop per call, and it has instruction-count hooks for the script time limit.
-import { lauxlib, lua, lualib, type LuaCFunction, type LuaState, to_luastring } from './lua51-numbers';
+import { lauxlib, lua, lualib, type LuaCFunction, type LuaState, type LuaString, to_luastring } from './lua51-numbers';
 import { scriptSha } from '../../script-shebang';
 import { cjsonDecode, cjsonEncode } from './cjson';
 import { bytesToLua, luaToBytes, pushFieldTable } from './lua-values';
@@ -19,6 +19,8 @@ const GLOBALS_INDEX = 2;
  * stay a fast array for stacks up to a few hundred slots (a script run costs about a third less).
  */
 const STACK_BALLAST = 16;
+const KEYS_NAME = to_luastring('KEYS');
+const ARGV_NAME = to_luastring('ARGV');
 
 /**
  * Redis's script environment protections, in Lua since they are Lua semantics. pcall and xpcall
@@ -78,18 +80,25 @@ export class LuaSandbox {
     return lauxlib.luaL_error(this.L, to_luastring(message.replace(/%/g, '%%')));
   }
 
-  /** Sets a global past the read-only guard (KEYS and ARGV). */
-  setGlobalArray(name: string, values: readonly string[]): void {
+  /** Sets KEYS and ARGV past the read-only guard. */
+  setKeysAndArgv(keys: readonly string[], argv: readonly string[]): void {
     const { L } = this;
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, GLOBALS_INDEX);
-    lua.lua_pushstring(L, to_luastring(name));
-    lua.lua_createtable(L, values.length, 0);
-    values.forEach((value, index) => {
-      lua.lua_pushstring(L, bytesToLua(value));
-      lua.lua_rawseti(L, -2, index + 1);
-    });
-    lua.lua_rawset(L, -3);
+    this.setArrayField(KEYS_NAME, keys);
+    this.setArrayField(ARGV_NAME, argv);
     lua.lua_pop(L, 1);
+  }
+
+  /** `table[name] = {values...}` on the table at the top of the stack. */
+  private setArrayField(name: LuaString, values: readonly string[]): void {
+    const { L } = this;
+    lua.lua_pushstring(L, name);
+    lua.lua_createtable(L, values.length, 0);
+    for (let index = 0; index < values.length; index++) {
+      lua.lua_pushstring(L, bytesToLua(values[index]));
+      lua.lua_rawseti(L, -2, index + 1);
+    }
+    lua.lua_rawset(L, -3);
   }
 
   private installRedisTable(): void {

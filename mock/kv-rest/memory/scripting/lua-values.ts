@@ -6,12 +6,22 @@ import { array, bulk, error, integer, NIL, type Reply, simple } from '../../repl
 const OK_FIELD = to_luastring('ok');
 const ERR_FIELD = to_luastring('err');
 
+/**
+ * Below this length strings cross by a plain loop: KEYS, ARGV and redis.call's arguments and
+ * replies are short, and a Buffer per string costs more than the copy itself.
+ */
+const SHORT_STRING = 64;
+
 export function bytesToLua(bytes: string): LuaString {
-  return Buffer.from(bytes, 'latin1');
+  if (bytes.length >= SHORT_STRING) return Buffer.from(bytes, 'latin1');
+  const value = new Uint8Array(bytes.length);
+  for (let index = 0; index < bytes.length; index++) value[index] = bytes.charCodeAt(index);
+  return value;
 }
 
 export function luaToBytes(value: LuaString): string {
-  return Buffer.from(value.buffer, value.byteOffset, value.length).toString('latin1');
+  if (value.length >= SHORT_STRING) return Buffer.from(value.buffer, value.byteOffset, value.length).toString('latin1');
+  return String.fromCharCode.apply(null, value as unknown as number[]);
 }
 
 /** Pushes a table `{<field>=<text>}`, the shape Lua code sees for status and error replies. */

@@ -71,8 +71,7 @@ export class ScriptRunner {
     const deadline = Date.now() + this.timeLimitMs;
     this.sandbox.timedOut = false;
     this.sandbox.setCallHandler((state, raiseErrors) => this.redisCall(state, raiseErrors, request, readOnly));
-    this.sandbox.setGlobalArray('KEYS', request.keys);
-    this.sandbox.setGlobalArray('ARGV', request.args);
+    this.sandbox.setKeysAndArgv(request.keys, request.args);
     // Once over the limit, every hook call raises again and pcall re-raises (see lua-sandbox.ts).
     lua.lua_sethook(L, () => {
       if (this.sandbox.timedOut || Date.now() > deadline) {
