@@ -27,6 +27,8 @@ export interface BootOptions {
    * Strapi takes the folder of whatever `require.resolve` finds), or null for node_modules.
    */
   readonly resolve?: string | null;
+  /** Serve the admin panel, which `strapi build` must have built into `<appDir>/build` (default false). */
+  readonly serveAdminPanel?: boolean;
 }
 
 /** The few members of a Strapi instance the demo and the tests use. */
@@ -42,21 +44,26 @@ export interface BootedStrapi {
   close(): Promise<void>;
 }
 
-export async function bootStrapi(options: BootOptions = {}): Promise<BootedStrapi> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'ratelimit-strapi-'));
-  const appDir = options.appDir ?? DEMO_APP_DIR;
-  Object.assign(process.env, {
-    DATABASE_FILENAME: path.join(dataDir, 'data.db'),
+/** The environment through which the app's config files read the options (see demo/strapi-app/config). */
+export function fixtureEnvironment(options: BootOptions, databaseFile: string): Record<string, string> {
+  return {
+    DATABASE_FILENAME: databaseFile,
     FIXTURE_PLUGIN_ENABLED: String(options.pluginEnabled ?? true),
     FIXTURE_RATELIMIT_CONFIG: JSON.stringify(options.config ?? {}),
     FIXTURE_PROXY: JSON.stringify(options.proxy ?? { koa: false }),
     FIXTURE_PLACE_MIDDLEWARE: String(options.placeMiddleware ?? false),
     FIXTURE_LOG_LEVEL: options.logLevel ?? 'http',
     FIXTURE_PLUGIN_RESOLVE: options.resolve === null ? '' : (options.resolve ?? path.join(PACKAGE_ROOT, 'package.json')),
-  });
+  };
+}
+
+export async function bootStrapi(options: BootOptions = {}): Promise<BootedStrapi> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ratelimit-strapi-'));
+  const appDir = options.appDir ?? DEMO_APP_DIR;
+  Object.assign(process.env, fixtureEnvironment(options, path.join(dataDir, 'data.db')));
   // Imported here so that users of this module who never boot Strapi do not load it.
   const { createStrapi } = await import('@strapi/strapi');
-  const strapi = (await createStrapi({ appDir, distDir: appDir, autoReload: false, serveAdminPanel: false }).load()) as unknown as StrapiInstance;
+  const strapi = (await createStrapi({ appDir, distDir: appDir, autoReload: false, serveAdminPanel: options.serveAdminPanel ?? false }).load()) as unknown as StrapiInstance;
   strapi.server.mount();
   return {
     strapi,

@@ -2,14 +2,9 @@
 // traffic, roles without the read or reset action are refused, reset lets a caller in again, and
 // many callers give a bounded answer with their total.
 import { startKvRestServer, type KvRestServer } from '../../mock';
+import { adminRoleId, adminToken, createAdminUser } from '../support/admin-users';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
 
-interface AdminStrapi {
-  db: { query(uid: string): { findOne(query: object): Promise<{ id: number } | null> } };
-  service(uid: string): Record<string, (...args: never[]) => Promise<unknown>>;
-}
-
-const PASSWORD = 'Fixture-Passw0rd';
 const CALLERS = 130;
 
 describe('admin usage API in a real Strapi app', () => {
@@ -17,19 +12,9 @@ describe('admin usage API in a real Strapi app', () => {
   let app: StrapiApp;
   const tokens: Record<'superAdmin' | 'editor' | 'viewer', string> = { superAdmin: '', editor: '', viewer: '' };
 
-  async function adminToken(email: string, roleId: number): Promise<string> {
-    const strapi = app.strapi as unknown as AdminStrapi;
-    const create = strapi.service('admin::user').create as (user: object) => Promise<unknown>;
-    await create({ email, firstname: 'Fixture', lastname: 'Admin', password: PASSWORD, isActive: true, registrationToken: null, roles: [roleId] });
-    const response = await app.request.post('/admin/login').send({ email, password: PASSWORD });
-    expect(response.status).toBe(200);
-    return response.body.data.token as string;
-  }
-
-  async function roleId(code: string): Promise<number> {
-    const role = await (app.strapi as unknown as AdminStrapi).db.query('admin::role').findOne({ where: { code } });
-    if (!role) throw new Error(`The fixture app has no admin role ${code}`);
-    return role.id;
+  async function userToken(email: string, roleId: number): Promise<string> {
+    await createAdminUser(app, email, roleId);
+    return adminToken(app, email);
   }
 
   beforeAll(async () => {
@@ -45,16 +30,15 @@ describe('admin usage API in a real Strapi app', () => {
         ],
       },
     });
-    const strapi = app.strapi as unknown as AdminStrapi;
-    const roles = strapi.service('admin::role') as unknown as {
+    const roles = (app.strapi as unknown as { service(uid: string): unknown }).service('admin::role') as {
       create(role: object): Promise<{ id: number }>;
       assignPermissions(id: number, permissions: object[]): Promise<unknown>;
     };
     const viewerRole = await roles.create({ name: 'Rate-limit viewer', description: 'May read the usage view only' });
     await roles.assignPermissions(viewerRole.id, [{ action: 'plugin::ratelimit.read', subject: null, properties: {}, conditions: [] }]);
-    tokens.superAdmin = await adminToken('super@fixture.test', await roleId('strapi-super-admin'));
-    tokens.editor = await adminToken('editor@fixture.test', await roleId('strapi-editor'));
-    tokens.viewer = await adminToken('viewer@fixture.test', viewerRole.id);
+    tokens.superAdmin = await userToken('super@fixture.test', await adminRoleId(app, 'strapi-super-admin'));
+    tokens.editor = await userToken('editor@fixture.test', await adminRoleId(app, 'strapi-editor'));
+    tokens.viewer = await userToken('viewer@fixture.test', viewerRole.id);
   });
   afterAll(async () => {
     await app?.close();

@@ -2,9 +2,13 @@
 // may stop and start again. Without the binary, suites skip and say why, unless REQUIRE_REDIS=1.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { describeWithProgram, type InstalledProgram } from './installed-program';
 
-export const REDIS_BINARY_AVAILABLE = spawnSync('redis-server', ['--version']).status === 0;
-export const REDIS_REQUIRED = process.env.REQUIRE_REDIS === '1';
+const REDIS_SERVER: InstalledProgram = {
+  name: 'redis-server',
+  installed: spawnSync('redis-server', ['--version']).status === 0,
+  requiredBy: 'REQUIRE_REDIS',
+};
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -53,8 +57,5 @@ export class OwnRedisServer {
 
 /** `describe` when redis-server can run here; otherwise a skipped suite that says why (or a failure under REQUIRE_REDIS=1). */
 export function describeWithRedisBinary(title: string, suite: () => void): void {
-  if (REDIS_BINARY_AVAILABLE) describe(title, suite);
-  else if (REDIS_REQUIRED) describe(title, () => it('needs redis-server (REQUIRE_REDIS=1)', () => expect(REDIS_BINARY_AVAILABLE).toBe(true)));
-  // No redis-server binary here and none required: the suite is skipped, with the reason in its name.
-  else describe.skip(`${title} (skipped: redis-server is not installed)`, suite);
+  describeWithProgram(REDIS_SERVER, title, suite);
 }
