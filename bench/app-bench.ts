@@ -6,7 +6,7 @@ import { runLoad } from './load';
 import { IDENTIFIER_HEADER, ROUTE, type AppScenario } from './scenarios';
 import type { AppChildInput, AppReady, AppUsage } from './app-process';
 import type { StoreReady, StoreUsage } from './store-process';
-import { cell, markdownTable, median, signedCell } from './table';
+import { cell, markdownTable, medianOf, signedCell } from './table';
 
 export interface Timing {
   readonly warmupSeconds: number;
@@ -82,45 +82,83 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
   }
 }
 
-/** The median of a field over rounds, undefined when no round measured it. */
-function medianOf(samples: readonly AppSample[], field: (sample: AppSample) => number | undefined): number | undefined {
-  const values = samples.map(field).filter((value): value is number => value !== undefined);
-  return values.length === 0 ? undefined : median(values);
+/** One scenario over its rounds: medians, and paired differences with the baseline of the same round. */
+export interface AppSummary {
+  readonly scenario: AppScenario;
+  readonly requestsPerSecond?: number;
+  readonly vsBaseline?: number;
+  readonly p50Ms?: number;
+  readonly p99Ms?: number;
+  readonly appCpuMicrosPerRequest?: number;
+  readonly cpuOverBaselineMicros?: number;
+  readonly storeCalls?: number;
+  readonly storeCallsPerRequest?: number;
+  readonly storeCommandsPerRequest?: number;
+  readonly storeCpuMicrosPerRequest?: number;
+  readonly non2xxShare?: number;
+  readonly errors: number;
+  readonly rounds: number;
+  /** Rounds in which the plugin lost its store and let requests through unlimited. */
+  readonly storeFailureRounds: number;
 }
 
 /** `samples.get(scenario)[round]`; the first scenario of each app is that app's baseline. */
-export function appTable(scenarios: readonly AppScenario[], samples: ReadonlyMap<AppScenario, readonly AppSample[]>): string {
-  const header = ['scenario', 'req/s', 'vs baseline', 'p50 ms', 'p99 ms', 'app CPU µs/req', 'CPU over baseline µs', 'store commands/req (round trips)', 'store CPU µs/req', 'non-2xx', 'errors'];
-  const rows = scenarios.flatMap((scenario) => {
-    const own = samples.get(scenario);
-    if (!own || own.length === 0) return [];
+export function summariseApp(scenarios: readonly AppScenario[], samples: ReadonlyMap<AppScenario, readonly AppSample[]>): AppSummary[] {
+  return scenarios.map((scenario) => {
+    const own = samples.get(scenario) ?? [];
     const baseline = samples.get(scenarios.find((candidate) => candidate.app === scenario.app)!) ?? [];
-    const sameRound = (field: (sample: AppSample, base: AppSample) => number): number | undefined => {
-      const values = own.flatMap((sample, round) => (baseline[round] ? [field(sample, baseline[round])] : []));
-      return values.length === 0 ? undefined : median(values);
+    const paired = own.flatMap((sample, round) => (baseline[round] ? [{ sample, base: baseline[round] }] : []));
+    return {
+      scenario,
+      requestsPerSecond: medianOf(own, (sample) => sample.requestsPerSecond),
+      vsBaseline: medianOf(paired, ({ sample, base }) => sample.requestsPerSecond / base.requestsPerSecond),
+      p50Ms: medianOf(own, (sample) => sample.p50Ms),
+      p99Ms: medianOf(own, (sample) => sample.p99Ms),
+      appCpuMicrosPerRequest: medianOf(own, (sample) => sample.appCpuMicrosPerRequest),
+      cpuOverBaselineMicros: medianOf(paired, ({ sample, base }) => sample.appCpuMicrosPerRequest - base.appCpuMicrosPerRequest),
+      storeCalls: medianOf(own, (sample) => sample.storeCalls),
+      storeCallsPerRequest: medianOf(own, (sample) => sample.storeCallsPerRequest),
+      storeCommandsPerRequest: medianOf(own, (sample) => sample.storeCommandsPerRequest),
+      storeCpuMicrosPerRequest: medianOf(own, (sample) => sample.storeCpuMicrosPerRequest),
+      non2xxShare: medianOf(own, (sample) => sample.non2xxShare),
+      errors: Math.max(0, ...own.map((sample) => sample.errors)),
+      rounds: own.length,
+      storeFailureRounds: own.filter((sample) => sample.storeFailures > 0).length,
     };
-    const storeCalls = medianOf(own, (sample) => sample.storeCalls);
-    return [[
-      scenario.name,
-      cell(medianOf(own, (sample) => sample.requestsPerSecond)),
-      cell(sameRound((sample, base) => sample.requestsPerSecond / base.requestsPerSecond), 2),
-      cell(medianOf(own, (sample) => sample.p50Ms), 1),
-      cell(medianOf(own, (sample) => sample.p99Ms), 1),
-      cell(medianOf(own, (sample) => sample.appCpuMicrosPerRequest), 1),
-      signedCell(sameRound((sample, base) => sample.appCpuMicrosPerRequest - base.appCpuMicrosPerRequest), 1),
-      storeCalls === 0 ? '0' : storeCalls === undefined ? cell(undefined) : `${cell(medianOf(own, (sample) => sample.storeCommandsPerRequest), 2)} (${cell(medianOf(own, (sample) => sample.storeCallsPerRequest), 2)})`,
-      cell(medianOf(own, (sample) => sample.storeCpuMicrosPerRequest), 1),
-      `${cell(100 * (medianOf(own, (sample) => sample.non2xxShare) ?? 0), 0)}%`,
-      cell(Math.max(...own.map((sample) => sample.errors))),
-    ]];
   });
+}
+
+export function appTable(summaries: readonly AppSummary[]): string {
+  const header = ['scenario', 'req/s', 'vs baseline', 'p50 ms', 'p99 ms', 'app CPU µs/req', 'CPU over baseline µs', 'store commands/req (round trips)', 'store CPU µs/req', 'non-2xx', 'errors'];
+  const storeCalls = (summary: AppSummary) =>
+    summary.storeCalls === undefined ? cell(undefined) : summary.storeCalls === 0 ? '0' : `${cell(summary.storeCommandsPerRequest, 2)} (${cell(summary.storeCallsPerRequest, 2)})`;
+  const rows = summaries.map((summary) => [
+    summary.scenario.name,
+    cell(summary.requestsPerSecond),
+    cell(summary.vsBaseline, 2),
+    cell(summary.p50Ms, 1),
+    cell(summary.p99Ms, 1),
+    cell(summary.appCpuMicrosPerRequest, 1),
+    signedCell(summary.cpuOverBaselineMicros, 1),
+    storeCalls(summary),
+    cell(summary.storeCpuMicrosPerRequest, 1),
+    `${cell(100 * (summary.non2xxShare ?? 0))}%`,
+    cell(summary.errors),
+  ]);
   return markdownTable(header, rows);
 }
 
-/** What the table cannot show: rounds in which the plugin lost its store and let requests through unlimited. */
-export function appNotes(scenarios: readonly AppScenario[], samples: ReadonlyMap<AppScenario, readonly AppSample[]>): string[] {
-  return scenarios.flatMap((scenario) => {
-    const rounds = (samples.get(scenario) ?? []).filter((sample) => sample.storeFailures > 0).length;
-    return rounds === 0 ? [] : [`- ${scenario.name}: the store did not answer within the plugin's timeout (fail-open, requests let through unlimited) in ${rounds} of ${samples.get(scenario)!.length} rounds.`];
+/** What the table cannot show: answers other than the scenario expects, and store outages (fail-open). */
+export function appNotes(summaries: readonly AppSummary[]): string[] {
+  return summaries.flatMap((summary) => {
+    const name = summary.scenario.name;
+    const refused = summary.non2xxShare ?? 0;
+    const notes: string[] = [];
+    if (summary.scenario.expect === 'allowed' && refused > 0) notes.push(`- ${name}: ${cell(100 * refused, 2)}% of the answers were not 2xx, though every request should have been allowed.`);
+    if (summary.scenario.expect === 'refused' && refused < 0.99) notes.push(`- ${name}: only ${cell(100 * refused, 2)}% of the answers were refusals, though every caller should have been blocked.`);
+    if (summary.storeFailureRounds > 0) {
+      notes.push(`- ${name}: the store did not answer within the plugin's timeout (fail-open, requests let through unlimited) in ${summary.storeFailureRounds} of ${summary.rounds} rounds.`);
+    }
+    return notes;
   });
 }

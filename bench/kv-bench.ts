@@ -10,7 +10,7 @@ import { processCpuMicros, type NodeChild } from './processes';
 import type { Service } from './services';
 import { captureSlidingWindowCall } from './sliding-window-script';
 import type { StoreEndpoint, StoreReady, StoreUsage } from './store-process';
-import { cell, markdownTable, median } from './table';
+import { cell, markdownTable, medianOf } from './table';
 import { HIGH } from './scenarios';
 import { scriptForRedis70, scriptSha } from '../mock/kv-rest/script-shebang';
 
@@ -136,36 +136,58 @@ export async function runRedisBenchmark(redis: Service, requests: number): Promi
 
 export type KvSamples = ReadonlyMap<string, readonly (KvSample | undefined)[]>;
 
-export const kvSampleKey = (target: KvTarget, operation: KvOperation): string => `${target.name}\n${operation}`;
+export const kvSampleKey = (target: string, operation: KvOperation): string => `${target}\n${operation}`;
 
-export function kvTable(targets: readonly KvTarget[], samples: KvSamples, reference: readonly RedisBenchmarkSample[][]): string {
-  const header = ['server', 'operation', 'req/s', 'vs webdis GET', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'failed'];
-  const baseline = samples.get(`webdis\nGET`) ?? [];
-  const rows = targets.flatMap((target) =>
+/** One server and operation over the rounds: medians, and the ratio to webdis GET of the same round. */
+export interface KvSummary {
+  readonly target: string;
+  readonly operation: string;
+  readonly requestsPerSecond?: number;
+  readonly vsWebdisGet?: number;
+  readonly p50Ms?: number;
+  readonly p99Ms?: number;
+  readonly serverCpuMicrosPerRequest?: number;
+  readonly failures?: number;
+}
+
+export function summariseKv(targets: readonly KvTarget[], samples: KvSamples): KvSummary[] {
+  const baseline = samples.get(kvSampleKey('webdis', 'GET')) ?? [];
+  return targets.flatMap((target) =>
     KV_OPERATIONS.map((operation) => {
-      const own = samples.get(kvSampleKey(target, operation)) ?? [];
+      const own = samples.get(kvSampleKey(target.name, operation)) ?? [];
       const measured = own.filter((sample): sample is KvSample => sample !== undefined);
-      if (measured.length === 0) return [target.name, operation, 'n/a', 'n/a', 'n/a', 'n/a', 'n/a', 'n/a'];
-      const field = (pick: (sample: KvSample) => number | undefined) => {
-        const values = measured.map(pick).filter((value): value is number => value !== undefined);
-        return values.length === 0 ? undefined : median(values);
-      };
-      const ratios = own.flatMap((sample, round) => (sample && baseline[round] ? [sample.requestsPerSecond / baseline[round]!.requestsPerSecond] : []));
-      return [
-        target.name,
+      const paired = own.flatMap((sample, round) => (sample && baseline[round] ? [{ sample, base: baseline[round]! }] : []));
+      return {
+        target: target.name,
         operation,
-        cell(field((sample) => sample.requestsPerSecond)),
-        cell(ratios.length === 0 ? Number.NaN : median(ratios), 2),
-        cell(field((sample) => sample.p50Ms), 1),
-        cell(field((sample) => sample.p99Ms), 1),
-        cell(field((sample) => sample.serverCpuMicrosPerRequest), 1),
-        cell(field((sample) => sample.failures)),
-      ];
+        requestsPerSecond: medianOf(measured, (sample) => sample.requestsPerSecond),
+        vsWebdisGet: medianOf(paired, ({ sample, base }) => sample.requestsPerSecond / base.requestsPerSecond),
+        p50Ms: medianOf(measured, (sample) => sample.p50Ms),
+        p99Ms: medianOf(measured, (sample) => sample.p99Ms),
+        serverCpuMicrosPerRequest: medianOf(measured, (sample) => sample.serverCpuMicrosPerRequest),
+        failures: medianOf(measured, (sample) => sample.failures),
+      };
     }),
   );
+}
+
+export function kvTable(summaries: readonly KvSummary[], reference: readonly RedisBenchmarkSample[][]): string {
+  const header = ['server', 'operation', 'req/s', 'vs webdis GET', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'failed'];
+  // NaN: the server cannot do it (webdis has no pipeline endpoint), or there was no webdis to compare with.
+  const measuredCell = (value: number | undefined, digits: number) => cell(value ?? Number.NaN, digits);
+  const rows = summaries.map((summary) => [
+    summary.target,
+    summary.operation,
+    measuredCell(summary.requestsPerSecond, 0),
+    measuredCell(summary.vsWebdisGet, 2),
+    measuredCell(summary.p50Ms, 1),
+    measuredCell(summary.p99Ms, 1),
+    measuredCell(summary.serverCpuMicrosPerRequest, 1),
+    measuredCell(summary.failures, 0),
+  ]);
   const referenceRows = (reference[0] ?? []).map(({ operation }) => {
     const values = reference.flatMap((round) => round.filter((sample) => sample.operation === operation));
-    return ['redis-benchmark (RESP)', operation, cell(median(values.map((sample) => sample.requestsPerSecond))), '—', cell(median(values.map((sample) => sample.p50Ms)), 2), '—', '—', '—'];
+    return ['redis-benchmark (RESP)', operation, cell(medianOf(values, (sample) => sample.requestsPerSecond)), '—', cell(medianOf(values, (sample) => sample.p50Ms), 2), '—', '—', '—'];
   });
   return markdownTable(header, [...rows, ...referenceRows]);
 }

@@ -19,12 +19,13 @@ const mebibytes = (bytes: number) => cell(bytes / 2 ** 20, 1);
 
 export function memoryTable(result: MemoryResult): string {
   return markdownTable(
-    ['callers (2 requests each)', 'seconds', 'requests/s', 'refused', 'RSS before MiB', 'RSS after MiB', 'peak RSS MiB', 'heapUsed before MiB', 'heapUsed after GC MiB'],
+    ['callers (2 requests each)', 'seconds', 'requests/s', 'refused', 'CPU µs/req', 'RSS before MiB', 'RSS after MiB', 'peak RSS MiB', 'heapUsed before MiB', 'heapUsed after GC MiB'],
     [[
       cell(result.callers),
       cell(result.seconds, 1),
       cell((2 * result.callers) / result.seconds),
       cell(result.refused),
+      cell(result.cpuMicros / (2 * result.callers), 1),
       mebibytes(result.rssBeforeBytes),
       mebibytes(result.rssAfterBytes),
       mebibytes(result.maxRssBytes),

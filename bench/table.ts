@@ -7,6 +7,12 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** The median of a field over samples, undefined when no sample has it. */
+export function medianOf<T>(samples: readonly T[], field: (sample: T) => number | undefined): number | undefined {
+  const values = samples.map(field).filter((value): value is number => value !== undefined);
+  return values.length === 0 ? undefined : median(values);
+}
+
 /** A number for a table cell, thousands separated; `—` where it does not apply, `n/a` where it could not be measured (NaN). */
 export function cell(value: number | undefined, digits = 0): string {
   if (value === undefined) return '—';
