@@ -76,7 +76,7 @@ async function startStrapi(input: AppChildInput): Promise<Server> {
   if (spec.kind === 'rate-limiter-flexible') throw new Error('the Strapi scenarios compare the plugin with no limiter only');
   const store = spec.kind === 'plugin' ? input.stores[spec.store] : undefined;
   const config = spec.kind === 'plugin' ? { url: store?.url, token: store?.token, strategy: spec.strategy } : {};
-  const { strapi } = await bootStrapi({ config, pluginEnabled: spec.kind === 'plugin', logLevel: 'warn' });
+  const { strapi } = await bootStrapi({ config, pluginEnabled: spec.kind === 'plugin', logLevel: 'error' });
   await new Promise<void>((resolve) => strapi.server.httpServer.listen(0, '127.0.0.1', resolve));
   return strapi.server.httpServer;
 }

@@ -64,7 +64,8 @@ export interface NodeChild<Ready> {
 
 /** Forks one of bench/'s compiled child modules (e.g. `app-process`) and waits for its `ready`. */
 export async function forkChild<Ready>(module: string, args: readonly string[], options: { execArgv?: string[]; timeoutMs?: number } = {}): Promise<NodeChild<Ready>> {
-  const child = track(fork(path.join(__dirname, `${module}.js`), [...args], { execArgv: options.execArgv ?? [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  // The children's output (Strapi's log, warnings) goes to stderr: stdout carries only the report.
+  const child = track(fork(path.join(__dirname, `${module}.js`), [...args], { execArgv: options.execArgv ?? [], stdio: ['ignore', 2, 2, 'ipc'] }));
   try {
     const ready = await readyPayload<Ready>(child, module, options.timeoutMs ?? 30_000);
     return { process: child, ready, calls: new ChildCalls(child), stop: () => stopProcess(child) };

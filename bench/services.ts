@@ -1,5 +1,6 @@
 // The third-party servers of the benchmark, started throwaway on loopback: a redis-server on a free
 // port with no persistence, and webdis (a C HTTP front for Redis) in front of that same redis-server.
+// They stop with the run's other processes (processes.ts); their temporary files go with them.
 import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +10,6 @@ export interface Service {
   readonly url: string;
   readonly port: number;
   readonly pid: number;
-  stop(): Promise<void>;
 }
 
 /** True when `binary` is an executable file in a directory of PATH. */
@@ -26,17 +26,15 @@ export function onPath(binary: string): boolean {
 
 async function startBinary(binary: string, args: readonly string[], port: number, url: string, workDir: string): Promise<Service> {
   const child = spawnBinary(binary, args);
-  const stop = async () => {
-    await stopProcess(child);
-    rmSync(workDir, { recursive: true, force: true });
-  };
+  // However it ends (stopped here, or by the run's cleanup on failure), its files go with it.
+  child.once('exit', () => rmSync(workDir, { recursive: true, force: true }));
   try {
     await waitForPort(port, child, binary);
   } catch (failure) {
-    await stop();
+    await stopProcess(child);
     throw failure;
   }
-  return { url, port, pid: child.pid!, stop };
+  return { url, port, pid: child.pid! };
 }
 
 export async function startRedisServer(): Promise<Service> {
