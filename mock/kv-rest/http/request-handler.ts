@@ -6,6 +6,7 @@ import { type Command, commandFromJsonBody, commandFromPath, commandsFromJsonBod
 import type { CommandRunner, RunContext } from './command-runner';
 import { encodeEnvelope, encodeEnvelopes, encodeErrorBody } from './encode-json';
 import { encodeResp2 } from './encode-resp2';
+import { ConnectionMemo } from './connection-memo';
 import { EventStreams, requireEventStream } from './event-streams';
 import { HttpError, UNAUTHORIZED_TEXT } from './http-error';
 import type { TokenRegistry } from './tokens';
@@ -29,13 +30,15 @@ export class RequestHandler {
   private syncCounter = 0;
   readonly streams = new EventStreams();
   private readonly headerNames: { encoding: string; format: string; syncToken: string };
+  private readonly connections: ConnectionMemo;
 
   constructor(
     private readonly engine: Engine,
     private readonly runner: CommandRunner,
-    private readonly tokens: TokenRegistry,
+    tokens: TokenRegistry,
     private readonly options: HandlerOptions,
   ) {
+    this.connections = new ConnectionMemo(tokens);
     const prefix = options.prefix.toLowerCase();
     this.headerNames = { encoding: `${prefix}-encoding`, format: `${prefix}-response-format`, syncToken: `${prefix}-sync-token` };
   }
@@ -69,10 +72,10 @@ export class RequestHandler {
     const queryStart = url.indexOf('?');
     const path = queryStart < 0 ? url : url.slice(0, queryStart);
     const query = queryStart < 0 ? '' : url.slice(queryStart + 1);
-    const principal = this.tokens.find(bearerToken(request) ?? queryToken(query));
+    const principal = this.connections.principal(request.socket, bearerToken(request) ?? queryToken(query));
     if (!principal) throw new HttpError(401, UNAUTHORIZED_TEXT);
     const format = this.format(request);
-    const context: RunContext = { principal, address: clientAddress(request) };
+    const context: RunContext = { principal, address: this.connections.address(request.socket) };
     const body = BODY_METHODS.has(method) ? await readBody(request, this.options.maxBodyBytes) : undefined;
     const hasBody = BODY_METHODS.has(method);
 
@@ -154,11 +157,6 @@ function safeDecode(text: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function clientAddress(request: IncomingMessage): string {
-  const address = (request.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
-  return `${address}:${request.socket.remotePort ?? 0}`;
 }
 
 function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
