@@ -95,7 +95,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
   it('resets the blocked caller once the dialog is confirmed, and its row goes', async () => {
     await page.getByRole('button', { name: 'Reset the counters of flooder' }).click();
     const dialog = page.getByRole('alertdialog');
-    await dialog.getByText('Reset the counters of flooder for GET /api/ping?', { exact: false }).waitFor();
+    await dialog.getByText('Reset the counters of flooder for GET /api/ping?').waitFor();
     await dialog.getByRole('button', { name: 'Confirm' }).click();
 
     await page.getByText('Counters of flooder were reset.').waitFor();
