@@ -14,7 +14,7 @@ import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
 
 const SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-page.png');
 const SUPER_ADMIN = 'super@fixture.test';
-// Generous for a slow shared 2-core machine: `strapi build` alone takes 60-90 s on an idle one.
+// Generous for a slow shared 2-core machine: `strapi build` alone takes 85-105 s here (2 GB of memory).
 const BUILD_AND_BOOT_MS = 420_000;
 const BROWSER_STEP_MS = 60_000;
 const TEST_MS = 180_000;
