@@ -5,8 +5,16 @@ import { bytesToBuffer } from '../bytes';
 import { array, bulk, error, integer, NIL, NULL_ARRAY, type Reply, simple } from '../reply';
 
 export function encodeCommand(args: readonly string[]): Buffer {
-  let text = `*${args.length}\r\n`;
-  for (const arg of args) text += `$${arg.length}\r\n${arg}\r\n`;
+  return encodeCommands([args]);
+}
+
+/** Several commands as one buffer, to go out in one write. */
+export function encodeCommands(commands: readonly (readonly string[])[]): Buffer {
+  let text = '';
+  for (const args of commands) {
+    text += `*${args.length}\r\n`;
+    for (const arg of args) text += `$${arg.length}\r\n${arg}\r\n`;
+  }
   return bytesToBuffer(text);
 }
 

@@ -1,6 +1,6 @@
 // The redis engine's RESP2 codec: every reply type survives (simple vs bulk, nil vs null array,
 // big integers), whatever way the bytes are split into chunks.
-import { encodeCommand, RespParser, RespProtocolError } from '../../../mock/kv-rest/redis/resp-codec';
+import { encodeCommand, encodeCommands, RespParser, RespProtocolError } from '../../../mock/kv-rest/redis/resp-codec';
 import { array, bulk, error, integer, NIL, NULL_ARRAY, simple } from '../../../mock/kv-rest/reply';
 
 const WIRE = '+OK\r\n-ERR bad\r\n:42\r\n:-7\r\n:9223372036854775807\r\n$3\r\nfoo\r\n$0\r\n\r\n$-1\r\n*-1\r\n*0\r\n*2\r\n*1\r\n+in\r\n$2\r\n\r\n\r\n';
@@ -40,5 +40,10 @@ describe('RESP2 codec', () => {
 
   it('encodes commands as arrays of bulk strings', () => {
     expect(encodeCommand(['SET', 'k', 'v\u00ff']).toString('latin1')).toBe('*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$2\r\nv\u00ff\r\n');
+  });
+
+  it('encodes several commands back to back in one buffer', () => {
+    expect(encodeCommands([['GET', 'a'], ['PING']]).toString('latin1')).toBe('*2\r\n$3\r\nGET\r\n$1\r\na\r\n*1\r\n$4\r\nPING\r\n');
+    expect(encodeCommands([]).length).toBe(0);
   });
 });
