@@ -1,10 +1,12 @@
-// How the plugin talks to the key-value REST store: node:http with keep-alive, a timeout on every
-// call, and the commands issued in the same turn of the event loop sent as one /pipeline request.
-// It replaces @upstash/redis's default transport (global fetch, one request per command), which
-// costs several times more CPU per request and cannot batch commands from different limiters.
-import http from 'node:http';
-import https from 'node:https';
+// How the plugin talks to the key-value REST store: @upstash/redis's Requester over our own
+// keep-alive HTTP/1.1 connections (store-connections.ts), a timeout on every call, and the commands
+// issued in the same turn of the event loop sent as one /pipeline request. It replaces
+// @upstash/redis's default transport (global fetch, one request per command), which costs several
+// times more CPU per request and cannot batch commands from different limiters.
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
+import { StoreConnections, StoreUnavailableError } from './store-connections';
+
+export { StoreUnavailableError };
 
 interface Pending {
   readonly command: unknown;
@@ -12,28 +14,26 @@ interface Pending {
   reject(failure: Error): void;
 }
 
-export class StoreUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'StoreUnavailableError';
-  }
-}
+type StoreAnswer = UpstashResponse<unknown> | UpstashResponse<unknown>[];
+
+/** Connections to the store at most; more concurrent batches wait for one. */
+const MAX_CONNECTIONS = 64;
+/** Below Node's default 5 s keep-alive timeout, so the server never closes a connection we reuse. */
+const IDLE_REUSE_MS = 4000;
 
 export class PipeliningRequester implements Requester {
+  private readonly connections: StoreConnections;
+  /** The request line and fixed headers per REST path (`''`, `pipeline`, `multi-exec`, ...). */
+  private readonly heads = new Map<string, string>();
   private readonly endpoint: URL;
-  private readonly transport: typeof http | typeof https;
-  private readonly agent: http.Agent;
-  private readonly authorization: string;
-  /** Request targets by REST path, resolved once each (`''`, `pipeline`, `multi-exec`, ...). */
-  private readonly targets = new Map<string, { readonly hostname: string; readonly port: string; readonly path: string }>();
+  private readonly fixedHeaders: string;
   private queue: Pending[] = [];
   private flushScheduled = false;
 
-  constructor(url: string, token: string, private readonly timeoutMs: number) {
+  constructor(url: string, token: string, timeoutMs: number) {
     this.endpoint = new URL(url.endsWith('/') ? url : `${url}/`);
-    this.transport = this.endpoint.protocol === 'https:' ? https : http;
-    this.agent = new this.transport.Agent({ keepAlive: true, maxSockets: 64 });
-    this.authorization = `Bearer ${token}`;
+    this.connections = new StoreConnections(this.endpoint, timeoutMs, { maxConnections: MAX_CONNECTIONS, idleReuseMs: IDLE_REUSE_MS });
+    this.fixedHeaders = `host: ${this.endpoint.host}\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\n`;
   }
 
   request<TResult = unknown>(request: UpstashRequest): Promise<UpstashResponse<TResult>> {
@@ -48,7 +48,7 @@ export class PipeliningRequester implements Requester {
   }
 
   close(): void {
-    this.agent.destroy();
+    this.connections.close();
   }
 
   private flush(): void {
@@ -74,51 +74,23 @@ export class PipeliningRequester implements Requester {
     );
   }
 
-  private target(path: string): { hostname: string; port: string; path: string } {
-    let target = this.targets.get(path);
-    if (!target) {
+  private head(path: string): string {
+    let head = this.heads.get(path);
+    if (head === undefined) {
       const url = new URL(path, this.endpoint);
-      // An IPv6 literal is `[::1]` in a URL but `::1` for node:http.
-      target = { hostname: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: url.port, path: `${url.pathname}${url.search}` };
-      this.targets.set(path, target);
+      head = `POST ${url.pathname}${url.search} HTTP/1.1\r\n${this.fixedHeaders}`;
+      this.heads.set(path, head);
     }
-    return target;
+    return head;
   }
 
-  private post(path: string, body: unknown): Promise<UpstashResponse<unknown> | UpstashResponse<unknown>[]> {
+  private async post(path: string, body: unknown): Promise<StoreAnswer> {
     const payload = JSON.stringify(body);
-    return new Promise((resolve, reject) => {
-      const request = this.transport.request(
-        {
-          ...this.target(path),
-          method: 'POST',
-          agent: this.agent,
-          headers: { authorization: this.authorization, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-        },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('error', (failure) => settle(new StoreUnavailableError(failure.message)));
-          response.on('end', () => {
-            const text = Buffer.concat(chunks).toString('utf8');
-            try {
-              settle(undefined, JSON.parse(text));
-            } catch {
-              settle(new StoreUnavailableError(`the key-value store answered ${response.statusCode} with a body that is not JSON`));
-            }
-          });
-        },
-      );
-      // A deadline for the whole call (waiting for a socket, connecting, the answer), not an idle
-      // timer: a store that trickles bytes or a saturated pool must not hold requests past it.
-      const deadline = setTimeout(() => request.destroy(new StoreUnavailableError(`no answer from the key-value store within ${this.timeoutMs} ms`)), this.timeoutMs);
-      const settle = (failure: Error | undefined, answer?: UpstashResponse<unknown> | UpstashResponse<unknown>[]): void => {
-        clearTimeout(deadline);
-        if (failure) reject(failure);
-        else resolve(answer!);
-      };
-      request.on('error', (failure) => settle(failure instanceof StoreUnavailableError ? failure : new StoreUnavailableError(failure.message)));
-      request.end(payload);
-    });
+    const response = await this.connections.send(`${this.head(path)}content-length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
+    try {
+      return JSON.parse(response.body.toString('utf8')) as StoreAnswer;
+    } catch {
+      throw new StoreUnavailableError(`the key-value store answered ${response.status} with a body that is not JSON`);
+    }
   }
 }
