@@ -11,6 +11,9 @@ describe('two Strapi instances sharing one store', () => {
     const config = {
       url: kv.url,
       token: kv.token,
+      // The first calls reach a store that has just started (script compiled on first use) while two
+      // Strapi boots load the machine: a generous timeout keeps them from failing open.
+      timeout: 5000,
       strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'token-bucket', tokens: 10, window: '1h' } }],
     };
     instances = await Promise.all([startStrapiProcess({ config }), startStrapiProcess({ config })]);
