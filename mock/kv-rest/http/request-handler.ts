@@ -44,7 +44,6 @@ export class RequestHandler {
   }
 
   readonly handle = (request: IncomingMessage, response: ServerResponse): void => {
-    response.setHeader(this.headerNames.syncToken, String(++this.syncCounter));
     this.route(request, response).catch((failure: unknown) => this.fail(request, response, failure));
   };
 
@@ -60,8 +59,14 @@ export class RequestHandler {
     if (status === 413) request.resume();
   }
 
+  /** A new `<prefix>-sync-token` for every response (read-your-writes, as the real API does). */
+  private nextSyncToken(): string {
+    return String(++this.syncCounter);
+  }
+
   private send(request: IncomingMessage, response: ServerResponse, status: number, contentType: string, body: string | Buffer): void {
-    response.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+    // One flat header list and no setHeader(): Node writes it out as is, with no merging.
+    response.writeHead(status, ['content-type', contentType, 'content-length', String(Buffer.byteLength(body)), this.headerNames.syncToken, this.nextSyncToken()]);
     response.end(request.method === 'HEAD' ? undefined : body);
   }
 
@@ -114,6 +119,7 @@ export class RequestHandler {
 
   private async stream(request: IncomingMessage, response: ServerResponse, route: string, targets: string[], context: RunContext): Promise<void> {
     requireEventStream(request, `/${route}`);
+    response.setHeader(this.headerNames.syncToken, this.nextSyncToken());
     const caller = { user: context.principal.user, address: context.address };
     if (route === 'monitor') {
       if (context.principal.readOnly) throw new HttpError(400, "NOPERM this user has no permissions to run the 'monitor' command");
