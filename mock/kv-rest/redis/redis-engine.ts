@@ -21,6 +21,7 @@ class RedisEngine implements Engine {
   private readonly timeoutMs: number;
   private readonly pool: Promise<RedisConnection>[] = [];
   private next = 0;
+  private slotThisTurn: number | undefined;
   private readonly scripts = new ScriptRewrites();
   /** Passwords of ACL users seen by authenticate(), to open connections as them. */
   private readonly passwords = new Map<string, string>();
@@ -86,11 +87,19 @@ class RedisEngine implements Engine {
     return RedisConnection.open(this.address, this.timeoutMs, { user: caller.user, password });
   }
 
-  /** A pooled connection for the database's own tokens; one per ACL user otherwise. Dead ones are replaced. */
+  /**
+   * A pooled connection for the database's own tokens; one per ACL user otherwise. Dead ones are
+   * replaced. The pool turns once per turn of the event loop, not per request, so the requests
+   * that arrive together share one connection and so one write (see connection.ts).
+   */
   private async connectionFor(caller: Caller): Promise<RedisConnection> {
     if (caller.user !== 'default') return this.reuse(this.userConnections, caller.user, caller);
-    if (this.pool.length < this.poolSize) this.pool.push(this.open(caller));
-    const slot = this.next++ % this.pool.length;
+    if (this.slotThisTurn === undefined) {
+      if (this.pool.length < this.poolSize) this.pool.push(this.open(caller));
+      this.slotThisTurn = this.next++ % this.pool.length;
+      setImmediate(() => (this.slotThisTurn = undefined));
+    }
+    const slot = this.slotThisTurn;
     const connection = await this.pool[slot].catch(() => undefined);
     if (connection?.usable) return connection;
     this.pool[slot] = this.open(caller);
