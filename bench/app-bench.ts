@@ -1,7 +1,6 @@
 // Runs one app scenario (a fresh app child, a warm-up, a measured load run) and turns the rounds
 // into the table: medians, and ratios against the baseline of the same app measured in the same round.
-import type { NodeChild } from './processes';
-import { forkChild, processCpuMicros } from './processes';
+import { forkChild, processCpuMicros, type NodeChild } from './processes';
 import { runLoad } from './load';
 import { IDENTIFIER_HEADER, ROUTE, type AppScenario } from './scenarios';
 import type { AppChildInput, AppReady, AppUsage } from './app-process';

@@ -98,7 +98,19 @@ export async function prepareKvTargets({ store, redis, webdis }: KvTargetsInput)
       },
     });
   }
+  for (const target of targets) await checkTarget(target);
   return targets;
+}
+
+/** One request of each operation, answered without an error (webdis answers errors with 200 `[false, "..."]`). */
+async function checkTarget(target: KvTarget): Promise<void> {
+  for (const operation of KV_OPERATIONS) {
+    const request = target.requests[operation];
+    if (!request) continue;
+    const response = await fetch(request.url, { method: request.method ?? 'GET', headers: request.headers, body: request.body });
+    const text = await response.text();
+    if (!response.ok || text.includes('"error"') || text.includes('[false,')) throw new Error(`${target.name} ${operation} answered ${response.status} ${text.slice(0, 200)}`);
+  }
 }
 
 export async function measureKvOperation(target: KvTarget, operation: KvOperation, timing: Timing): Promise<KvSample | undefined> {
