@@ -147,6 +147,14 @@ export function appTable(summaries: readonly AppSummary[]): string {
   return markdownTable(header, rows);
 }
 
+/** What the columns mean, printed under the table. */
+export const APP_LEGEND = [
+  '- Each scenario runs in a fresh app process; the load comes from the parent process, one caller (`x-bench-id`) per connection.',
+  '- app CPU: user + system time of the app process over the measured run, per completed request; "over baseline" is paired with the no-limiter run of the same app and round.',
+  '- store commands/req (round trips): commands that reached the key-value engine per request, and the HTTP requests carrying them (the plugin batches the commands of concurrent requests into one /pipeline).',
+  '- store CPU: the key-value REST server process, plus the redis-server for the redis engine and rate-limiter-flexible\'s Redis store.',
+].join('\n');
+
 /** What the table cannot show: answers other than the scenario expects, and store outages (fail-open). */
 export function appNotes(summaries: readonly AppSummary[]): string[] {
   return summaries.flatMap((summary) => {

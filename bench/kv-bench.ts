@@ -183,6 +183,13 @@ export function summariseKv(targets: readonly KvTarget[], samples: KvSamples): K
   );
 }
 
+/** What the columns mean, printed under the table. */
+export const KV_LEGEND = [
+  '- GET and SET in the path form (`/get/<key>`, webdis `/GET/<key>`); EVALSHA as the JSON body @upstash/ratelimit sends (webdis: its URL form, with the script as Redis 7.0 takes it); pipeline: 5 SET + 5 GET in one `/pipeline` request (webdis has none).',
+  '- server CPU: the key-value REST server process, plus the redis-server behind the redis engine and webdis (and webdis itself).',
+  '- redis-benchmark: `redis-benchmark -q -t get,set -c 50` on the same redis-server, over RESP: what Redis serves without HTTP.',
+].join('\n');
+
 export function kvTable(summaries: readonly KvSummary[], reference: readonly RedisBenchmarkSample[][]): string {
   const header = ['server', 'operation', 'req/s', 'vs webdis GET', 'p50 ms', 'p99 ms', 'server CPU µs/req', 'failed'];
   // NaN: the server cannot do it (webdis has no pipeline endpoint), or there was no webdis to compare with.

@@ -15,6 +15,12 @@ export async function measureMemory(store: StoreEndpoint, callers: number): Prom
   }
 }
 
+/** What the columns mean, printed under the table. */
+export const MEMORY_LEGEND = [
+  '- Every caller sends two requests to a fixed-window strategy of 1 token per hour, so each caller is refused once and enters the block cache (default `blockedCacheSize`, 10,000).',
+  '- heapUsed after GC is what the plugin keeps reachable; RSS also holds the pages V8 grew into while requests were in flight (peak RSS: the process\'s maximum).',
+].join('\n');
+
 const mebibytes = (bytes: number) => cell(bytes / 2 ** 20, 1);
 
 export function memoryTable(result: MemoryResult): string {

@@ -1,9 +1,9 @@
 // `npm run bench`: starts every server it needs on loopback, runs the scenarios in interleaved
 // rounds, prints markdown tables (medians) and, in full mode, writes bench/RESULTS.md.
 // `--quick`: one short round, no Strapi, a smaller memory scenario; the CI smoke test (no thresholds).
-import { appNotes, appTable, measureAppScenario, summariseApp, type AppSample, type Timing } from './app-bench';
-import { kvSampleKey, kvTable, KV_OPERATIONS, measureKvOperation, prepareKvTargets, runRedisBenchmark, summariseKv, type KvSample, type RedisBenchmarkSample } from './kv-bench';
-import { measureMemory, memoryTable } from './memory';
+import { APP_LEGEND, appNotes, appTable, measureAppScenario, summariseApp, type AppSample, type Timing } from './app-bench';
+import { KV_LEGEND, kvSampleKey, kvTable, KV_OPERATIONS, measureKvOperation, prepareKvTargets, runRedisBenchmark, summariseKv, type KvSample, type RedisBenchmarkSample } from './kv-bench';
+import { measureMemory, MEMORY_LEGEND, memoryTable } from './memory';
 import { CONNECTIONS } from './load';
 import { forkChild, stopAllProcesses, stopProcessesOnSignals } from './processes';
 import { machineDescription, renderReport, writeResults } from './report';
@@ -83,10 +83,10 @@ async function main(): Promise<void> {
       { title: 'Targets (issue 8; reported, not enforced)', body: targetsTable(app, kv) },
       {
         title: `Apps under load (autocannon, ${CONNECTIONS} connections, ${mode.app.seconds} s per run after ${mode.app.warmupSeconds} s of warm-up${mode.strapi ? ` (Strapi: ${mode.strapi.warmupSeconds} s)` : ''}, ${mode.rounds} round(s))`,
-        body: [appTable(app), ...(notes.length > 0 ? ['', ...notes] : [])].join('\n'),
+        body: [appTable(app), '', APP_LEGEND, ...notes].join('\n'),
       },
-      { title: `The key-value REST server alone (${mode.kv.seconds} s per run)`, body: kvTable(kv, reference) },
-      { title: 'Memory: distinct callers through the plugin middleware', body: memoryTable(memory) },
+      { title: `The key-value REST server alone (${mode.kv.seconds} s per run)`, body: `${kvTable(kv, reference)}\n\n${KV_LEGEND}` },
+      { title: 'Memory: distinct callers through the plugin middleware', body: `${memoryTable(memory)}\n\n${MEMORY_LEGEND}` },
     ],
   });
   console.log(markdown);
