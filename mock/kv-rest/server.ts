@@ -70,7 +70,7 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
       ? options.engine
       : options.engine === 'redis'
         ? createRedisEngine({ url: options.redisUrl })
-        : createMemoryEngine({ scriptTimeLimitMs: options.scriptTimeLimitMs });
+        : createMemoryEngine({ scriptTimeLimitMs: options.scriptTimeLimitMs, runAtEndOfTurn: true });
   const tokens = new TokenRegistry(token, readonlyToken);
   const limits = new RequestLimits({ maxRequestBytes: settings.maxRequestBytes, dailyLimit: settings.dailyLimit });
   const handler = new RequestHandler(engine, new CommandRunner(engine, tokens, limits), tokens, {
