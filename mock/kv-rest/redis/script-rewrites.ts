@@ -1,43 +1,73 @@
 // Scripts on Redis 7.0 as clients send them: texts whose `#!lua flags=` line Redis 7.0 refuses
 // (allow-key-locking, from @upstash/ratelimit 2.1+) are rewritten, and the client's SHA (of the text
-// as sent) is mapped to the rewritten text: EVALSHA of it runs the rewritten text (EVAL, which Redis
-// caches), and SCRIPT LOAD/EXISTS answer with the original SHA, as if Redis had taken the original.
+// as sent) is mapped to the rewritten text: EVALSHA of it runs the rewritten text (by its own SHA
+// once Redis has it cached, else by EVAL of the text), and SCRIPT LOAD/EXISTS answer with the
+// original SHA, as if Redis had taken the original.
 import type { Reply } from '../reply';
 import { scriptForRedis70, scriptSha } from '../script-shebang';
 
+interface Rewritten {
+  /** The text Redis runs, and its SHA. */
+  readonly text: string;
+  readonly sha: string;
+  /** Whether Redis has taken the text (so EVALSHA of `sha` runs it) since we last heard otherwise. */
+  cachedByRedis: boolean;
+}
+
 export class ScriptRewrites {
-  /** sha1(text as sent) -> the text Redis runs, for rewritten scripts only. */
-  private readonly rewritten = new Map<string, string>();
+  /** sha1(text as sent) -> what Redis runs instead, for rewritten scripts only. */
+  private readonly rewritten = new Map<string, Rewritten>();
 
   /** The command to send to Redis instead of `args`, for the scripting commands; others unchanged. */
   translate(args: readonly string[]): readonly string[] {
     const name = args[0].toLowerCase();
     if (name === 'eval' || name === 'eval_ro') return [args[0], this.remember(args[1]), ...args.slice(2)];
     if (name === 'evalsha' || name === 'evalsha_ro') {
-      const text = this.rewritten.get(args[1].toLowerCase());
-      return text === undefined ? args : [name === 'evalsha' ? 'EVAL' : 'EVAL_RO', text, ...args.slice(2)];
+      const script = this.rewritten.get(args[1].toLowerCase());
+      if (script === undefined) return args;
+      // By SHA when Redis has the text: no need to send (and have Redis hash) the whole script again.
+      return script.cachedByRedis ? [args[0], script.sha, ...args.slice(2)] : [name === 'evalsha' ? 'EVAL' : 'EVAL_RO', script.text, ...args.slice(2)];
     }
     if (name === 'script' && args[1]?.toLowerCase() === 'load' && args.length === 3) return [args[0], args[1], this.remember(args[2])];
     if (name === 'script' && args[1]?.toLowerCase() === 'exists') {
-      return [args[0], args[1], ...args.slice(2).map((sha) => {
-        const text = this.rewritten.get(sha.toLowerCase());
-        return text === undefined ? sha : scriptSha(text);
-      })];
+      return [args[0], args[1], ...args.slice(2).map((sha) => this.rewritten.get(sha.toLowerCase())?.sha ?? sha)];
     }
     return args;
   }
 
-  /** Redis's answer to a translated command, as the client expects it (SCRIPT LOAD: the original SHA). */
+  /**
+   * Redis's answer to a translated command, as the client expects it (SCRIPT LOAD: the original SHA).
+   * A rewritten script that ran or loaded is cached by Redis from then on. NOSCRIPT for its SHA means
+   * Redis lost it (SCRIPT FLUSH from elsewhere, a restart): the rewrite is forgotten too, so EVALSHA
+   * answers NOSCRIPT until the client sends the text again, as on Redis.
+   */
   answer(args: readonly string[], reply: Reply): Reply {
     const name = args[0].toLowerCase();
-    if (name === 'script' && args[1]?.toLowerCase() === 'load' && args.length === 3 && reply.kind === 'bulk') return { kind: 'bulk', value: scriptSha(args[2]) };
+    const isLoad = name === 'script' && args[1]?.toLowerCase() === 'load' && args.length === 3;
+    if (this.rewritten.size > 0 && (name.startsWith('eval') || isLoad)) this.learn(scriptShaOf(name, args), reply);
+    if (isLoad && reply.kind === 'bulk') return { kind: 'bulk', value: scriptSha(args[2]) };
     if (name === 'script' && args[1]?.toLowerCase() === 'flush' && reply.kind === 'simple') this.rewritten.clear();
     return reply;
   }
 
+  /** What a reply to a rewritten script's command says about Redis's script cache. */
+  private learn(sha: string, reply: Reply): void {
+    const script = this.rewritten.get(sha);
+    if (!script) return;
+    if (reply.kind !== 'error') script.cachedByRedis = true;
+    else if (script.cachedByRedis && reply.message.startsWith('NOSCRIPT')) this.rewritten.delete(sha);
+  }
+
   private remember(text: string): string {
     const rewritten = scriptForRedis70(text);
-    if (rewritten !== text) this.rewritten.set(scriptSha(text), rewritten);
+    const sha = scriptSha(text);
+    if (rewritten !== text && !this.rewritten.has(sha)) this.rewritten.set(sha, { text: rewritten, sha: scriptSha(rewritten), cachedByRedis: false });
     return rewritten;
   }
+}
+
+/** The client's SHA of the script a scripting command names or carries. */
+function scriptShaOf(name: string, args: readonly string[]): string {
+  if (name === 'evalsha' || name === 'evalsha_ro') return args[1].toLowerCase();
+  return scriptSha(name === 'script' ? args[2] : args[1]);
 }
