@@ -8,7 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { StoreConnections, StoreUnavailableError } from '../../../server/src/limiter/store-connections';
+import { StoreConnections, StoreUnavailableError, type StoreConnectionOptions } from '../../../server/src/limiter/store-connections';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -39,7 +39,7 @@ const echo: Handler = (request, response) => {
 };
 
 const post = (body: string, target = '/') => `POST ${target} HTTP/1.1\r\nhost: store\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-const OPTIONS = { maxConnections: 4, idleReuseMs: 4000 };
+const OPTIONS: StoreConnectionOptions = { maxConnections: 4, idleReuseMs: 4000 };
 
 describe('StoreConnections', () => {
   const cleanups: Array<() => unknown> = [];
