@@ -39,7 +39,7 @@ export interface AppSample {
 /** The CPU time of the processes that serve the scenario's store: the KV REST server and/or redis-server. */
 async function storeCpu(scenario: AppScenario, context: AppBenchContext): Promise<{ usage?: StoreUsage; micros?: number }> {
   const spec = scenario.limiter;
-  if (spec.kind === 'none' || (spec.kind === 'rate-limiter-flexible' && spec.store === 'memory')) return {};
+  if (spec.kind === 'none' || spec.kind === 'static-refusal' || (spec.kind === 'rate-limiter-flexible' && spec.store === 'memory')) return {};
   const usage = spec.kind === 'plugin' ? await context.store.calls.call<StoreUsage>('usage') : undefined;
   const redisMicros = spec.store === 'redis' && context.redis ? processCpuMicros(context.redis.pid) : 0;
   if (redisMicros === undefined) return { usage };

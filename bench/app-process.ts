@@ -8,6 +8,8 @@ import Koa, { type Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { bootStrapi } from '../demo/boot-strapi';
 import { createRateLimitMiddleware } from '../server/src';
+import { setRateLimitHeaders, setRetryAfter } from '../server/src/http/headers';
+import { jsonRefusal } from '../server/src/http/middleware';
 import { serveCalls } from './ipc';
 import { HIGH, IDENTIFIER_HEADER, ROUTE, type AppScenario, type LimiterSpec } from './scenarios';
 import type { StoreReady } from './store-process';
@@ -47,8 +49,18 @@ function rateLimiterFlexible(limiter: RateLimiterAbstract): Middleware {
   };
 }
 
+/** The refusal the plugin sends a blocked caller (same headers, same body), with no limiter behind it. */
+const staticRefusal: Middleware = (ctx) => {
+  const now = Date.now();
+  const reset = now + 3_600_000;
+  setRateLimitHeaders(ctx, 'standard', { limit: 1, remaining: 0, reset, windowSeconds: 3600 }, now);
+  setRetryAfter(ctx, reset, now);
+  jsonRefusal(ctx, 429, 'Too many requests, please try again later');
+};
+
 function koaLimiter(spec: LimiterSpec, input: AppChildInput): Middleware | undefined {
   if (spec.kind === 'none') return undefined;
+  if (spec.kind === 'static-refusal') return staticRefusal;
   if (spec.kind === 'plugin') {
     const store = input.stores[spec.store];
     if (!store) throw new Error(`no ${spec.store} store for ${input.scenario.name}`);
@@ -73,7 +85,7 @@ async function startKoa(input: AppChildInput): Promise<Server> {
 
 async function startStrapi(input: AppChildInput): Promise<Server> {
   const spec = input.scenario.limiter;
-  if (spec.kind === 'rate-limiter-flexible') throw new Error('the Strapi scenarios compare the plugin with no limiter only');
+  if (spec.kind === 'rate-limiter-flexible' || spec.kind === 'static-refusal') throw new Error('the Strapi scenarios compare the plugin with no limiter only');
   const store = spec.kind === 'plugin' ? input.stores[spec.store] : undefined;
   const config = spec.kind === 'plugin' ? { url: store?.url, token: store?.token, strategy: spec.strategy } : {};
   const { strapi } = await bootStrapi({ config, pluginEnabled: spec.kind === 'plugin', logLevel: 'error' });

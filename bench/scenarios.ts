@@ -12,6 +12,8 @@ export const IDENTIFIER_HEADER = 'x-bench-id';
 
 export type LimiterSpec =
   | { readonly kind: 'none' }
+  /** No limiter, but every request answered with the plugin's own 429 (headers and body): what a refusal costs Koa. */
+  | { readonly kind: 'static-refusal' }
   | { readonly kind: 'plugin'; readonly store: 'memory' | 'redis'; readonly strategy: readonly Strategy[] }
   | { readonly kind: 'rate-limiter-flexible'; readonly store: 'memory' | 'redis' };
 
@@ -51,6 +53,7 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
     expect: 'refused',
     target: 'flood',
   },
+  { name: 'Koa answering the same 429 itself (reference)', app: 'koa', limiter: { kind: 'static-refusal' }, expect: 'refused' },
   {
     name: 'plugin, three strategies on one route',
     app: 'koa',
@@ -70,5 +73,5 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
 
 /** Scenarios that need a redis-server: the plugin on the redis engine and rate-limiter-flexible's Redis store. */
 export function needsRedis(scenario: AppScenario): boolean {
-  return scenario.limiter.kind !== 'none' && scenario.limiter.store === 'redis';
+  return 'store' in scenario.limiter && scenario.limiter.store === 'redis';
 }
