@@ -5,7 +5,7 @@ import { runLoad } from './load';
 import { IDENTIFIER_HEADER, ROUTE, type AppScenario } from './scenarios';
 import type { AppChildInput, AppReady, AppUsage } from './app-process';
 import type { StoreReady, StoreUsage } from './store-process';
-import { cell, markdownTable, medianOf, signedCell } from './table';
+import { cell, markdownTable, medianOf, pairedByRound, signedCell } from './table';
 
 export interface Timing {
   readonly warmupSeconds: number;
@@ -106,7 +106,7 @@ export function summariseApp(scenarios: readonly AppScenario[], samples: Readonl
   return scenarios.map((scenario) => {
     const own = samples.get(scenario) ?? [];
     const baseline = samples.get(scenarios.find((candidate) => candidate.app === scenario.app)!) ?? [];
-    const paired = own.flatMap((sample, round) => (baseline[round] ? [{ sample, base: baseline[round] }] : []));
+    const paired = pairedByRound(own, baseline);
     return {
       scenario,
       requestsPerSecond: medianOf(own, (sample) => sample.requestsPerSecond),

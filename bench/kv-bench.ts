@@ -10,7 +10,7 @@ import { processCpuMicros, type NodeChild } from './processes';
 import type { Service } from './services';
 import { captureSlidingWindowCall } from './sliding-window-script';
 import type { StoreEndpoint, StoreReady, StoreUsage } from './store-process';
-import { cell, markdownTable, medianOf } from './table';
+import { cell, markdownTable, medianOf, pairedByRound } from './table';
 import { HIGH } from './scenarios';
 import { scriptForRedis70, scriptSha } from '../mock/kv-rest/script-shebang';
 
@@ -168,7 +168,7 @@ export function summariseKv(targets: readonly KvTarget[], samples: KvSamples): K
     KV_OPERATIONS.map((operation) => {
       const own = samples.get(kvSampleKey(target.name, operation)) ?? [];
       const measured = own.filter((sample): sample is KvSample => sample !== undefined);
-      const paired = own.flatMap((sample, round) => (sample && baseline[round] ? [{ sample, base: baseline[round]! }] : []));
+      const paired = pairedByRound(own, baseline);
       return {
         target: target.name,
         operation,

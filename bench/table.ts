@@ -13,6 +13,14 @@ export function medianOf<T>(samples: readonly T[], field: (sample: T) => number 
   return values.length === 0 ? undefined : median(values);
 }
 
+/** Each round's sample beside the baseline's sample of the same round, for rounds that have both. */
+export function pairedByRound<T>(own: readonly (T | undefined)[], baseline: readonly (T | undefined)[]): { sample: T; base: T }[] {
+  return own.flatMap((sample, round) => {
+    const base = baseline[round];
+    return sample !== undefined && base !== undefined ? [{ sample, base }] : [];
+  });
+}
+
 /** A number for a table cell, thousands separated; `—` where it does not apply, `n/a` where it could not be measured (NaN). */
 export function cell(value: number | undefined, digits = 0): string {
   if (value === undefined) return '—';
