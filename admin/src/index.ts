@@ -7,6 +7,15 @@ import { getTranslation } from './utils/getTranslation';
 
 type Messages = Record<string, string>;
 
+/**
+ * One static import per locale file. A template-literal `import(`./translations/${locale}.json`)`
+ * is left as it is by Vite for code under node_modules (where an installed plugin lives), so the
+ * built admin asked the server for a file it does not have and every page load logged an error.
+ */
+const TRANSLATIONS: Record<string, () => Promise<{ default: Messages }>> = {
+  en: () => import('./translations/en.json'),
+};
+
 function prefixed(messages: Messages): Messages {
   return Object.fromEntries(Object.entries(messages).map(([key, value]) => [getTranslation(key), value]));
 }
@@ -26,13 +35,9 @@ export default {
   async registerTrads({ locales }: { locales: string[] }): Promise<Array<{ data: Messages; locale: string }>> {
     return Promise.all(
       locales.map(async (locale) => {
-        try {
-          const { default: data } = (await import(`./translations/${locale}.json`)) as { default: Messages };
-          return { data: prefixed(data), locale };
-        } catch {
-          // A locale without a file falls back to the English default messages.
-          return { data: {}, locale };
-        }
+        // A locale without a file falls back to the English default messages.
+        const load = Object.hasOwn(TRANSLATIONS, locale) ? TRANSLATIONS[locale] : undefined;
+        return { data: load ? prefixed((await load()).default) : {}, locale };
       }),
     );
   },
