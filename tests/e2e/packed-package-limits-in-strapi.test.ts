@@ -1,11 +1,12 @@
 // The package as a user gets it: `npm pack`, installed into a Strapi app as a dependency (no
 // `resolve`), boots and limits. Catches a broken `exports` map or a file missing from the tarball.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startKvRestServer, type KvRestServer } from '../../mock';
+import { PACKAGE_ROOT } from '../../demo/boot-strapi';
+import { demoAppWithPackedPackage } from '../support/packed-package';
 import { startStrapiProcess, type StrapiProcess } from '../support/strapi-process';
-import { DEMO_APP_DIR, PACKAGE_ROOT } from '../../demo/boot-strapi';
 
 describe('the packed package inside a Strapi app', () => {
   let kv: KvRestServer;
@@ -16,12 +17,7 @@ describe('the packed package inside a Strapi app', () => {
     // Inside the repository, so the app finds @strapi/strapi in the repository's node_modules.
     mkdirSync(path.join(PACKAGE_ROOT, '.tmp'), { recursive: true });
     workDir = mkdtempSync(path.join(PACKAGE_ROOT, '.tmp', 'consumer-'));
-    const tarball = execFileSync('npm', ['pack', '--silent', '--pack-destination', workDir], { cwd: PACKAGE_ROOT, encoding: 'utf8' }).trim().split('\n').pop()!;
-    const appDir = path.join(workDir, 'app');
-    cpSync(DEMO_APP_DIR, appDir, { recursive: true });
-    const manifest = JSON.parse(readFileSync(path.join(appDir, 'package.json'), 'utf8'));
-    writeFileSync(path.join(appDir, 'package.json'), JSON.stringify({ ...manifest, dependencies: {} }, null, 2));
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts', path.join(workDir, tarball)], { cwd: appDir, stdio: 'ignore' });
+    const appDir = demoAppWithPackedPackage(workDir);
     kv = await startKvRestServer();
     // Strapi requires installed plugins from its own location; in a real app that is the app's
     // node_modules, here it is the repository's, so the app's node_modules is added to the search.
@@ -51,5 +47,11 @@ describe('the packed package inside a Strapi app', () => {
     const appDir = path.join(workDir, 'app');
     const script = "const p=require('strapi-plugin-ratelimit');const m=require('strapi-plugin-ratelimit/mock');console.log(typeof p.createRateLimitMiddleware, typeof m.startKvRestServer)";
     expect(execFileSync('node', ['-e', script], { cwd: appDir, encoding: 'utf8' }).trim()).toBe('function function');
+  });
+
+  it('ships only what runs (issue 16 item 11: no benchmark, demo or scripts)', () => {
+    const installed = path.join(workDir, 'app/node_modules/strapi-plugin-ratelimit');
+    expect(readdirSync(installed).sort()).toEqual(['README.md', 'admin', 'dist', 'package.json', 'strategy-schema.json']);
+    expect(readdirSync(path.join(installed, 'dist')).sort()).toEqual(['mock', 'server', 'strapi-server.d.ts', 'strapi-server.js']);
   });
 });
