@@ -4,7 +4,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { describeWithProgram, type InstalledProgram } from './installed-program';
 
-const REDIS_SERVER: InstalledProgram = {
+export const REDIS_SERVER: InstalledProgram = {
   name: 'redis-server',
   installed: spawnSync('redis-server', ['--version']).status === 0,
   requiredBy: 'REQUIRE_REDIS',

@@ -1,0 +1,21 @@
+// Jest global setup and teardown: the suites that run the redis engine or compare with Redis read
+// REDIS_URL. When it is unset and redis-server is installed, one throwaway server serves the whole
+// run, so `npm test` on a machine with Redis runs those suites instead of skipping them.
+import { OwnRedisServer, REDIS_SERVER } from './redis-server';
+
+const RUN_SERVER = Symbol.for('strapi-plugin-ratelimit.tests.redis-for-the-run');
+type WithRunServer = typeof globalThis & { [RUN_SERVER]?: OwnRedisServer };
+
+export async function startRedisForTheRun(): Promise<void> {
+  if (process.env.REDIS_URL || !REDIS_SERVER.installed) return;
+  const server = await OwnRedisServer.start();
+  (globalThis as WithRunServer)[RUN_SERVER] = server;
+  // Test workers start after the global setup and inherit this environment.
+  process.env.REDIS_URL = server.url;
+}
+
+export async function stopRedisForTheRun(): Promise<void> {
+  const server = (globalThis as WithRunServer)[RUN_SERVER];
+  delete (globalThis as WithRunServer)[RUN_SERVER];
+  await server?.stop();
+}
