@@ -1,9 +1,11 @@
 // How the plugin talks to the key-value REST store: @upstash/redis's Requester over our own
-// keep-alive HTTP/1.1 connections (store-connections.ts), a timeout on every call, and the commands
-// issued in the same turn of the event loop sent as one /pipeline request. It replaces
+// keep-alive HTTP/1.1 connections (store-connections.ts), a timeout on every call, a circuit breaker
+// that stops calling a store that has just failed (store-circuit.ts), and the commands issued in the
+// same turn of the event loop sent as one /pipeline request. It replaces
 // @upstash/redis's default transport (global fetch, one request per command), which costs several
 // times more CPU per request and cannot batch commands from different limiters.
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
+import { StoreCircuit } from './store-circuit';
 import { StoreConnections, StoreUnavailableError } from './store-connections';
 
 export { StoreUnavailableError };
@@ -23,6 +25,7 @@ const IDLE_REUSE_MS = 4000;
 
 export class PipeliningRequester implements Requester {
   private readonly connections: StoreConnections;
+  private readonly circuit = new StoreCircuit();
   /** The request line and fixed headers per REST path (`''`, `pipeline`, `multi-exec`, ...). */
   private readonly heads = new Map<string, string>();
   private readonly endpoint: URL;
@@ -86,7 +89,8 @@ export class PipeliningRequester implements Requester {
 
   private async post(path: string, body: unknown): Promise<StoreAnswer> {
     const payload = JSON.stringify(body);
-    const response = await this.connections.send(`${this.head(path)}content-length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`);
+    const request = `${this.head(path)}content-length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`;
+    const response = await this.circuit.run(() => this.connections.send(request));
     try {
       return JSON.parse(response.body.toString('utf8')) as StoreAnswer;
     } catch {

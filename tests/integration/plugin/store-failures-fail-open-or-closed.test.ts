@@ -1,5 +1,8 @@
 // When the store is down (connection refused) or hangs (accepts, never answers), each request is
 // decided within the timeout: let through (fail open, one warning per outage) or 503 (fail closed).
+// After a failure the store is not called for a while (server/src/limiter/store-circuit.ts): the
+// tests that wait for it to be used again move Date past that interval instead of sleeping.
+import { CIRCUIT_LONGEST_INTERVAL_MS } from '../../../server/src/limiter/store-circuit';
 import { closedPortUrl, startStoreProxy, type StoreProxy } from './store-proxy';
 import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
 
@@ -72,14 +75,34 @@ describe('store failures', () => {
   );
 
   it(
+    'issue 16 item 8: a hanging store costs one timeout per outage, not one per request',
+    async () => {
+      store.mode = 'hang';
+      const app = limitedApp(config(store.url, 'open'));
+      try {
+        expect(await statuses(() => app.request.get('/limited'), 20)).toEqual(Array(20).fill(200));
+        // One call, plus the probes of a machine slow enough to let intervals pass (100, 200, 400 ms...).
+        expect(store.count()).toBeLessThanOrEqual(4);
+      } finally {
+        app.close();
+      }
+    },
+    WITHIN,
+  );
+
+  it(
     'applies limits again when the store is back, and warns again on the next outage',
     async () => {
+      const pastTheCircuit = () => jest.setSystemTime(Date.now() + CIRCUIT_LONGEST_INTERVAL_MS);
+      // Only Date: the store's deadlines and the HTTP servers keep real timers.
+      jest.useFakeTimers({ now: Date.now(), doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
       const app = limitedApp({ ...config(store.url, 'open'), strategy: [strategy({ identifierSource: 'header.x-user' }, { tokens: 1 })] });
       const as = (user: string) => () => app.request.get('/limited').set('x-user', user);
       try {
         store.mode = 'reset';
         expect(await statuses(as('a'), 2)).toEqual([200, 200]);
         store.mode = 'forward';
+        pastTheCircuit();
         expect(await statuses(as('a'), 2)).toEqual([200, 429]);
         expect(app.logs.info).toEqual(['[ratelimit] the key-value store answers again; limits apply']);
         store.mode = 'hang';
@@ -88,6 +111,7 @@ describe('store failures', () => {
         expect(await statuses(as('b'), 1)).toEqual([200]);
         expect(app.logs.warn).toHaveLength(2);
       } finally {
+        jest.useRealTimers();
         app.close();
       }
     },
