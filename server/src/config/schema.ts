@@ -2,13 +2,15 @@
 // Strapi's config validator and strategy-schema.json. Messages say what is wrong and how to fix it.
 import { z } from 'zod';
 import { DURATION_FORMAT, DURATION_PATTERN, parseDuration } from './duration';
+import { MAX_PATH_PATTERN_LENGTH, parsePathPattern } from './path-pattern';
 import { strategiesSharingKeys } from './shared-keys';
 
 export const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'ALL'] as const;
 export const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
 const CAMEL_CASE_ALGORITHMS: Record<string, string> = { tokenBucket: 'token-bucket', fixedWindow: 'fixed-window', slidingWindow: 'sliding-window' };
 const IDENTIFIER_SOURCE = /^(ip|header\.[A-Za-z0-9!#$%&'*+.^_`|~-]+)$/;
-const PATH = /^(\*|\/.*)$/;
+// What parsePathPattern accepts, for editors reading strategy-schema.json.
+const PATH = /^(\*|\/|(\/(:[A-Za-z0-9_]+|[^/()?+{}[\]\\:\s\u0000-\u001f\u007f]+))+\/?)$/;
 
 /** A JSON Schema pattern matching `words` in any letter case (JSON Schema regexes take no flags). */
 const anyCase = (words: readonly string[]): string =>
@@ -54,8 +56,16 @@ export const strategySchema = z.strictObject(
       .meta({ description: 'Request methods counted (any letter case); ALL counts every method under one limit. HEAD counts as GET.' }),
     path: z
       .string({ error: 'must be a string such as "/api/articles/:id" or "*"' })
-      .refine((value) => PATH.test(value), { error: (issue) => `${quote(issue.input)} must start with "/" (or be "*" for every content-API route)` })
-      .meta({ pattern: PATH.source, description: ':name matches one segment, * inside a path the rest of it, a lone * every content-API route.' }),
+      .superRefine((value, context) => {
+        const pattern = parsePathPattern(value);
+        if (pattern.kind === 'invalid') context.addIssue({ code: 'custom', message: pattern.problem });
+      })
+      .meta({
+        pattern: PATH.source,
+        maxLength: MAX_PATH_PATTERN_LENGTH,
+        description:
+          'Matched on the raw request path, as Strapi\'s router matches it (percent-encoding as sent, any letter case, one trailing slash ignored): literal segments, :name for one whole segment, * for any run of characters across segments; a lone * is every content-API route. ( ) ? + { } [ ] \\ and a : inside a segment are refused.',
+      }),
     identifierSource: z
       .string({ error: 'must be "ip" or "header.<HEADER_NAME>"' })
       .refine((value) => IDENTIFIER_SOURCE.test(value), { error: (issue) => `${quote(issue.input)} is not "ip" or "header.<HEADER_NAME>"` })

@@ -3,6 +3,8 @@
 import type { Ratelimit } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
 import { parseDuration } from '../config/duration';
+import { RateLimitConfigError } from '../config/errors';
+import { parsePathPattern, type PathPattern } from '../config/path-pattern';
 import type { RateLimitConfig, StrategyConfig } from '../config/schema';
 import { createLimiter } from '../limiter/create-limiter';
 import { compileIdentifier, type IdentifierExtractor } from './identify';
@@ -30,12 +32,19 @@ function compileMethods(methods: readonly string[]): (requestMethod: string) => 
   };
 }
 
+/** The schema has refused unparsable paths; a config that skipped it still fails as a config error. */
+function pathPattern(path: string, index: number): PathPattern {
+  const pattern = parsePathPattern(path);
+  if (pattern.kind === 'invalid') throw new RateLimitConfigError([`strategy[${index}].path: ${pattern.problem}`]);
+  return pattern;
+}
+
 export function compileStrategies(config: RateLimitConfig, redis: Redis, contentApiPrefixes?: readonly string[]): CompiledRule[] {
   return config.strategy.map((strategy, index) => ({
     index,
     strategy,
     keyMethod: compileMethods(strategy.methods),
-    matches: compilePathMatcher(strategy.path, contentApiPrefixes),
+    matches: compilePathMatcher(pathPattern(strategy.path, index), contentApiPrefixes),
     identify: compileIdentifier(strategy.identifierSource, config.ipv6Subnet),
     limiter: createLimiter(strategy, redis, { prefix: config.prefix, analytics: config.analytics }),
     debug: strategy.debug === true || strategy.debug === 'true',
