@@ -23,8 +23,8 @@ export interface BootOptions {
   /** The app to boot (default: demo/strapi-app). */
   readonly appDir?: string;
   /**
-   * Where Strapi finds the plugin: a path for `resolve` (default: this package's package.json, since
-   * Strapi takes the folder of whatever `require.resolve` finds), or null for node_modules.
+   * Where Strapi finds the plugin: a path for `resolve` (default: this package's directory, the form
+   * Strapi documents for local plugins), or null for node_modules.
    */
   readonly resolve?: string | null;
   /** Serve the admin panel, which `strapi build` must have built into `<appDir>/build` (default false). */
@@ -53,7 +53,7 @@ export function fixtureEnvironment(options: BootOptions, databaseFile: string): 
     FIXTURE_PROXY: JSON.stringify(options.proxy ?? { koa: false }),
     FIXTURE_PLACE_MIDDLEWARE: String(options.placeMiddleware ?? false),
     FIXTURE_LOG_LEVEL: options.logLevel ?? 'http',
-    FIXTURE_PLUGIN_RESOLVE: options.resolve === null ? '' : (options.resolve ?? path.join(PACKAGE_ROOT, 'package.json')),
+    FIXTURE_PLUGIN_RESOLVE: options.resolve === null ? '' : (options.resolve ?? PACKAGE_ROOT),
   };
 }
 

@@ -2,6 +2,7 @@
 // The Strapi plugin uses this same function; plain Koa apps can use it directly.
 import { Redis } from '@upstash/redis';
 import type { Middleware } from 'koa';
+import { asConfigError } from './config/errors';
 import { parseConfig } from './config/parse-config';
 import type { RateLimitConfig, RateLimitConfigInput } from './config/schema';
 import { compileStrategies } from './http/compile-strategies';
@@ -31,17 +32,19 @@ export type RateLimitMiddleware = Middleware & {
 const consoleLogger: RateLimitLogger = { info: (message) => console.info(message), warn: (message) => console.warn(message) };
 
 /**
- * Validates `config` (throwing a RateLimitConfigError that lists every problem), compiles its
- * strategies and returns the Koa middleware. Call `close()` when the app stops.
+ * Validates `config` and compiles its strategies (throwing a RateLimitConfigError, code
+ * ERR_RATELIMIT_CONFIG, that names each offending field) and returns the Koa middleware. Call
+ * `close()` when the app stops.
  */
 export function createRateLimitMiddleware(config: RateLimitConfigInput, options?: RateLimitMiddlewareOptions): RateLimitMiddleware;
 /** A config read from elsewhere (a file, Strapi's config) is validated the same way at runtime. */
 export function createRateLimitMiddleware(config: unknown, options?: RateLimitMiddlewareOptions): RateLimitMiddleware;
 export function createRateLimitMiddleware(input: unknown, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
   const config = parseConfig(input);
-  const requester = new PipeliningRequester(config.url ?? 'http://127.0.0.1', config.token ?? '', config.timeout);
+  const requester = asConfigError('url', () => new PipeliningRequester(config.url ?? 'http://127.0.0.1', config.token ?? '', config.timeout));
   const redis = new Redis(requester);
-  const limiter = new RateLimiter(config, compileStrategies(config, redis, options.contentApiPrefixes), options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis);
+  const rules = compileStrategies(config, redis, options.contentApiPrefixes);
+  const limiter = new RateLimiter(config, rules, options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
   return Object.assign(middleware, { config, redis, forgetBlocked: limiter.forgetBlocked, close: () => requester.close() });
 }

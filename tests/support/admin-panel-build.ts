@@ -40,5 +40,5 @@ export async function buildAppWithAdminPanel(options: BootOptions): Promise<AppW
     const { stdout, stderr } = failure as { stdout?: string; stderr?: string };
     throw new Error(`strapi build failed:\n${stdout ?? ''}\n${stderr ?? ''}`);
   }
-  return { appDir, resolve: path.join(appDir, 'node_modules', PACKAGE_NAME, 'package.json'), remove: () => rmSync(workDir, { recursive: true, force: true }) };
+  return { appDir, resolve: path.join(appDir, 'node_modules', PACKAGE_NAME), remove: () => rmSync(workDir, { recursive: true, force: true }) };
 }

@@ -1,14 +1,17 @@
 // The plugin's configuration, described once with zod: it gives the TypeScript types, the defaults,
 // Strapi's config validator and strategy-schema.json. Messages say what is wrong and how to fix it.
 import { z } from 'zod';
+import { MAX_KEY_LIFETIME_MS, MAX_TOKENS, MAX_WINDOW_DAYS, MAX_WINDOW_MS, tokenBucketKeyLifetime } from './bounds';
 import { DURATION_FORMAT, DURATION_PATTERN, parseDuration } from './duration';
+import { MAX_PATH_PATTERN_LENGTH, parsePathPattern } from './path-pattern';
 import { strategiesSharingKeys } from './shared-keys';
 
 export const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'ALL'] as const;
 export const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
 const CAMEL_CASE_ALGORITHMS: Record<string, string> = { tokenBucket: 'token-bucket', fixedWindow: 'fixed-window', slidingWindow: 'sliding-window' };
 const IDENTIFIER_SOURCE = /^(ip|header\.[A-Za-z0-9!#$%&'*+.^_`|~-]+)$/;
-const PATH = /^(\*|\/.*)$/;
+// What parsePathPattern accepts, for editors reading strategy-schema.json.
+const PATH = /^(\*|\/|(\/(:[A-Za-z0-9_]+|[^/()?+{}[\]\\:\s\u0000-\u001f\u007f]+))+\/?)$/;
 
 /** A JSON Schema pattern matching `words` in any letter case (JSON Schema regexes take no flags). */
 const anyCase = (words: readonly string[]): string =>
@@ -30,21 +33,58 @@ const algorithm = z.string({ error: `must be one of ${ALGORITHMS.join(', ')}` })
 }).meta({ enum: [...ALGORITHMS], description: 'How requests are counted, through @upstash/ratelimit.' });
 
 const positiveInteger = (what: string) =>
-  z.number({ error: `must be a number (${what})` }).int({ error: `must be a whole number (${what})` }).positive({ error: `must be greater than 0 (${what})` });
+  z
+    .number({ error: `must be a number (${what})` })
+    .int({ error: `must be a whole number (${what})` })
+    .positive({ error: `must be greater than 0 (${what})` })
+    .max(MAX_TOKENS, { error: `must be at most ${MAX_TOKENS} (${what})` });
 
-const window = z.string({ error: `must be a string, ${DURATION_FORMAT}` }).refine((value) => parseDuration(value) !== undefined, {
-  error: (issue) => `${quote(issue.input)} is not ${DURATION_FORMAT}`,
-}).meta({ pattern: DURATION_PATTERN.source, description: `The length of a window: ${DURATION_FORMAT}.` });
+const window = z
+  .string({ error: `must be a string, ${DURATION_FORMAT}` })
+  .superRefine((value, context) => {
+    const duration = parseDuration(value);
+    if (!duration) context.addIssue({ code: 'custom', message: `${quote(value)} is not ${DURATION_FORMAT}` });
+    else if (duration.milliseconds > MAX_WINDOW_MS) context.addIssue({ code: 'custom', message: `${quote(value)} is longer than the longest window, ${MAX_WINDOW_DAYS}d` });
+  })
+  .meta({ pattern: DURATION_PATTERN.source, description: `The length of a window: ${DURATION_FORMAT}; from 1ms to ${MAX_WINDOW_DAYS}d (ten years).` });
 
-export const limiterSchema = z.strictObject(
-  {
-    algorithm,
-    tokens: positiveInteger('requests allowed per window').meta({ description: 'Requests allowed per window (the bucket size for token-bucket).' }),
-    window,
-    refillRate: positiveInteger('tokens added per window, token-bucket only').optional().meta({ description: 'token-bucket only: tokens added per window. Default: tokens.' }),
-  },
-  { error: 'must be an object with algorithm, tokens and window' },
-);
+// Checked after trimming: a secret file's last newline is harmless, a CR or LF inside would reach
+// the store request's headers (and a token that can never authenticate turns limiting off).
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+function refuseControlCharacters(value: string, context: z.RefinementCtx): void {
+  const found = CONTROL_CHARACTER.exec(value);
+  if (found) context.addIssue({ code: 'custom', message: `must not contain control characters (found ${quote(found[0])} at position ${found.index}, after trimming)` });
+}
+
+export const limiterSchema = z
+  .strictObject(
+    {
+      algorithm,
+      tokens: positiveInteger('requests allowed per window').meta({ description: `Requests allowed per window (the bucket size for token-bucket), 1 to ${MAX_TOKENS}.` }),
+      window,
+      refillRate: positiveInteger('tokens added per window, token-bucket only')
+        .optional()
+        .meta({ description: `token-bucket only (refused on the window algorithms): tokens added per window, 1 to ${MAX_TOKENS}. Default: tokens.` }),
+    },
+    { error: 'must be an object with algorithm, tokens and window' },
+  )
+  .superRefine((limiter, context) => {
+    if (limiter.refillRate !== undefined && limiter.algorithm !== 'token-bucket') {
+      context.addIssue({ code: 'custom', path: ['refillRate'], message: `applies to token-bucket only: remove it, or use "token-bucket" (${quote(limiter.algorithm)} refills nothing)` });
+      return;
+    }
+    // zod runs this even when a field failed its own checks: judge only well-formed buckets.
+    const windowMs = typeof limiter.window === 'string' ? parseDuration(limiter.window)?.milliseconds : undefined;
+    const refillRate = limiter.refillRate ?? limiter.tokens;
+    if (limiter.algorithm !== 'token-bucket' || windowMs === undefined || !(refillRate > 0) || !(limiter.tokens > 0)) return;
+    const lifetime = tokenBucketKeyLifetime(limiter.tokens, refillRate, windowMs);
+    if (lifetime > MAX_KEY_LIFETIME_MS) {
+      context.addIssue({
+        code: 'custom',
+        message: `an emptied bucket of ${limiter.tokens} tokens refilled ${refillRate} per ${limiter.window} takes ${lifetime} ms to fill, longer than the store can hold a key's lifetime exactly (${MAX_KEY_LIFETIME_MS} ms): raise refillRate or shorten the window`,
+      });
+    }
+  });
 
 export const strategySchema = z.strictObject(
   {
@@ -54,8 +94,16 @@ export const strategySchema = z.strictObject(
       .meta({ description: 'Request methods counted (any letter case); ALL counts every method under one limit. HEAD counts as GET.' }),
     path: z
       .string({ error: 'must be a string such as "/api/articles/:id" or "*"' })
-      .refine((value) => PATH.test(value), { error: (issue) => `${quote(issue.input)} must start with "/" (or be "*" for every content-API route)` })
-      .meta({ pattern: PATH.source, description: ':name matches one segment, * inside a path the rest of it, a lone * every content-API route.' }),
+      .superRefine((value, context) => {
+        const pattern = parsePathPattern(value);
+        if (pattern.kind === 'invalid') context.addIssue({ code: 'custom', message: pattern.problem });
+      })
+      .meta({
+        pattern: PATH.source,
+        maxLength: MAX_PATH_PATTERN_LENGTH,
+        description:
+          'Matched on the raw request path, as Strapi\'s router matches it (percent-encoding as sent, any letter case, one trailing slash ignored): literal segments, :name for one whole segment, * for any run of characters across segments; a lone * is every content-API route. ( ) ? + { } [ ] \\ and a : inside a segment are refused.',
+      }),
     identifierSource: z
       .string({ error: 'must be "ip" or "header.<HEADER_NAME>"' })
       .refine((value) => IDENTIFIER_SOURCE.test(value), { error: (issue) => `${quote(issue.input)} is not "ip" or "header.<HEADER_NAME>"` })
@@ -73,13 +121,19 @@ const optionsShape = {
   enabled: z.boolean({ error: 'must be true or false' }).default(true).meta({ description: 'false lets every request through untouched.' }),
   token: z
     .string({ error: 'must be the key-value REST token (a string)' })
+    .trim()
     .min(1, { error: 'must not be empty' })
+    .superRefine(refuseControlCharacters)
     .optional()
-    .meta({ description: 'The key-value REST token (Standard). Required while enabled.' }),
+    .meta({ description: 'The key-value REST token (Standard). Required while enabled. Trimmed; control characters are refused.' }),
   url: z
-    .url({ protocol: /^https?$/, error: 'must be the http(s) REST URL of the key-value store' })
+    .string({ error: 'must be the http(s) REST URL of the key-value store' })
+    .trim()
+    .superRefine(refuseControlCharacters)
+    // Checked before parsing: a URL parser would drop a CR or LF inside instead of refusing it.
+    .pipe(z.url({ protocol: /^https?$/, error: 'must be the http(s) REST URL of the key-value store' }))
     .optional()
-    .meta({ description: 'The key-value REST URL. Required while enabled.' }),
+    .meta({ format: 'uri', description: 'The key-value REST URL. Required while enabled. Trimmed; control characters are refused.' }),
   prefix: z
     .string({ error: 'must be a string' })
     .min(1, { error: 'must not be empty' })

@@ -2,7 +2,9 @@
 // identifies callers and which limiter counts for it. Nothing here runs per request.
 import type { Ratelimit } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
-import { parseDuration } from '../config/duration';
+import { DURATION_FORMAT, parseDuration } from '../config/duration';
+import { asConfigError, RateLimitConfigError } from '../config/errors';
+import { parsePathPattern } from '../config/path-pattern';
 import type { RateLimitConfig, StrategyConfig } from '../config/schema';
 import { createLimiter } from '../limiter/create-limiter';
 import { compileIdentifier, type IdentifierExtractor } from './identify';
@@ -30,15 +32,28 @@ function compileMethods(methods: readonly string[]): (requestMethod: string) => 
   };
 }
 
-export function compileStrategies(config: RateLimitConfig, redis: Redis, contentApiPrefixes?: readonly string[]): CompiledRule[] {
-  return config.strategy.map((strategy, index) => ({
+function compileStrategy(config: RateLimitConfig, strategy: StrategyConfig, index: number, redis: Redis, contentApiPrefixes: readonly string[] | undefined): CompiledRule {
+  const field = `strategy[${index}]`;
+  const pattern = parsePathPattern(strategy.path);
+  if (pattern.kind === 'invalid') throw new RateLimitConfigError([`${field}.path: ${pattern.problem}`]);
+  const window = parseDuration(strategy.limiter.window);
+  if (!window) throw new RateLimitConfigError([`${field}.limiter.window: ${JSON.stringify(strategy.limiter.window)} is not ${DURATION_FORMAT}`]);
+  return {
     index,
     strategy,
     keyMethod: compileMethods(strategy.methods),
-    matches: compilePathMatcher(strategy.path, contentApiPrefixes),
+    matches: compilePathMatcher(pattern, contentApiPrefixes),
     identify: compileIdentifier(strategy.identifierSource, config.ipv6Subnet),
-    limiter: createLimiter(strategy, redis, { prefix: config.prefix, analytics: config.analytics }),
+    limiter: asConfigError(`${field}.limiter`, () => createLimiter(strategy, redis, { prefix: config.prefix, analytics: config.analytics })),
     debug: strategy.debug === true || strategy.debug === 'true',
-    windowSeconds: Math.max(1, Math.round(parseDuration(strategy.limiter.window)!.milliseconds / 1000)),
-  }));
+    windowSeconds: Math.max(1, Math.round(window.milliseconds / 1000)),
+  };
+}
+
+/**
+ * Compiles a validated config. Whatever still fails here (a config that bypassed the schema, a
+ * limit the algorithms refuse) is a RateLimitConfigError naming the strategy's field.
+ */
+export function compileStrategies(config: RateLimitConfig, redis: Redis, contentApiPrefixes?: readonly string[]): CompiledRule[] {
+  return config.strategy.map((strategy, index) => asConfigError(`strategy[${index}]`, () => compileStrategy(config, strategy, index, redis, contentApiPrefixes)));
 }

@@ -9,7 +9,6 @@ import { BlockedCache } from '../limiter/blocked-cache';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { limitIdentifier } from './keys';
-import { normaliseRequestPath } from './match';
 
 export interface RateLimitLogger {
   info(message: string): void;
@@ -103,7 +102,8 @@ export class RateLimiter {
   };
 
   private checksFor(ctx: Context): Check[] {
-    const path = normaliseRequestPath(ctx.path);
+    // Raw, as the router sees it: see match.ts.
+    const path = ctx.path;
     const checks: Check[] = [];
     for (const rule of this.rules) {
       const method = rule.keyMethod(ctx.method);

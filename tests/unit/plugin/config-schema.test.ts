@@ -58,7 +58,7 @@ describe('config schema', () => {
     [{ tokens: 0 }, 'strategy[0].limiter.tokens: must be greater than 0 (requests allowed per window)'],
     [{ tokens: 1.5 }, 'strategy[0].limiter.tokens: must be a whole number (requests allowed per window)'],
     [{ tokens: '5' }, 'strategy[0].limiter.tokens: must be a number (requests allowed per window)'],
-    [{ refillRate: -1 }, 'strategy[0].limiter.refillRate: must be greater than 0 (tokens added per window, token-bucket only)'],
+    [{ algorithm: 'token-bucket', refillRate: -1 }, 'strategy[0].limiter.refillRate: must be greater than 0 (tokens added per window, token-bucket only)'],
     [{ extra: 1 }, 'strategy[0].limiter: unknown field "extra"'],
     [{ window: 20 }, 'strategy[0].limiter.window: must be a string, <number><unit> with unit ms, s, m, h or d (for example 20s)'],
     [{ window: '0s' }, 'strategy[0].limiter.window: "0s" is not <number><unit> with unit ms, s, m, h or d (for example 20s)'],

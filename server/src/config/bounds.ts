@@ -1,0 +1,22 @@
+// The largest windows and counts a strategy may ask for, so that nothing accepted at boot fails in
+// the store later. @upstash/ratelimit works in milliseconds: it numbers windows floor(now / window)
+// and gives each key a lifetime with PEXPIRE (fixed window: the window; sliding window: 2 x window
+// + 1 s; token bucket: ceil(tokens / refillRate) x window), computed in Lua scripts whose numbers
+// are doubles. Above 2^53 they stop being exact, and from about 10^17 Redis receives them in
+// exponent form and refuses the PEXPIRE ("value is not an integer or out of range"): every call of
+// such a strategy failed, the plugin failed open and the key never expired.
+
+const DAY_MS = 86_400_000;
+
+/** Ten years: longer than any rate limit needs, and every key lifetime it implies stays exact. */
+export const MAX_WINDOW_DAYS = 3650;
+export const MAX_WINDOW_MS = MAX_WINDOW_DAYS * DAY_MS;
+
+/** `tokens` and `refillRate`: every count and sum the algorithms keep stays an exact integer. */
+export const MAX_TOKENS = 1_000_000_000;
+
+/** The longest key lifetime the store is asked for: the largest whole number a double holds exactly. */
+export const MAX_KEY_LIFETIME_MS = Number.MAX_SAFE_INTEGER;
+
+/** How long a token bucket's key lives once emptied: until enough refills have filled it again. */
+export const tokenBucketKeyLifetime = (tokens: number, refillRate: number, windowMs: number): number => Math.ceil(tokens / refillRate) * windowMs;
