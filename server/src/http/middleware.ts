@@ -8,7 +8,7 @@ import type { RateLimitConfig } from '../config/schema';
 import { BlockedCache } from '../limiter/blocked-cache';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
-import { limitIdentifier } from './keys';
+import { StrategyKeys } from './keys';
 import { normaliseRequestPath } from './match';
 
 export interface RateLimitLogger {
@@ -18,8 +18,8 @@ export interface RateLimitLogger {
 
 interface Check {
   readonly rule: CompiledRule;
-  /** What the limiter counts: `<method>:<route>:<identifier>`. */
-  readonly identifier: string;
+  /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see keys.ts). */
+  readonly limiterKey: string;
   /** The block cache's key: one strategy, one caller. */
   readonly cacheKey: string;
   /** The method and the caller in the keys, for debug lines. */
@@ -45,11 +45,13 @@ export const jsonRefusal: RefusalResponder = (ctx, status, message) => {
 };
 
 /** The block cache's key: one strategy, one caller on it. */
-const blockKey = (strategyIndex: number, identifier: string): string => `${strategyIndex}\n${identifier}`;
+const blockKey = (strategyIndex: number, limiterKey: string): string => `${strategyIndex}\n${limiterKey}`;
 
 export class RateLimiter {
   private readonly blocked: BlockedCache;
   private readonly allowList: ReadonlySet<string>;
+  /** Each rule's key layout, by rule index. */
+  private readonly keys: readonly StrategyKeys[];
   /** With `analytics`, refusals answered from memory are still recorded as blocked events. */
   private readonly analytics: Analytics | undefined;
   private outage = false;
@@ -63,6 +65,7 @@ export class RateLimiter {
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
     this.allowList = new Set(config.allowList);
+    this.keys = rules.map((rule) => new StrategyKeys(config.prefix, rule.strategy));
     this.analytics = config.analytics ? new Analytics({ redis, prefix: config.prefix }) : undefined;
   }
 
@@ -76,7 +79,7 @@ export class RateLimiter {
     if (cached) {
       outcomes = [cached];
       // Not awaited: the refusal does not wait for the store (these calls share its pipelines).
-      this.analytics?.record({ identifier: cached.check.identifier, time: now, success: false }).catch(() => undefined);
+      this.analytics?.record({ identifier: cached.check.limiterKey, time: now, success: false }).catch(() => undefined);
     } else {
       try {
         outcomes = await Promise.all(checks.map((check) => this.limit(check)));
@@ -111,8 +114,8 @@ export class RateLimiter {
       const identity = rule.identify(ctx);
       // The raw value as sent, or its key form (so `1.2.3.4` also covers `::ffff:1.2.3.4`).
       if (this.allowList.has(identity.raw) || this.allowList.has(identity.id)) continue;
-      const identifier = limitIdentifier(method, rule.strategy.path, identity.id);
-      checks.push({ rule, identifier, cacheKey: blockKey(rule.index, identifier), method, caller: identity.id });
+      const limiterKey = this.keys[rule.index].limiterKey(method, identity.id);
+      checks.push({ rule, limiterKey, cacheKey: blockKey(rule.index, limiterKey), method, caller: identity.id });
     }
     return checks;
   }
@@ -122,10 +125,9 @@ export class RateLimiter {
    * reset time. Other instances sharing the store keep their own memory until then.
    */
   readonly forgetBlocked = (strategyIndex: number, caller: string): void => {
-    const rule = this.rules[strategyIndex];
-    if (!rule) return;
-    const methods = rule.strategy.methods.map((method) => method.toUpperCase());
-    for (const method of methods.includes('ALL') ? ['ALL'] : methods) this.blocked.forget(blockKey(strategyIndex, limitIdentifier(method, rule.strategy.path, caller)));
+    const keys = this.keys[strategyIndex];
+    if (!keys) return;
+    for (const method of keys.methods) this.blocked.forget(blockKey(strategyIndex, keys.limiterKey(method, caller)));
   };
 
   /** The block that lasts longest among the request's strategies, so Retry-After is not too early. */
@@ -143,7 +145,7 @@ export class RateLimiter {
   }
 
   private async limit(check: Check): Promise<Outcome> {
-    const result = await check.rule.limiter.limit(check.identifier);
+    const result = await check.rule.limiter.limit(check.limiterKey);
     result.pending.catch(() => undefined);
     if (!result.success) this.blocked.block(check.cacheKey, result.reset);
     return { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset: result.reset, cached: false };

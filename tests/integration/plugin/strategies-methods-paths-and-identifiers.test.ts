@@ -72,7 +72,7 @@ describe('strategies', () => {
       expect(await statuses(() => app.request.get('/limited').set('x-user', 'vict?m'), 1)).toEqual([200]);
       const keys = (await redis.keys(`${settings.prefix}:*`)).sort();
       expect(keys.map((key) => key.split(':')[3])).toEqual(expect.arrayContaining(['%2A', 'vict%3Fm', 'victim']));
-      expect(keys.every((key) => /^p\d+:GET:\/limited:[^:*?[\]]+:\d+$/.test(key))).toBe(true);
+      expect(keys.every((key) => /^p\d+:GET:\/limited:[^:*?[\]]+:fixed-window\.1h:\d+$/.test(key))).toBe(true);
     } finally {
       app.close();
     }
