@@ -6,6 +6,7 @@ import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import type { RateLimitConfig } from '../config/schema';
 import { BlockedCache } from '../limiter/blocked-cache';
+import { compileAllowList, type AllowList } from './allow-list';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { StrategyKeys } from './keys';
@@ -49,7 +50,7 @@ const blockKey = (strategyIndex: number, limiterKey: string): string => `${strat
 
 export class RateLimiter {
   private readonly blocked: BlockedCache;
-  private readonly allowList: ReadonlySet<string>;
+  private readonly allowed: AllowList;
   /** Each rule's key layout, by rule index. */
   private readonly keys: readonly StrategyKeys[];
   /** With `analytics`, refusals answered from memory are still recorded as blocked events. */
@@ -64,7 +65,7 @@ export class RateLimiter {
     readonly redis: Redis,
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
-    this.allowList = new Set(config.allowList);
+    this.allowed = compileAllowList(config.allowList);
     this.keys = rules.map((rule) => new StrategyKeys(config.prefix, rule.strategy));
     this.analytics = config.analytics ? new Analytics({ redis, prefix: config.prefix }) : undefined;
   }
@@ -112,8 +113,7 @@ export class RateLimiter {
       const method = rule.keyMethod(ctx.method);
       if (method === undefined || !rule.matches(path)) continue;
       const identity = rule.identify(ctx);
-      // The raw value as sent, or its key form (so `1.2.3.4` also covers `::ffff:1.2.3.4`).
-      if (this.allowList.has(identity.raw) || this.allowList.has(identity.id)) continue;
+      if (this.allowed(identity)) continue;
       const limiterKey = this.keys[rule.index].limiterKey(method, identity.id);
       checks.push({ rule, limiterKey, cacheKey: blockKey(rule.index, limiterKey), method, caller: identity.id });
     }

@@ -7,6 +7,7 @@ import { adminControllers, adminRoutes, closeAdminStore, onCallerReset, register
 import { createRateLimitMiddleware, type RateLimitMiddleware } from '../create-middleware';
 import { parseConfig } from '../config/parse-config';
 import type { RefusalResponder } from '../http/middleware';
+import { permissiveProxyWarning } from './proxy-warning';
 
 const PLUGIN_UID = 'plugin::ratelimit';
 const MIDDLEWARE_UID = `${PLUGIN_UID}.limit`;
@@ -71,6 +72,8 @@ export const strapiServerPlugin = {
     // The limiter goes in before anything is awaited, so no request can arrive ahead of it.
     const limiter = limiterFor(strapi);
     if (limiter.config.enabled && !placedByApp(strapi)) strapi.server.use(limiter);
+    const proxyWarning = limiter.config.enabled && limiter.config.strategy.length > 0 ? permissiveProxyWarning(strapi.config) : undefined;
+    if (proxyWarning) strapi.log.warn(proxyWarning);
     onCallerReset(strapi, limiter.forgetBlocked);
     return registerAdminPermissions(strapi);
   },

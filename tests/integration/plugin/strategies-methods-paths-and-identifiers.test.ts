@@ -78,8 +78,8 @@ describe('strategies', () => {
     }
   });
 
-  it('never limits an allow-listed identifier', async () => {
-    const app = limitedApp(config([strategy({ identifierSource: 'header.x-api-key' }, { tokens: 1 })], { allowList: ['trusted'] }));
+  it('never limits an allow-listed header value', async () => {
+    const app = limitedApp(config([strategy({ identifierSource: 'header.x-api-key' }, { tokens: 1 })], { allowList: ['header.X-Api-Key:trusted'] }));
     try {
       expect(await statuses(() => app.request.get('/limited').set('x-api-key', 'trusted'), 3)).toEqual([200, 200, 200]);
       expect(await statuses(() => app.request.get('/limited').set('x-api-key', 'other'), 2)).toEqual([200, 429]);
