@@ -6,6 +6,7 @@ import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import type { RateLimitConfig } from '../config/schema';
 import { BlockedCache } from '../limiter/blocked-cache';
+import { TokenRefunds } from '../limiter/token-refunds';
 import { compileAllowList, type AllowList } from './allow-list';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
@@ -51,6 +52,7 @@ const blockKey = (strategyIndex: number, limiterKey: string): string => `${strat
 export class RateLimiter {
   private readonly blocked: BlockedCache;
   private readonly allowed: AllowList;
+  private readonly refunds: TokenRefunds;
   /** Each rule's key layout, by rule index. */
   private readonly keys: readonly StrategyKeys[];
   /** With `analytics`, refusals answered from memory are still recorded as blocked events. */
@@ -67,6 +69,7 @@ export class RateLimiter {
     this.blocked = new BlockedCache(config.blockedCacheSize);
     this.allowed = compileAllowList(config.allowList);
     this.keys = rules.map((rule) => new StrategyKeys(config.prefix, rule.strategy));
+    this.refunds = new TokenRefunds(rules.map((rule) => rule.strategy), redis, config.prefix);
     this.analytics = config.analytics ? new Analytics({ redis, prefix: config.prefix }) : undefined;
   }
 
@@ -103,6 +106,9 @@ export class RateLimiter {
     setRateLimitHeaders(ctx, this.config.headers, state, now);
     if (retryAt === 0) return next();
     setRetryAfter(ctx, retryAt, now);
+    // A refusal consumes nothing: the strategies that admitted the request get their token back.
+    const taken = outcomes.filter((outcome) => outcome.success && !outcome.cached);
+    if (taken.length > 0) await this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset })));
     this.refuse(ctx, 429, 'Too many requests, please try again later');
   };
 
