@@ -7,7 +7,7 @@ import type { RateLimitConfig, StrategyConfig } from '../config/schema';
 import { escapeGlob, parseKey, shapeOf, StrategyKeys } from '../http/keys';
 import { readAnalytics } from './analytics';
 import { readCounters, type FoundCaller } from './counters';
-import type { CallerCounter, LimiterAlgorithm, StrategyUsage, UsageReport } from './usage-types';
+import type { CallerCounter, FailOpenReport, LimiterAlgorithm, StrategyUsage, UsageReport } from './usage-types';
 
 export interface UsageLimits {
   /** Most callers listed per strategy (the total is still reported). */
@@ -78,7 +78,16 @@ async function strategyUsage(redis: Redis, strategy: StrategyConfig, keys: Strat
   };
 }
 
-export async function readUsage(redis: Redis, config: RateLimitConfig, limits: UsageLimits = DEFAULT_USAGE_LIMITS, now = Date.now()): Promise<UsageReport> {
+/** What an instance whose limiter has not failed open (or is not running) reports. */
+export const NO_FAIL_OPEN: FailOpenReport = { admitted: 0, outage: false };
+
+export async function readUsage(
+  redis: Redis,
+  config: RateLimitConfig,
+  limits: UsageLimits = DEFAULT_USAGE_LIMITS,
+  now = Date.now(),
+  failOpen: FailOpenReport = NO_FAIL_OPEN,
+): Promise<UsageReport> {
   const keysets = config.strategy.map((strategy) => new StrategyKeys(config.prefix, strategy));
   const { callers, exact } = await findCallers(redis, config.prefix, keysets, limits);
   const strategies = await Promise.all(config.strategy.map((strategy, index) => strategyUsage(redis, strategy, keysets[index], index, callers[index], exact, limits, now)));
@@ -88,6 +97,7 @@ export async function readUsage(redis: Redis, config: RateLimitConfig, limits: U
     analyticsEnabled: config.analytics,
     generatedAt: now,
     strategies,
+    failOpen,
     ...(config.analytics ? { analytics: await readAnalytics(redis, config.prefix, now) } : {}),
   };
 }

@@ -6,6 +6,7 @@ import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import type { RateLimitConfig } from '../config/schema';
 import { BlockedCache } from '../limiter/blocked-cache';
+import { StoreHealth } from '../limiter/store-health';
 import { TokenRefunds } from '../limiter/token-refunds';
 import { compileAllowList, type AllowList } from './allow-list';
 import type { CompiledRule } from './compile-strategies';
@@ -57,7 +58,8 @@ export class RateLimiter {
   private readonly keys: readonly StrategyKeys[];
   /** With `analytics`, refusals answered from memory are still recorded as blocked events. */
   private readonly analytics: Analytics | undefined;
-  private outage = false;
+  /** Outages and the requests failing open let through, for the logs and the usage report. */
+  readonly health: StoreHealth;
 
   constructor(
     private readonly config: RateLimitConfig,
@@ -67,6 +69,7 @@ export class RateLimiter {
     readonly redis: Redis,
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
+    this.health = new StoreHealth(logger, config.failureMode);
     this.allowed = compileAllowList(config.allowList);
     this.keys = rules.map((rule) => new StrategyKeys(config.prefix, rule.strategy));
     this.refunds = new TokenRefunds(rules.map((rule) => rule.strategy), redis, config.prefix);
@@ -87,9 +90,9 @@ export class RateLimiter {
     } else {
       try {
         outcomes = await Promise.all(checks.map((check) => this.limit(check)));
-        this.storeRecovered();
+        this.health.recovered();
       } catch (failure) {
-        this.storeFailed(failure);
+        this.health.failed(failure);
         if (this.config.failureMode === 'closed') return this.refuse(ctx, 503, 'Rate limiting is unavailable, please retry later');
         return next();
       }
@@ -162,18 +165,5 @@ export class RateLimiter {
     this.logger.info(
       `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.method} ${outcome.check.rule.strategy.path} ${outcome.check.caller}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${outcome.cached ? ' (from the block cache)' : ''}`,
     );
-  }
-
-  private storeFailed(failure: unknown): void {
-    if (this.outage) return;
-    this.outage = true;
-    const mode = this.config.failureMode === 'open' ? 'letting requests through' : 'answering 503';
-    this.logger.warn(`[ratelimit] the key-value store failed (${failure instanceof Error ? failure.message : String(failure)}); ${mode} until it answers again`);
-  }
-
-  private storeRecovered(): void {
-    if (!this.outage) return;
-    this.outage = false;
-    this.logger.info('[ratelimit] the key-value store answers again; limits apply');
   }
 }

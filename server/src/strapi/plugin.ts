@@ -3,7 +3,7 @@
 // the router) unless the app placed `plugin::ratelimit.limit` itself, serves the admin usage API
 // with its RBAC actions, and releases everything in destroy().
 import type { Context, Middleware } from 'koa';
-import { adminControllers, adminRoutes, closeAdminStore, onCallerReset, registerAdminPermissions, type PermissionStrapi } from '../admin-api';
+import { adminControllers, adminRoutes, closeAdminStore, onCallerReset, registerAdminPermissions, reportFailOpenFrom, type PermissionStrapi } from '../admin-api';
 import { createRateLimitMiddleware, type RateLimitMiddleware } from '../create-middleware';
 import { parseConfig } from '../config/parse-config';
 import type { RefusalResponder } from '../http/middleware';
@@ -75,6 +75,7 @@ export const strapiServerPlugin = {
     const proxyWarning = limiter.config.enabled && limiter.config.strategy.length > 0 ? permissiveProxyWarning(strapi.config) : undefined;
     if (proxyWarning) strapi.log.warn(proxyWarning);
     onCallerReset(strapi, limiter.forgetBlocked);
+    reportFailOpenFrom(strapi, limiter.failOpen);
     return registerAdminPermissions(strapi);
   },
   destroy({ strapi }: { strapi: StrapiLike }): void {
