@@ -13,6 +13,9 @@ import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { StrategyKeys } from './keys';
 import { normaliseRequestPath } from './match';
+import { STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type RefusalResponder } from './refusal';
+
+export { jsonRefusal, type RefusalResponder } from './refusal';
 
 export interface RateLimitLogger {
   info(message: string): void;
@@ -38,14 +41,6 @@ interface Outcome {
   readonly reset: number;
   readonly cached: boolean;
 }
-
-export type RefusalResponder = (ctx: Context, status: 429 | 503, message: string) => void;
-
-/** Plain Koa: a JSON error body in the shape Strapi uses. */
-export const jsonRefusal: RefusalResponder = (ctx, status, message) => {
-  ctx.status = status;
-  ctx.body = { data: null, error: { status, name: status === 429 ? 'TooManyRequestsError' : 'ServiceUnavailableError', message, details: {} } };
-};
 
 /** The block cache's key: one strategy, one caller on it. */
 const blockKey = (strategyIndex: number, limiterKey: string): string => `${strategyIndex}\n${limiterKey}`;
@@ -93,7 +88,7 @@ export class RateLimiter {
         this.health.recovered();
       } catch (failure) {
         this.health.failed(failure);
-        if (this.config.failureMode === 'closed') return this.refuse(ctx, 503, 'Rate limiting is unavailable, please retry later');
+        if (this.config.failureMode === 'closed') return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
         return next();
       }
     }
@@ -112,7 +107,7 @@ export class RateLimiter {
     // A refusal consumes nothing: the strategies that admitted the request get their token back.
     const taken = outcomes.filter((outcome) => outcome.success && !outcome.cached);
     if (taken.length > 0) await this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset })));
-    this.refuse(ctx, 429, 'Too many requests, please try again later');
+    this.refuse(ctx, { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt });
   };
 
   private checksFor(ctx: Context): Check[] {
