@@ -55,7 +55,7 @@ const staticRefusal: Middleware = (ctx) => {
   const reset = now + 3_600_000;
   setRateLimitHeaders(ctx, 'standard', { limit: 1, remaining: 0, reset, windowSeconds: 3600 }, now);
   setRetryAfter(ctx, reset, now);
-  jsonRefusal(ctx, 429, 'Too many requests, please try again later');
+  jsonRefusal(ctx, { status: 429, message: 'Too many requests, please try again later', limit: 1, remaining: 0, reset });
 };
 
 function koaLimiter(spec: LimiterSpec, input: AppChildInput): Middleware | undefined {

@@ -8,6 +8,7 @@ import type { RateLimitConfig, RateLimitConfigInput } from './config/schema';
 import { compileStrategies } from './http/compile-strategies';
 import { jsonRefusal, RateLimiter, type RateLimitLogger, type RefusalResponder } from './http/middleware';
 import { PipeliningRequester } from './limiter/store-requester';
+import type { FailOpenReport } from './admin-api/usage-types';
 
 export interface RateLimitMiddlewareOptions {
   /** Where debug lines and store warnings go (default: console). */
@@ -25,6 +26,8 @@ export type RateLimitMiddleware = Middleware & {
   readonly redis: Redis;
   /** Forgets a caller's in-memory block on one strategy (after its counters were reset in the store). */
   forgetBlocked(strategyIndex: number, caller: string): void;
+  /** Requests let through unchecked because the store failed or timed out (failureMode 'open'). */
+  failOpen(): FailOpenReport;
   /** Releases the store connections. */
   close(): void;
 };
@@ -46,5 +49,5 @@ export function createRateLimitMiddleware(input: unknown, options: RateLimitMidd
   const rules = compileStrategies(config, redis, options.contentApiPrefixes);
   const limiter = new RateLimiter(config, rules, options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
-  return Object.assign(middleware, { config, redis, forgetBlocked: limiter.forgetBlocked, close: () => requester.close() });
+  return Object.assign(middleware, { config, redis, forgetBlocked: limiter.forgetBlocked, failOpen: () => limiter.health.report(), close: () => requester.close() });
 }

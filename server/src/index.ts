@@ -6,5 +6,5 @@ export { RateLimitConfigError, CONFIG_ERROR_CODE } from './config/errors';
 export { configSchema } from './config/schema';
 export type { RateLimitConfig, RateLimitConfigInput, StrategyConfig, Method, Algorithm } from './config/schema';
 export type { RateLimitLogger, RefusalResponder } from './http/middleware';
-export { storeKey } from './http/keys';
+export { StrategyKeys } from './http/keys';
 export { normaliseIdentifier, ipIdentifier } from './http/normalise-identifier';

@@ -51,11 +51,18 @@ describe('rate limits in a real Strapi app', () => {
     expect(await statuses(() => app.request.get(path), 5)).toEqual([200, 200, 200, 429, 429]);
   });
 
-  it('answers 429 in Strapi error shape with Retry-After and rate-limit headers', async () => {
+  it('answers 429 with Strapi\'s RateLimitError, the refusing limit in its details, Retry-After and rate-limit headers', async () => {
+    const before = Date.now();
     const refused = await app.request.get('/api/ping');
     expect(refused.status).toBe(429);
-    expect(refused.body).toMatchObject({ data: null, error: { status: 429, name: 'TooManyRequestsError' } });
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.body).toEqual({
+      data: null,
+      error: { status: 429, name: 'RateLimitError', message: 'Too many requests, please try again later', details: { limit: 3, remaining: 0, reset: expect.any(Number) } },
+    });
+    const retryAfter = Number(refused.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(Math.ceil((refused.body.error.details.reset - before) / 1000)).toBeGreaterThanOrEqual(retryAfter);
+    expect(refused.headers.ratelimit).toMatch(/^limit=3, remaining=0, reset=\d+$/);
   });
 
   it('keeps CORS headers on a 429', async () => {

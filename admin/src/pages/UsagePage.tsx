@@ -23,6 +23,12 @@ function UsageContent({ report, canReset, reload, t }: { report: UsageReport; ca
   return (
     <Flex direction="column" alignItems="stretch" gap={6}>
       {!report.enabled && <Typography textColor="warning600">{t('page.disabled', 'The plugin is disabled: every request goes through unlimited.')}</Typography>}
+      {report.failOpen.outage && <Typography textColor="danger600">{t('page.outage', 'The rate-limit store is failing right now: requests are not being limited.')}</Typography>}
+      {report.failOpen.admitted > 0 && (
+        <Typography textColor="warning600">
+          {t('page.failOpen', '{count} requests were let through unchecked by this Strapi instance because the store failed or timed out.', { count: report.failOpen.admitted })}
+        </Typography>
+      )}
       <Box background="neutral0" padding={6} shadow="tableShadow" hasRadius>
         <Typography variant="beta" tag="h2">{t('strategies.title', 'Strategies')}</Typography>
         <Box paddingTop={4}>

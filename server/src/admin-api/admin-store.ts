@@ -3,6 +3,7 @@
 import { Redis } from '@upstash/redis';
 import { parseConfig } from '../config/parse-config';
 import type { RateLimitConfig } from '../config/schema';
+import type { FailOpenReport } from './usage-types';
 import { PipeliningRequester } from '../limiter/store-requester';
 
 export const ADMIN_STORE_TIMEOUT_MS = 5000;
@@ -18,6 +19,8 @@ export interface AdminStore {
   readonly config: RateLimitConfig;
   readonly redis: Redis;
   readonly resetListeners: CallerResetListener[];
+  /** The running limiter's fail-open count, when the plugin has one on this instance. */
+  failOpen?: () => FailOpenReport;
   close(): void;
 }
 
@@ -37,6 +40,11 @@ export function adminStoreFor(strapi: ConfigSource): AdminStore {
 /** The plugin registers here what must also forget a reset caller (its limiter's block cache). */
 export function onCallerReset(strapi: ConfigSource, listener: CallerResetListener): void {
   adminStoreFor(strapi).resetListeners.push(listener);
+}
+
+/** The plugin registers here where the usage report reads its limiter's fail-open count. */
+export function reportFailOpenFrom(strapi: ConfigSource, source: () => FailOpenReport): void {
+  adminStoreFor(strapi).failOpen = source;
 }
 
 /** Releases the admin connection; the plugin's destroy() calls it. */

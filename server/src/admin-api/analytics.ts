@@ -2,21 +2,19 @@
 // @upstash/ratelimit's Analytics from the events the limiters record when `analytics` is on.
 import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
-import { escapeGlob } from './store-keys';
 import type { AnalyticsReport, HourlyCount } from './usage-types';
 
 export const ANALYTICS_HOURS = 24;
 const HOUR_MS = 60 * 60 * 1000;
 
-/** Whether any event bucket exists: `getUsage`-style reads over zero keys make ZUNION fail. */
-async function hasEvents(redis: Redis, prefix: string): Promise<boolean> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, { match: `${escapeGlob(prefix)}:events:*`, count: 1000 });
-    if (keys.length > 0) return true;
-    cursor = String(next);
-  } while (cursor !== '0');
-  return false;
+/**
+ * Whether any event bucket of the last 24 hours exists (`<prefix>:events:<hour start>`, the layout of
+ * @upstash/ratelimit's Analytics): its reads over buckets that are all missing make ZUNION fail. One
+ * EXISTS, whatever the size of the keyspace.
+ */
+async function hasEvents(redis: Redis, prefix: string, now: number): Promise<boolean> {
+  const hours = emptyHours(now).map((hour) => `${prefix}:events:${hour.time}`);
+  return (await redis.exists(...hours)) > 0;
 }
 
 function emptyHours(now: number): HourlyCount[] {
@@ -26,7 +24,7 @@ function emptyHours(now: number): HourlyCount[] {
 
 export async function readAnalytics(redis: Redis, prefix: string, now: number): Promise<AnalyticsReport> {
   const hours = emptyHours(now);
-  if (!(await hasEvents(redis, prefix))) return { hours, mostLimited: [], mostAllowed: [] };
+  if (!(await hasEvents(redis, prefix, now))) return { hours, mostLimited: [], mostAllowed: [] };
   const analytics = new Analytics({ redis, prefix });
   const [series, top] = await Promise.all([analytics.getUsageOverTime(ANALYTICS_HOURS, 'success'), analytics.getMostAllowedBlocked(ANALYTICS_HOURS, 10)]);
   const byHour = new Map(hours.map((hour) => [hour.time, hour]));

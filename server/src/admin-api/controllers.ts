@@ -28,9 +28,9 @@ function callerLimit(value: unknown): number {
 
 export const usageController = ({ strapi }: { strapi: ConfigSource }) => ({
   async read(ctx: Context): Promise<void> {
-    const { redis, config } = adminStoreFor(strapi);
+    const { redis, config, failOpen } = adminStoreFor(strapi);
     try {
-      ctx.body = { data: await readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, maxCallers: callerLimit(ctx.query.limit) }) };
+      ctx.body = { data: await readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, maxCallers: callerLimit(ctx.query.limit) }, Date.now(), failOpen?.()) };
     } catch (error) {
       storeDown(ctx, error);
     }

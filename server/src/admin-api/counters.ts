@@ -21,21 +21,22 @@ function counter(identifier: string, method: string, limit: number, used: number
   return { identifier, method, used: Math.min(limit, Math.max(0, used)), remaining, limit, reset, blocked: remaining === 0 };
 }
 
+/** A caller holding a counter: its identifier and method, and its key before any window number. */
+export interface FoundCaller {
+  readonly identifier: string;
+  readonly method: string;
+  readonly key: string;
+}
+
 /** Reads the counters of several callers in one round trip. */
-export async function readCounters(
-  redis: Redis,
-  strategy: StrategyConfig,
-  callers: ReadonlyArray<{ identifier: string; method: string; stem: string }>,
-  now: number,
-): Promise<CallerCounter[]> {
+export async function readCounters(redis: Redis, strategy: StrategyConfig, callers: readonly FoundCaller[], now: number): Promise<CallerCounter[]> {
   if (callers.length === 0) return [];
   const { algorithm, tokens } = strategy.limiter;
   const windowMs = windowMilliseconds(strategy);
   const windowIndex = Math.floor(now / windowMs);
   const windowEnd = (windowIndex + 1) * windowMs;
   const pipeline = redis.pipeline();
-  for (const { identifier, stem } of callers) {
-    const key = stem + identifier;
+  for (const { key } of callers) {
     if (algorithm === 'token-bucket') pipeline.hmget(key, 'refilledAt', 'tokens');
     else if (algorithm === 'fixed-window') pipeline.get(`${key}:${windowIndex}`);
     else pipeline.mget(`${key}:${windowIndex}`, `${key}:${windowIndex - 1}`);

@@ -5,5 +5,5 @@ export { adminControllers } from './controllers';
 export { registerAdminPermissions, ADMIN_ACTIONS, type PermissionStrapi } from './permissions';
 export { readUsage, resetCaller, DEFAULT_USAGE_LIMITS } from './usage-service';
 export type { UsageLimits } from './usage-service';
-export type { UsageReport, StrategyUsage, CallerCounter, AnalyticsReport, HourlyCount, ResetResult } from './usage-types';
-export { closeAdminStore, onCallerReset, type CallerResetListener } from './admin-store';
+export type { UsageReport, StrategyUsage, CallerCounter, AnalyticsReport, HourlyCount, ResetResult, FailOpenReport } from './usage-types';
+export { closeAdminStore, onCallerReset, reportFailOpenFrom, type CallerResetListener } from './admin-store';

@@ -44,12 +44,21 @@ export interface AnalyticsReport {
   mostAllowed: Array<{ identifier: string; count: number }>;
 }
 
+/** Requests this Strapi instance let through unchecked because the store failed or timed out. */
+export interface FailOpenReport {
+  /** Since the instance started (always 0 with failureMode 'closed'). */
+  admitted: number;
+  /** Whether the store is failing right now. */
+  outage: boolean;
+}
+
 export interface UsageReport {
   enabled: boolean;
   prefix: string;
   analyticsEnabled: boolean;
   generatedAt: number;
   strategies: StrategyUsage[];
+  failOpen: FailOpenReport;
   analytics?: AnalyticsReport;
 }
 

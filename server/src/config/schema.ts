@@ -5,6 +5,7 @@ import { MAX_KEY_LIFETIME_MS, MAX_TOKENS, MAX_WINDOW_DAYS, MAX_WINDOW_MS, tokenB
 import { DURATION_FORMAT, DURATION_PATTERN, parseDuration } from './duration';
 import { MAX_PATH_PATTERN_LENGTH, parsePathPattern } from './path-pattern';
 import { strategiesSharingKeys } from './shared-keys';
+import { ALLOW_LIST_FORMAT, parseAllowListEntry } from './allow-list-entry';
 
 export const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'ALL'] as const;
 export const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
@@ -158,9 +159,14 @@ const optionsShape = {
     .default('standard')
     .meta({ description: 'standard: RateLimit-Policy and RateLimit (IETF draft); legacy: X-RateLimit-*; both; none.' }),
   allowList: z
-    .array(z.string({ error: 'must be a string' }), { error: 'must be a list of identifiers' })
+    .array(
+      z.string({ error: 'must be a string' }).refine((entry) => parseAllowListEntry(entry) !== undefined, {
+        error: (issue) => `${quote(issue.input)} is not ${ALLOW_LIST_FORMAT} (a header value is written header.x-api-key:<value>)`,
+      }),
+      { error: 'must be a list of identifiers' },
+    )
     .default([])
-    .meta({ description: 'Identifiers never limited, as the caller sends them (IP addresses or header values).' }),
+    .meta({ description: `Callers never limited: ${ALLOW_LIST_FORMAT}. IP entries apply to callers identified by IP, header entries to that header's callers.` }),
   ipv6Subnet: z
     .number({ error: 'must be a prefix length' })
     .int({ error: 'must be a whole number (prefix length)' })

@@ -1,29 +1,31 @@
 // Who a request comes from, per strategy: `ip` is ctx.request.ip (which honours Strapi's and Koa's
-// proxy settings), `header.<NAME>` is that header's value (case-insensitive name); a request
-// without the header is limited by its IP instead, marked `ip=` so it never shares a header value's limit.
+// proxy settings) reduced to the address when a proxy wrote `ip:port` or `[v6]:port`;
+// `header.<NAME>` is that header's value (case-insensitive name); a request without the header is
+// limited by its IP instead, marked `ip=` so it never shares a header value's limit.
 import type { Context } from 'koa';
-import { ipIdentifier, normaliseIdentifier } from './normalise-identifier';
+import { clientAddress, ipIdentifier, normaliseIdentifier } from './normalise-identifier';
 
-export interface Identity {
-  /** Safe inside store keys (see normalise-identifier.ts). */
-  readonly id: string;
-  /** The value as the caller sent it, for the allow-list. */
-  readonly raw: string;
-}
+/** A caller: its key form (`id`, safe inside store keys) and what the allow-list matches it on. */
+export type Identity =
+  | { readonly source: 'ip'; readonly id: string; readonly address: string }
+  | { readonly source: 'header'; readonly id: string; readonly header: string; readonly value: string };
 
 export type IdentifierExtractor = (ctx: Context) => Identity;
 
 export function compileIdentifier(source: string, ipv6Subnet: number): IdentifierExtractor {
-  const byIp = (ctx: Context): Identity => ({ id: ipIdentifier(ctx.request.ip, ipv6Subnet), raw: ctx.request.ip });
+  const byIp = (ctx: Context): Identity => {
+    const address = clientAddress(ctx.request.ip);
+    return { source: 'ip', id: ipIdentifier(address, ipv6Subnet), address };
+  };
   if (source === 'ip') return byIp;
   const header = source.slice('header.'.length).toLowerCase();
   return (ctx) => {
-    const value = ctx.request.headers[header];
-    const text = Array.isArray(value) ? value[0] : value;
-    if (!text) {
+    const sent = ctx.request.headers[header];
+    const value = Array.isArray(sent) ? sent[0] : sent;
+    if (!value) {
       const fallback = byIp(ctx);
-      return { id: `ip=${fallback.id}`, raw: fallback.raw };
+      return { ...fallback, id: `ip=${fallback.id}` };
     }
-    return { id: normaliseIdentifier(text), raw: text };
+    return { source: 'header', id: normaliseIdentifier(value), header, value };
   };
 }

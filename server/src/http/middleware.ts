@@ -6,9 +6,15 @@ import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import type { RateLimitConfig } from '../config/schema';
 import { BlockedCache } from '../limiter/blocked-cache';
+import { StoreHealth } from '../limiter/store-health';
+import { TokenRefunds } from '../limiter/token-refunds';
+import { compileAllowList, type AllowList } from './allow-list';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
-import { limitIdentifier } from './keys';
+import { StrategyKeys } from './keys';
+import { STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type RefusalResponder } from './refusal';
+
+export { jsonRefusal, type RefusalResponder } from './refusal';
 
 export interface RateLimitLogger {
   info(message: string): void;
@@ -17,8 +23,8 @@ export interface RateLimitLogger {
 
 interface Check {
   readonly rule: CompiledRule;
-  /** What the limiter counts: `<method>:<route>:<identifier>`. */
-  readonly identifier: string;
+  /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see keys.ts). */
+  readonly limiterKey: string;
   /** The block cache's key: one strategy, one caller. */
   readonly cacheKey: string;
   /** The method and the caller in the keys, for debug lines. */
@@ -35,23 +41,19 @@ interface Outcome {
   readonly cached: boolean;
 }
 
-export type RefusalResponder = (ctx: Context, status: 429 | 503, message: string) => void;
-
-/** Plain Koa: a JSON error body in the shape Strapi uses. */
-export const jsonRefusal: RefusalResponder = (ctx, status, message) => {
-  ctx.status = status;
-  ctx.body = { data: null, error: { status, name: status === 429 ? 'TooManyRequestsError' : 'ServiceUnavailableError', message, details: {} } };
-};
-
 /** The block cache's key: one strategy, one caller on it. */
-const blockKey = (strategyIndex: number, identifier: string): string => `${strategyIndex}\n${identifier}`;
+const blockKey = (strategyIndex: number, limiterKey: string): string => `${strategyIndex}\n${limiterKey}`;
 
 export class RateLimiter {
   private readonly blocked: BlockedCache;
-  private readonly allowList: ReadonlySet<string>;
+  private readonly allowed: AllowList;
+  private readonly refunds: TokenRefunds;
+  /** Each rule's key layout, by rule index. */
+  private readonly keys: readonly StrategyKeys[];
   /** With `analytics`, refusals answered from memory are still recorded as blocked events. */
   private readonly analytics: Analytics | undefined;
-  private outage = false;
+  /** Outages and the requests failing open let through, for the logs and the usage report. */
+  readonly health: StoreHealth;
 
   constructor(
     private readonly config: RateLimitConfig,
@@ -61,7 +63,10 @@ export class RateLimiter {
     readonly redis: Redis,
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
-    this.allowList = new Set(config.allowList);
+    this.health = new StoreHealth(logger, config.failureMode);
+    this.allowed = compileAllowList(config.allowList);
+    this.keys = rules.map((rule) => new StrategyKeys(config.prefix, rule.strategy));
+    this.refunds = new TokenRefunds(rules.map((rule) => rule.strategy), redis, config.prefix);
     this.analytics = config.analytics ? new Analytics({ redis, prefix: config.prefix }) : undefined;
   }
 
@@ -75,14 +80,14 @@ export class RateLimiter {
     if (cached) {
       outcomes = [cached];
       // Not awaited: the refusal does not wait for the store (these calls share its pipelines).
-      this.analytics?.record({ identifier: cached.check.identifier, time: now, success: false }).catch(() => undefined);
+      this.analytics?.record({ identifier: cached.check.limiterKey, time: now, success: false }).catch(() => undefined);
     } else {
       try {
         outcomes = await Promise.all(checks.map((check) => this.limit(check)));
-        this.storeRecovered();
+        this.health.recovered();
       } catch (failure) {
-        this.storeFailed(failure);
-        if (this.config.failureMode === 'closed') return this.refuse(ctx, 503, 'Rate limiting is unavailable, please retry later');
+        this.health.failed(failure);
+        if (this.config.failureMode === 'closed') return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
         return next();
       }
     }
@@ -98,7 +103,10 @@ export class RateLimiter {
     setRateLimitHeaders(ctx, this.config.headers, state, now);
     if (retryAt === 0) return next();
     setRetryAfter(ctx, retryAt, now);
-    this.refuse(ctx, 429, 'Too many requests, please try again later');
+    // A refusal consumes nothing: the strategies that admitted the request get their token back.
+    const taken = outcomes.filter((outcome) => outcome.success && !outcome.cached);
+    if (taken.length > 0) await this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset })));
+    this.refuse(ctx, { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt });
   };
 
   private checksFor(ctx: Context): Check[] {
@@ -109,10 +117,9 @@ export class RateLimiter {
       const method = rule.keyMethod(ctx.method);
       if (method === undefined || !rule.matches(path)) continue;
       const identity = rule.identify(ctx);
-      // The raw value as sent, or its key form (so `1.2.3.4` also covers `::ffff:1.2.3.4`).
-      if (this.allowList.has(identity.raw) || this.allowList.has(identity.id)) continue;
-      const identifier = limitIdentifier(method, rule.strategy.path, identity.id);
-      checks.push({ rule, identifier, cacheKey: blockKey(rule.index, identifier), method, caller: identity.id });
+      if (this.allowed(identity)) continue;
+      const limiterKey = this.keys[rule.index].limiterKey(method, identity.id);
+      checks.push({ rule, limiterKey, cacheKey: blockKey(rule.index, limiterKey), method, caller: identity.id });
     }
     return checks;
   }
@@ -122,10 +129,9 @@ export class RateLimiter {
    * reset time. Other instances sharing the store keep their own memory until then.
    */
   readonly forgetBlocked = (strategyIndex: number, caller: string): void => {
-    const rule = this.rules[strategyIndex];
-    if (!rule) return;
-    const methods = rule.strategy.methods.map((method) => method.toUpperCase());
-    for (const method of methods.includes('ALL') ? ['ALL'] : methods) this.blocked.forget(blockKey(strategyIndex, limitIdentifier(method, rule.strategy.path, caller)));
+    const keys = this.keys[strategyIndex];
+    if (!keys) return;
+    for (const method of keys.methods) this.blocked.forget(blockKey(strategyIndex, keys.limiterKey(method, caller)));
   };
 
   /** The block that lasts longest among the request's strategies, so Retry-After is not too early. */
@@ -143,7 +149,7 @@ export class RateLimiter {
   }
 
   private async limit(check: Check): Promise<Outcome> {
-    const result = await check.rule.limiter.limit(check.identifier);
+    const result = await check.rule.limiter.limit(check.limiterKey);
     result.pending.catch(() => undefined);
     if (!result.success) this.blocked.block(check.cacheKey, result.reset);
     return { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset: result.reset, cached: false };
@@ -154,18 +160,5 @@ export class RateLimiter {
     this.logger.info(
       `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.method} ${outcome.check.rule.strategy.path} ${outcome.check.caller}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${outcome.cached ? ' (from the block cache)' : ''}`,
     );
-  }
-
-  private storeFailed(failure: unknown): void {
-    if (this.outage) return;
-    this.outage = true;
-    const mode = this.config.failureMode === 'open' ? 'letting requests through' : 'answering 503';
-    this.logger.warn(`[ratelimit] the key-value store failed (${failure instanceof Error ? failure.message : String(failure)}); ${mode} until it answers again`);
-  }
-
-  private storeRecovered(): void {
-    if (!this.outage) return;
-    this.outage = false;
-    this.logger.info('[ratelimit] the key-value store answers again; limits apply');
   }
 }

@@ -19,6 +19,23 @@ export function normaliseIdentifier(value: string): string {
   return `%sha256%${createHash('sha256').update(value, 'utf8').digest('hex')}`;
 }
 
+/**
+ * The address of a client IP that a proxy wrote with its port (`203.0.113.9:51234`,
+ * `[2001:db8::1]:443`, `[2001:db8::1]`), so that every port is not a new caller; any other value as it is.
+ */
+export function clientAddress(ip: string): string {
+  if (ip.startsWith('[')) {
+    const end = ip.indexOf(']');
+    const address = ip.slice(1, end);
+    const rest = ip.slice(end + 1);
+    return end > 0 && isIPv6(address) && (rest === '' || /^:\d{1,5}$/.test(rest)) ? address : ip;
+  }
+  const colon = ip.indexOf(':');
+  if (colon < 0 || colon !== ip.lastIndexOf(':')) return ip;
+  const address = ip.slice(0, colon);
+  return isIPv4(address) && /^\d{1,5}$/.test(ip.slice(colon + 1)) ? address : ip;
+}
+
 /** Expands an IPv6 address to its eight 16-bit groups. */
 function ipv6Groups(address: string): number[] {
   const [head, tail] = address.includes('::') ? address.split('::') : [address, undefined];

@@ -2,14 +2,16 @@
 // naming the field), adds the limiter in bootstrap() (after CORS and Strapi's error handling, before
 // the router) unless the app placed `plugin::ratelimit.limit` itself, serves the admin usage API
 // with its RBAC actions, and releases everything in destroy().
-import type { Context, Middleware } from 'koa';
-import { adminControllers, adminRoutes, closeAdminStore, onCallerReset, registerAdminPermissions, type PermissionStrapi } from '../admin-api';
+import type { Middleware } from 'koa';
+import { adminControllers, adminRoutes, closeAdminStore, onCallerReset, registerAdminPermissions, reportFailOpenFrom, type PermissionStrapi } from '../admin-api';
 import { createRateLimitMiddleware, type RateLimitMiddleware } from '../create-middleware';
 import { parseConfig } from '../config/parse-config';
-import type { RefusalResponder } from '../http/middleware';
+import { permissiveProxyWarning } from './proxy-warning';
+import { strapiRefusal } from './refusal';
 
 const PLUGIN_UID = 'plugin::ratelimit';
 const MIDDLEWARE_UID = `${PLUGIN_UID}.limit`;
+const ERRORS_MIDDLEWARE_UID = 'strapi::errors';
 
 /** The parts of Strapi's API this plugin uses. */
 export interface StrapiLike extends PermissionStrapi {
@@ -18,23 +20,26 @@ export interface StrapiLike extends PermissionStrapi {
   log: { info(message: string): void; warn(message: string): void };
 }
 
-type StrapiContext = Context & {
-  tooManyRequests?: (message: string, details?: object) => void;
-  serviceUnavailable?: (message: string, details?: object) => void;
-};
+/** Whether an entry of config/middlewares is the middleware `uid` (written as a string or `{ name }`). */
+const isEntry = (uid: string) => (entry: unknown): boolean =>
+  entry === uid || (typeof entry === 'object' && entry !== null && (entry as { name?: unknown }).name === uid);
 
-/** Refusals through Strapi's own error helpers: its JSON error shape, CORS kept, no stack logged. */
-const strapiRefusal: RefusalResponder = (ctx, status, message) => {
-  const strapiCtx = ctx as StrapiContext;
-  const helper = status === 429 ? strapiCtx.tooManyRequests : strapiCtx.serviceUnavailable;
-  if (helper) helper.call(ctx, message);
-  else ctx.throw(status, message);
-};
+function appMiddlewares(strapi: StrapiLike): unknown[] {
+  const middlewares = strapi.config.get('middlewares', []);
+  return Array.isArray(middlewares) ? middlewares : [];
+}
 
 function placedByApp(strapi: StrapiLike): boolean {
-  const middlewares = strapi.config.get('middlewares', []);
-  if (!Array.isArray(middlewares)) return false;
-  return middlewares.some((entry) => entry === MIDDLEWARE_UID || (typeof entry === 'object' && entry !== null && (entry as { name?: unknown }).name === MIDDLEWARE_UID));
+  return appMiddlewares(strapi).some(isEntry(MIDDLEWARE_UID));
+}
+
+/** Whether Strapi's error middleware runs around the limiter: always when the plugin adds itself in bootstrap(). */
+function errorMiddlewareOutside(strapi: StrapiLike): boolean {
+  const middlewares = appMiddlewares(strapi);
+  const limiterAt = middlewares.findIndex(isEntry(MIDDLEWARE_UID));
+  if (limiterAt < 0) return true;
+  const errorsAt = middlewares.findIndex(isEntry(ERRORS_MIDDLEWARE_UID));
+  return errorsAt >= 0 && errorsAt < limiterAt;
 }
 
 function contentApiPrefixes(strapi: StrapiLike): string[] {
@@ -52,7 +57,7 @@ function limiterFor(strapi: StrapiLike): RateLimitMiddleware {
     limiter = createRateLimitMiddleware(strapi.config.get(PLUGIN_UID), {
       logger: strapi.log,
       contentApiPrefixes: contentApiPrefixes(strapi),
-      refuse: strapiRefusal,
+      refuse: strapiRefusal(errorMiddlewareOutside(strapi)),
     });
     limiters.set(strapi, limiter);
   }
@@ -71,7 +76,10 @@ export const strapiServerPlugin = {
     // The limiter goes in before anything is awaited, so no request can arrive ahead of it.
     const limiter = limiterFor(strapi);
     if (limiter.config.enabled && !placedByApp(strapi)) strapi.server.use(limiter);
+    const proxyWarning = limiter.config.enabled && limiter.config.strategy.length > 0 ? permissiveProxyWarning(strapi.config) : undefined;
+    if (proxyWarning) strapi.log.warn(proxyWarning);
     onCallerReset(strapi, limiter.forgetBlocked);
+    reportFailOpenFrom(strapi, limiter.failOpen);
     return registerAdminPermissions(strapi);
   },
   destroy({ strapi }: { strapi: StrapiLike }): void {

@@ -21,7 +21,10 @@ describe('algorithms', () => {
       expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 200, 429, 429]);
       const refused = await app.request.get('/limited');
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
-      expect(refused.body.error.name).toBe('TooManyRequestsError');
+      expect(refused.body).toEqual({
+        data: null,
+        error: { status: 429, name: 'TooManyRequestsError', message: 'Too many requests, please try again later', details: { limit: 3, remaining: 0, reset: expect.any(Number) } },
+      });
     } finally {
       app.close();
     }

@@ -29,7 +29,7 @@ describe('analytics', () => {
     const app = limitedApp({ url: kv.url, token: kv.token, prefix: 'an1', analytics: true, strategy: [strategy({}, { tokens: 2 })] });
     try {
       expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 429, 429, 429]);
-      expect(await eventsOf('an1', 5)).toEqual({ 'GET:/limited:127.0.0.1': { success: 2, blocked: 3 } });
+      expect(await eventsOf('an1', 5)).toEqual({ 'GET:/limited:127.0.0.1:fixed-window.1h': { success: 2, blocked: 3 } });
     } finally {
       app.close();
     }

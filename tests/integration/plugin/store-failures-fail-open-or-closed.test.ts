@@ -33,7 +33,8 @@ describe('store failures', () => {
       try {
         expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 200]);
         expect(app.logs.warn).toHaveLength(1);
-        expect(app.logs.warn[0]).toMatch(/^\[ratelimit\] the key-value store failed \(.+\); letting requests through until it answers again$/);
+        expect(app.logs.warn[0]).toMatch(/^\[ratelimit\] the key-value store failed \(.+\); letting requests through unchecked until it answers again \(1 let through unchecked since start\)$/);
+        expect(app.limiter.failOpen()).toEqual({ admitted: 3, outage: true });
       } finally {
         app.close();
       }
@@ -49,7 +50,8 @@ describe('store failures', () => {
         const refused = await app.request.get('/limited');
         expect(refused.status).toBe(503);
         expect(refused.body).toEqual({ data: null, error: { status: 503, name: 'ServiceUnavailableError', message: 'Rate limiting is unavailable, please retry later', details: {} } });
-        expect(app.logs.warn).toEqual([expect.stringContaining('answering 503 until it answers again')]);
+        expect(app.logs.warn).toEqual([expect.stringContaining('answering 503 until it answers again (0 let through unchecked since start)')]);
+        expect(app.limiter.failOpen()).toEqual({ admitted: 0, outage: true });
       } finally {
         app.close();
       }
@@ -104,12 +106,14 @@ describe('store failures', () => {
         store.mode = 'forward';
         pastTheCircuit();
         expect(await statuses(as('a'), 2)).toEqual([200, 429]);
-        expect(app.logs.info).toEqual(['[ratelimit] the key-value store answers again; limits apply']);
+        expect(app.logs.info).toEqual([expect.stringMatching(/^\[ratelimit\] the key-value store answers again after \d+ s; limits apply\. 2 requests were let through unchecked during the outage \(2 since start\)$/)]);
+        expect(app.limiter.failOpen()).toEqual({ admitted: 2, outage: false });
         store.mode = 'hang';
         // The blocked caller is answered from memory; a new caller needs the store, which hangs.
         expect(await statuses(as('a'), 1)).toEqual([429]);
         expect(await statuses(as('b'), 1)).toEqual([200]);
         expect(app.logs.warn).toHaveLength(2);
+        expect(app.logs.warn[1]).toMatch(/\(3 let through unchecked since start\)$/);
       } finally {
         jest.useRealTimers();
         app.close();

@@ -1,5 +1,6 @@
 // The keys left in the store after real traffic, read back from the key-value server: exactly
-// `<prefix>:<method>:<route>:<identifier>` plus @upstash/ratelimit's window number for the windows.
+// `<prefix>:<method>:<route>:<identifier>:<limiter>` plus @upstash/ratelimit's window number for the
+// windows, with `%` and `:` of the route escaped.
 import { Redis } from '@upstash/redis';
 import { type KvRestServer, limitedApp, startKvRestServer, strategy } from './support';
 
@@ -12,7 +13,7 @@ describe('store keys', () => {
   });
   afterAll(() => kv.close());
 
-  it('uses <prefix>:<method>:<route>:<identifier> for every algorithm, ALL, :id routes and header callers', async () => {
+  it('uses <prefix>:<method>:<route>:<identifier>:<limiter> for every algorithm, ALL, :id routes and header callers', async () => {
     const prefix = 'keys';
     const app = limitedApp({
       url: kv.url,
@@ -33,10 +34,10 @@ describe('store keys', () => {
       // A window may have turned between the request and this read; accept the neighbouring one too.
       const windowed = (stem: string) => expect.stringMatching(new RegExp(`^${stem.replace(/[.*?[\]\\/]/g, '\\$&')}:(${hour}|${hour - 1})$`));
       expect(keys).toEqual([
-        windowed('keys:ALL:/articles/:id:127.0.0.1'),
-        windowed('keys:GET:/articles/:id:127.0.0.1'),
-        'keys:POST:/upload/*:ip=127.0.0.1',
-        'keys:POST:/upload/*:key%3A1%2A',
+        windowed('keys:ALL:/articles/%3Aid:127.0.0.1:sliding-window.1h'),
+        windowed('keys:GET:/articles/%3Aid:127.0.0.1:fixed-window.1h'),
+        'keys:POST:/upload/*:ip=127.0.0.1:token-bucket.1h',
+        'keys:POST:/upload/*:key%3A1%2A:token-bucket.1h',
       ]);
     } finally {
       app.close();

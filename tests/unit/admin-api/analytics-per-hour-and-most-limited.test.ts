@@ -28,5 +28,5 @@ it('counts allowed and blocked requests in the current hour and names the most l
   expect(hours[23]).toMatchObject({ allowed: 3, blocked: 3 });
   expect(hours[23].time).toBe(Math.floor(Date.now() / 3_600_000) * 3_600_000);
   expect(hours.slice(0, 23).every((hour) => hour.allowed === 0 && hour.blocked === 0)).toBe(true);
-  expect(report.analytics!.mostLimited[0]).toEqual({ identifier: 'GET:/api/*:flooder', count: 3 });
+  expect(report.analytics!.mostLimited[0]).toEqual({ identifier: 'GET:/api/*:flooder:fixed-window.1h', count: 3 });
 });

@@ -4,7 +4,7 @@ import { Redis } from '@upstash/redis';
 import { startKvRestServer, type KvRestServer } from '../../../mock';
 import { parseConfig } from '../../../server/src/config/parse-config';
 import type { RateLimitConfig, RateLimitConfigInput } from '../../../server/src/config/schema';
-import { limitIdentifier } from '../../../server/src/http/keys';
+import { StrategyKeys } from '../../../server/src/http/keys';
 import { createLimiter } from '../../../server/src/limiter/create-limiter';
 
 export interface AdminStoreFixture {
@@ -29,9 +29,10 @@ export async function startAdminStore(): Promise<AdminStoreFixture> {
 export async function hit(redis: Redis, config: RateLimitConfig, index: number, method: string, identifier: string, hits: number): Promise<boolean[]> {
   const strategy = config.strategy[index];
   const limiter = createLimiter(strategy, redis, { prefix: config.prefix, analytics: config.analytics });
+  const keys = new StrategyKeys(config.prefix, strategy);
   const verdicts: boolean[] = [];
   for (let request = 0; request < hits; request += 1) {
-    const result = await limiter.limit(limitIdentifier(method, strategy.path, identifier));
+    const result = await limiter.limit(keys.limiterKey(method, identifier));
     await result.pending;
     verdicts.push(result.success);
   }

@@ -1,0 +1,26 @@
+// How a refused request is answered. A refusal carries the limit that refused it (`limit`,
+// `remaining`, `reset` in ms since the epoch) so that clients can read it from the body as well as
+// from the headers. Plain Koa apps get a JSON error body in Strapi's shape; the Strapi plugin
+// answers through Strapi's own errors (strapi/refusal.ts).
+import type { Context } from 'koa';
+
+export type Refusal =
+  | { readonly status: 429; readonly message: string; readonly limit: number; readonly remaining: number; readonly reset: number }
+  | { readonly status: 503; readonly message: string };
+
+export type RefusalResponder = (ctx: Context, refusal: Refusal) => void;
+
+export const TOO_MANY_REQUESTS = 'Too many requests, please try again later';
+export const STORE_UNAVAILABLE = 'Rate limiting is unavailable, please retry later';
+
+/** What a refusal's `details` hold: the refusing limit for a 429, nothing for a 503. */
+export function refusalDetails(refusal: Refusal): Record<string, number> {
+  return refusal.status === 429 ? { limit: refusal.limit, remaining: refusal.remaining, reset: refusal.reset } : {};
+}
+
+/** Plain Koa: a JSON error body in the shape Strapi uses. */
+export const jsonRefusal: RefusalResponder = (ctx, refusal) => {
+  ctx.status = refusal.status;
+  const name = refusal.status === 429 ? 'TooManyRequestsError' : 'ServiceUnavailableError';
+  ctx.body = { data: null, error: { status: refusal.status, name, message: refusal.message, details: refusalDetails(refusal) } };
+};

@@ -1,0 +1,49 @@
+// Whether the store answers, and what failing open has cost: requests let through unchecked
+// because the store failed or timed out, counted since start and per outage. One warning when an
+// outage starts (with the count so far) and one line when it ends (with the outage's count), never
+// a line per request; the usage report shows the count.
+import type { FailOpenReport } from '../admin-api/usage-types';
+
+export interface HealthLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export class StoreHealth {
+  private outageStartedAt: number | undefined;
+  private admittedInOutage = 0;
+  private admittedTotal = 0;
+
+  constructor(
+    private readonly logger: HealthLogger,
+    private readonly failureMode: 'open' | 'closed',
+  ) {}
+
+  /** A store call failed; in `open` mode the request it was for goes through unchecked. */
+  failed(failure: unknown, now = Date.now()): void {
+    if (this.failureMode === 'open') {
+      this.admittedTotal += 1;
+      this.admittedInOutage += 1;
+    }
+    if (this.outageStartedAt !== undefined) return;
+    this.outageStartedAt = now;
+    const mode = this.failureMode === 'open' ? 'letting requests through unchecked' : 'answering 503';
+    const reason = failure instanceof Error ? failure.message : String(failure);
+    this.logger.warn(`[ratelimit] the key-value store failed (${reason}); ${mode} until it answers again (${this.admittedTotal} let through unchecked since start)`);
+  }
+
+  /** A store call answered: an outage, if any, is over. */
+  recovered(now = Date.now()): void {
+    if (this.outageStartedAt === undefined) return;
+    const seconds = Math.round((now - this.outageStartedAt) / 1000);
+    this.logger.info(
+      `[ratelimit] the key-value store answers again after ${seconds} s; limits apply. ${this.admittedInOutage} requests were let through unchecked during the outage (${this.admittedTotal} since start)`,
+    );
+    this.outageStartedAt = undefined;
+    this.admittedInOutage = 0;
+  }
+
+  report(): FailOpenReport {
+    return { admitted: this.admittedTotal, outage: this.outageStartedAt !== undefined };
+  }
+}

@@ -1,0 +1,37 @@
+// Gives back the tokens a refused request took from the strategies that admitted it, so a caller
+// blocked by one strategy does not drain its other budgets (a burst window refusing must not spend
+// the sustained window). @upstash/ratelimit takes a negative `rate` as a refund in all three
+// algorithms: fixed-window INCRBYs the current window's counter by -1; sliding-window skips its
+// limit check and INCRBYs the current window by -1; token-bucket skips its refusal and adds one
+// token. A refund is exact only while the window (or, for the bucket, the refill interval) in which
+// the token was taken is still current: the refund lands in the current one, so after the reset it
+// would grant a token that was never taken (or push a full bucket past its size). Then nothing is
+// given back, which is what the algorithm itself would have ended with.
+import { Ratelimit } from '@upstash/ratelimit';
+import type { Redis } from '@upstash/redis';
+import type { StrategyConfig } from '../config/schema';
+import { createLimiter } from './create-limiter';
+
+/** A token one strategy's limiter took for a request that was then refused. */
+export interface TakenToken {
+  readonly strategyIndex: number;
+  readonly limiterKey: string;
+  /** The reset of the window (or refill interval) it was taken in, ms epoch. */
+  readonly reset: number;
+}
+
+export class TokenRefunds {
+  /** Per strategy, a limiter without analytics: a refund is not a request and must not be recorded as one. */
+  private readonly limiters: readonly Ratelimit[];
+
+  constructor(strategies: readonly StrategyConfig[], redis: Redis, prefix: string) {
+    this.limiters = strategies.map((strategy) => createLimiter(strategy, redis, { prefix, analytics: false }));
+  }
+
+  /** Gives every token back whose window is still current; store failures are ignored (the refund is a courtesy). */
+  async giveBack(tokens: readonly TakenToken[]): Promise<void> {
+    const now = Date.now();
+    const refunds = tokens.filter((token) => now < token.reset).map((token) => this.limiters[token.strategyIndex].limit(token.limiterKey, { rate: -1 }));
+    await Promise.allSettled(refunds);
+  }
+}

@@ -1,0 +1,32 @@
+// At boot the plugin warns once when Strapi's proxy settings let clients choose their own IP
+// (`proxy.koa: true` without `maxIpsCount`), saying how to fix it; it says nothing otherwise.
+import strapiServer from '../../../strapi-server';
+
+function bootWith(proxy: unknown, strategy: unknown[] = [{ methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } }]) {
+  const warnings: string[] = [];
+  const settings: Record<string, unknown> = { 'plugin::ratelimit': { url: 'http://127.0.0.1:1', token: 't', strategy }, middlewares: [] };
+  // Strapi's config.get reads nested paths; the fake resolves `server.proxy.*` from `proxy`.
+  const get = (path: string, fallback?: unknown) => {
+    if (path.startsWith('server.proxy.')) return (proxy as Record<string, unknown> | undefined)?.[path.slice('server.proxy.'.length)] ?? fallback;
+    return settings[path] ?? fallback;
+  };
+  const strapi = { config: { get }, server: { use: () => undefined }, log: { info: () => undefined, warn: (line: string) => void warnings.push(line) } };
+  strapiServer.bootstrap({ strapi });
+  strapiServer.destroy({ strapi });
+  return warnings;
+}
+
+it('warns once, naming the fix, for proxy: { koa: true } without maxIpsCount', () => {
+  expect(bootWith({ koa: true })).toEqual([
+    '[ratelimit] config/server: proxy.koa is true without proxy.maxIpsCount, so the client IP is the left-most X-Forwarded-For entry, which clients write themselves: a caller limited by IP can claim a new address with every request. Set proxy: { koa: true, maxIpsCount: <the number of proxies in front of Strapi> } (1 behind one load balancer).',
+  ]);
+  expect(bootWith({ koa: true, maxIpsCount: 0, ipHeader: 'X-Real-IP' })).toEqual([expect.stringContaining('the left-most X-Real-IP entry')]);
+});
+
+it.each([[{ koa: true, maxIpsCount: 1 }], [{ koa: false }], [undefined], [true]])('says nothing for proxy %j', (proxy) => {
+  expect(bootWith(proxy)).toEqual([]);
+});
+
+it('says nothing while no strategy is configured', () => {
+  expect(bootWith({ koa: true }, [])).toEqual([]);
+});

@@ -1,0 +1,29 @@
+// A token is given back only while the window (or refill interval) it was taken in is current;
+// after its reset a refund would grant a token that was never taken, so none is sent.
+import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
+import { parseConfig } from '../../../server/src/config/parse-config';
+import { TokenRefunds } from '../../../server/src/limiter/token-refunds';
+
+class RecordingRequester implements Requester {
+  readonly sent: unknown[] = [];
+  async request<TResult = unknown>(request: UpstashRequest): Promise<UpstashResponse<TResult>> {
+    this.sent.push(request.body);
+    return { result: [0, 1, 5] as TResult };
+  }
+}
+
+it('refunds tokens whose window is current, as rate -1, and skips those whose window has turned', async () => {
+  const config = parseConfig({ url: 'http://127.0.0.1:1', token: 't', strategy: [{ methods: ['GET'], path: '/a', identifierSource: 'ip', limiter: { algorithm: 'token-bucket', tokens: 5, window: '1m' } }] });
+  const requester = new RecordingRequester();
+  const refunds = new TokenRefunds(config.strategy, new Redis(requester), config.prefix);
+  const now = Date.now();
+
+  await refunds.giveBack([
+    { strategyIndex: 0, limiterKey: 'current', reset: now + 60_000 },
+    { strategyIndex: 0, limiterKey: 'turned', reset: now - 1 },
+  ]);
+
+  expect(requester.sent).toHaveLength(1);
+  const [command, , , key, , , , , incrementBy] = requester.sent[0] as unknown[];
+  expect([command, key, incrementBy]).toEqual(['evalsha', '@cms:current', -1]);
+});
