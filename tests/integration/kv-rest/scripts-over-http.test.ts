@@ -96,4 +96,12 @@ describe('scripts over HTTP [memory engine]', () => {
     expect((await call(server, '/ping')).json).toEqual({ result: 'PONG' });
     expect(resultOf((await evaluate('return 1')).json).result).toBe(1);
   });
+
+  it('finding 1: a script run with the Read Only token that redefines redis.call cannot make a later Standard-token script write', async () => {
+    const redefine = "local call = redis.call; redis.call = function(...) pcall(call, 'SET', 'pwned', '1'); return call(...) end";
+    const attempt = await postJson(server, '/', ['EVAL_RO', redefine, '0'], { token: server.readonlyToken });
+    expect([attempt.status, resultOf(attempt.json).error]).toEqual([400, expect.stringMatching(/^ERR user_script:1: Attempt to modify a readonly table script: /)]);
+    expect((await postJson(server, '/', ['EVAL', "return redis.call('SET', 'victim', 'v')", '0'])).json).toEqual({ result: 'OK' });
+    expect((await call(server, '/exists/pwned')).json).toEqual({ result: 0 });
+  });
 });

@@ -5,6 +5,7 @@ declare module 'fengari' {
   export type LuaCFunction = (L: LuaState) => number;
   export interface LuaDebug {
     currentline: number;
+    source?: LuaString;
   }
 
   export const lua: {
@@ -49,6 +50,11 @@ declare module 'fengari' {
     lua_getinfo(L: LuaState, what: LuaString, ar: LuaDebug): number;
     lua_getstack(L: LuaState, level: number, ar: LuaDebug): number;
     lua_newuserdata(L: LuaState, size: number): unknown;
+    lua_topointer(L: LuaState, index: number): unknown;
+    lua_touserdata(L: LuaState, index: number): unknown;
+    lua_atnativeerror(L: LuaState, handler: LuaCFunction): void;
+    lua_getmetatable(L: LuaState, index: number): number;
+    lua_setupvalue(L: LuaState, funcIndex: number, n: number): LuaString | null;
   };
   export const lauxlib: {
     luaL_newstate(): LuaState;
@@ -58,6 +64,10 @@ declare module 'fengari' {
     luaL_checklstring(L: LuaState, index: number): LuaString;
     luaL_len(L: LuaState, index: number): number;
     luaL_ref(L: LuaState, table: number): number;
+    luaL_tolstring(L: LuaState, index: number): LuaString;
+    luaL_checktype(L: LuaState, index: number, type: number): void;
+    luaL_argcheck(L: LuaState, condition: boolean, index: number, message: LuaString): void;
+    luaL_getmetafield(L: LuaState, index: number, field: LuaString): number;
   };
   export const lualib: {
     luaopen_base: LuaCFunction;

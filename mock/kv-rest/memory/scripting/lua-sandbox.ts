@@ -1,11 +1,14 @@
 // One Lua VM (fengari) set up the way Redis sets up its scripting environment: base, table, string
-// and math libraries, the `redis` and `cjson` tables, Lua 5.1's global `unpack`, and a read-only
-// global table. fengari over wasmoon: it is synchronous JS, so redis.call runs commands inline
-// with no JS/WASM hop per call, and it has instruction-count hooks for the script time limit.
+// and math libraries, the `redis` and `cjson` tables, Lua 5.1's global `unpack`, and globals,
+// library tables and the string metatable read-only (read-only-tables.ts), so that every script
+// sees the same environment whatever earlier scripts tried. fengari over wasmoon: it is synchronous
+// JS, so redis.call runs commands inline with no JS/WASM hop per call, and it has instruction-count
+// hooks for the script time limit.
 import { lauxlib, lua, lualib, type LuaCFunction, type LuaState, type LuaString, to_luastring } from './lua51-numbers';
 import { scriptSha } from '../../script-shebang';
 import { cjsonDecode, cjsonEncode } from './cjson';
-import { bytesToLua, luaToBytes, pushFieldTable } from './lua-values';
+import { bytesToLua, errorReplyText, luaToBytes, pushFieldTable } from './lua-values';
+import { setmetatableUnlessReadOnly, setReadOnly } from './read-only-tables';
 
 /** What `redis.call` and `redis.pcall` do; the runner sets it for each script run. */
 export type RedisCallHandler = (L: LuaState, raiseErrors: boolean) => number;
@@ -19,26 +22,34 @@ const GLOBALS_INDEX = 2;
  * stay a fast array for stacks up to a few hundred slots (a script run costs about a third less).
  */
 const STACK_BALLAST = 16;
+/** What Redis makes read-only besides the globals table, its metatable and the string metatable. */
+const LIBRARY_TABLES = ['redis', 'string', 'table', 'math', 'cjson'];
 const KEYS_NAME = to_luastring('KEYS');
 const ARGV_NAME = to_luastring('ARGV');
 
 /**
  * Redis's script environment protections, in Lua since they are Lua semantics. pcall and xpcall
- * re-raise once the time limit has passed, so a script cannot catch its way past it.
+ * re-raise once the run is aborted (past its time limit, or after a failure of the engine itself),
+ * so a script cannot catch its way past either. `error` with a number gets a position, as in Lua 5.1.
  */
 const PROTECT_GLOBALS = `
-local timed_out = ...
-local pcall_, xpcall_, error_ = pcall, xpcall, error
-local function unless_timed_out(...)
-  if timed_out() then error_("script time limit exceeded", 0) end
+local abort_message = ...
+local pcall_, xpcall_, error_, type_, tostring_ = pcall, xpcall, error, type, tostring
+local function unless_aborted(...)
+  local message = abort_message()
+  if message then error_(message, 0) end
   return ...
 end
-pcall = function(...) return unless_timed_out(pcall_(...)) end
-xpcall = function(...) return unless_timed_out(xpcall_(...)) end
+pcall = function(...) return unless_aborted(pcall_(...)) end
+xpcall = function(...) return unless_aborted(xpcall_(...)) end
+error = function(message, level)
+  if type_(message) == 'number' then message = tostring_(message) end
+  if level == 0 then error_(message, 0) end
+  error_(message, (level or 1) + 1)
+end
 unpack = table.unpack
 setmetatable(_G, {
-  __index = function(_, name) error("Script attempted to access nonexistent global variable '" .. tostring(name) .. "'", 2) end,
-  __newindex = function() error("Attempt to modify a readonly table", 2) end,
+  __index = function(_, name) error_("Script attempted to access nonexistent global variable '" .. tostring_(name) .. "'", 2) end,
 })
 `;
 
@@ -47,6 +58,11 @@ export class LuaSandbox {
   private callHandler: RedisCallHandler = () => 0;
   /** Set by the runner when a script passes its time limit. */
   timedOut = false;
+  /**
+   * A JS exception thrown inside the VM during this run (a JS stack overflow, a failed allocation):
+   * the run fails whatever the script catches, and the runner replaces this sandbox afterwards.
+   */
+  engineFailure: Error | undefined;
 
   constructor() {
     const { L } = this;
@@ -60,9 +76,25 @@ export class LuaSandbox {
     }
     this.installRedisTable();
     this.installLibrary('cjson', { encode: (state) => cjsonEncode(state, (message) => this.raise(message)), decode: (state) => cjsonDecode(state, (message) => this.raise(message)) });
+    lua.lua_atnativeerror(L, (state) => {
+      const failure = lua.lua_touserdata(state, 1);
+      this.engineFailure = failure instanceof Error ? failure : new Error(String(failure));
+      lua.lua_pushstring(state, to_luastring(this.abortMessage()!));
+      return 1;
+    });
     this.runSetup(PROTECT_GLOBALS);
+    lua.lua_pushjsfunction(L, setmetatableUnlessReadOnly);
+    lua.lua_setglobal(L, to_luastring('setmetatable'));
+    this.makeReadOnly();
     lua.lua_checkstack(L, STACK_BALLAST);
     for (let slot = 0; slot < STACK_BALLAST; slot++) lua.lua_pushnil(L);
+  }
+
+  /** Why the current run must stop whatever the script catches, if it must. */
+  abortMessage(): string | undefined {
+    if (this.timedOut) return 'script time limit exceeded';
+    if (this.engineFailure) return `the script engine failed: ${this.engineFailure.message}`;
+    return undefined;
   }
 
   /** Drops everything above the ballast: what a script run or a failed compile left on the stack. */
@@ -80,13 +112,43 @@ export class LuaSandbox {
     return lauxlib.luaL_error(this.L, to_luastring(message.replace(/%/g, '%%')));
   }
 
-  /** Sets KEYS and ARGV past the read-only guard. */
+  /** Sets KEYS and ARGV, new tables on every run, lifting the read-only flag of the globals meanwhile. */
   setKeysAndArgv(keys: readonly string[], argv: readonly string[]): void {
     const { L } = this;
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, GLOBALS_INDEX);
+    setReadOnly(L, -1, false);
     this.setArrayField(KEYS_NAME, keys);
     this.setArrayField(ARGV_NAME, argv);
+    setReadOnly(L, -1, true);
     lua.lua_pop(L, 1);
+  }
+
+  /**
+   * Points the first upvalue (`_ENV`) of the function at the top of the stack back at the globals:
+   * in Lua 5.3 a script may assign `_ENV`, and its compiled function outlives the run.
+   */
+  resetEnvironment(): void {
+    const { L } = this;
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, GLOBALS_INDEX);
+    lua.lua_setupvalue(L, -2, 1);
+  }
+
+  private makeReadOnly(): void {
+    const { L } = this;
+    lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, GLOBALS_INDEX);
+    lua.lua_getmetatable(L, -1);
+    setReadOnly(L, -1, true);
+    lua.lua_pop(L, 1);
+    for (const name of LIBRARY_TABLES) {
+      lua.lua_getfield(L, -1, to_luastring(name));
+      setReadOnly(L, -1, true);
+      lua.lua_pop(L, 1);
+    }
+    setReadOnly(L, -1, true);
+    lua.lua_pushliteral(L, '');
+    lua.lua_getmetatable(L, -1);
+    setReadOnly(L, -1, true);
+    lua.lua_pop(L, 3);
   }
 
   /** `table[name] = {values...}` on the table at the top of the stack. */
@@ -112,7 +174,7 @@ export class LuaSandbox {
         call: (L) => this.callHandler(L, true),
         pcall: (L) => this.callHandler(L, false),
         error_reply: (L) => {
-          pushFieldTable(L, 'err', raiseText(L));
+          pushFieldTable(L, 'err', errorReplyText(raiseText(L)));
           return 1;
         },
         status_reply: (L) => {
@@ -153,7 +215,9 @@ export class LuaSandbox {
     const loaded = lauxlib.luaL_loadbuffer(L, to_luastring(code), null, to_luastring('=setup')) === lua.LUA_OK;
     if (loaded) {
       lua.lua_pushjsfunction(L, (state) => {
-        lua.lua_pushboolean(state, this.timedOut);
+        const message = this.abortMessage();
+        if (message === undefined) lua.lua_pushnil(state);
+        else lua.lua_pushstring(state, to_luastring(message));
         return 1;
       });
     }

@@ -60,10 +60,10 @@ export function pushReply(L: LuaState, reply: Reply): void {
   }
 }
 
-/** Error texts from scripts: a leading `-` is dropped, and a text with no code gets `ERR `. */
-export function errorFromScript(text: string): Reply {
+/** redis.error_reply's text: a leading `-` is dropped, and a text with no code gets `ERR `. */
+export function errorReplyText(text: string): string {
   const trimmed = text.startsWith('-') ? text.slice(1) : text;
-  return error(trimmed.includes(' ') ? trimmed : `ERR ${trimmed}`);
+  return trimmed.includes(' ') ? trimmed : `ERR ${trimmed}`;
 }
 
 function stringField(L: LuaState, index: number, field: LuaString): string | undefined {
@@ -75,7 +75,7 @@ function stringField(L: LuaState, index: number, field: LuaString): string | und
 
 /**
  * Lua -> Reply: number -> integer (truncated), true -> 1, false/nil -> nil, string -> bulk,
- * {ok=} -> status, {err=} -> error, other tables -> arrays up to the first nil.
+ * {ok=} -> status, {err=} -> error (its text as is), other tables -> arrays up to the first nil.
  */
 export function replyFromLua(L: LuaState, index: number): Reply {
   switch (lua.lua_type(L, index)) {
@@ -94,7 +94,7 @@ export function replyFromLua(L: LuaState, index: number): Reply {
 
 function tableReply(L: LuaState, index: number): Reply {
   const err = stringField(L, index, ERR_FIELD);
-  if (err !== undefined) return errorFromScript(err);
+  if (err !== undefined) return error(err.startsWith('-') ? err.slice(1) : err);
   const ok = stringField(L, index, OK_FIELD);
   if (ok !== undefined) return simple(ok);
   const items: Reply[] = [];

@@ -1,22 +1,26 @@
 // Compiles, caches and runs scripts in one Lua sandbox: KEYS/ARGV, redis.call/pcall with Redis's
-// script-specific error texts, read-only runs (EVAL_RO, `no-writes`) and the script time limit.
-import { lauxlib, lua, type LuaDebug, type LuaState, to_luastring } from './lua51-numbers';
+// script-specific error texts, read-only runs (EVAL_RO, `no-writes`), the script time limit, and
+// Redis's framing of uncaught errors. A run that a JS exception broke into (engineFailure) fails as
+// a whole and the sandbox is replaced, so a half-finished VM operation can never reach later runs.
+import { lauxlib, lua, type LuaDebug, type LuaState, type LuaString, to_luastring } from './lua51-numbers';
 import { lookupCommand } from '../../command-table';
 import { error, type Reply } from '../../reply';
 import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptSha } from '../../script-shebang';
 import type { CommandContext } from '../handler';
 import { LuaSandbox } from './lua-sandbox';
 import { formatDouble } from '../format-double';
-import { bytesToLua, errorFromScript, luaToBytes, pushReply, replyFromLua } from './lua-values';
+import { bytesToLua, luaToBytes, pushFieldTable, pushReply, replyFromLua } from './lua-values';
 
 /** Flags this engine accepts: Redis 7.0's and the newer `allow-key-locking`, which changes nothing here. */
 const KNOWN_FLAGS = new Set([...REDIS_70_SCRIPT_FLAGS, 'allow-key-locking']);
 const CHUNK_NAME = to_luastring('@user_script');
 const HOOK_EVERY_INSTRUCTIONS = 1000;
+const ERR_FIELD = to_luastring('err');
+/** How far up the call stack the message handler looks for the script's own line. */
+const MAX_FRAMES_SEARCHED = 250;
 
 interface CompiledScript {
-  /** Reference to the compiled function in the Lua registry. */
-  readonly ref: number;
+  readonly body: LuaString;
   readonly readOnly: boolean;
 }
 
@@ -29,9 +33,28 @@ export interface RunRequest {
   readonly ctx: CommandContext;
 }
 
+function isScriptChunk(source: LuaString | undefined): boolean {
+  return source !== undefined && source.length === CHUNK_NAME.length && source.every((byte, index) => byte === CHUNK_NAME[index]);
+}
+
+/** The line the script was on: the innermost frame of the script's own chunk (library frames skipped). */
+function scriptLine(L: LuaState, fromLevel: number): number {
+  for (let level = fromLevel; level < fromLevel + MAX_FRAMES_SEARCHED; level++) {
+    const frame: LuaDebug = { currentline: 0 };
+    if (!lua.lua_getstack(L, level, frame)) break;
+    lua.lua_getinfo(L, to_luastring('Sl'), frame);
+    if (isScriptChunk(frame.source) && frame.currentline > 0) return frame.currentline;
+  }
+  return 0;
+}
+
 export class ScriptRunner {
-  private readonly sandbox = new LuaSandbox();
+  private sandbox = new LuaSandbox();
   private readonly compiled = new Map<string, CompiledScript>();
+  /** Registry references of the compiled functions in the current sandbox. */
+  private functions = new Map<string, number>();
+  /** Line of the script where the last uncaught error was raised, set by the message handler. */
+  private errorLine = 0;
 
   constructor(private readonly timeLimitMs: number) {}
 
@@ -41,6 +64,7 @@ export class ScriptRunner {
 
   flush(): void {
     this.compiled.clear();
+    this.replaceSandbox();
   }
 
   /** Compiles and caches `text` under its SHA-1; answers the SHA or the compile error. */
@@ -51,65 +75,102 @@ export class ScriptRunner {
     if (!parsed.ok) return { error: error(parsed.error) };
     const unknown = parsed.script.flags.find((flag) => !KNOWN_FLAGS.has(flag));
     if (unknown) return { error: error(`ERR Unexpected flag in script shebang: ${unknown}`) };
-    const { L } = this.sandbox;
-    const body = bytesToLua(parsed.script.body);
-    if (lauxlib.luaL_loadbuffer(L, body, body.length, CHUNK_NAME) !== lua.LUA_OK) {
-      const message = luaToBytes(lua.lua_tolstring(L, -1)!);
-      this.sandbox.clearStack();
-      return { error: error(`ERR Error compiling script (new function): ${message}`) };
-    }
-    const ref = lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX);
-    this.compiled.set(sha, { ref, readOnly: parsed.script.flags.includes('no-writes') });
+    const script = { body: bytesToLua(parsed.script.body), readOnly: parsed.script.flags.includes('no-writes') };
+    const compileError = this.compile(sha, script);
+    if (compileError !== undefined) return { error: error(`ERR Error compiling script (new function): ${compileError}`) };
+    this.compiled.set(sha, script);
     return { sha };
   }
 
   run(request: RunRequest): Reply {
     const script = this.compiled.get(request.sha);
     if (!script) return error('NOSCRIPT No matching script. Please use EVAL.');
-    const { L } = this.sandbox;
+    const ref = this.functions.get(request.sha) ?? (this.compile(request.sha, script), this.functions.get(request.sha)!);
+    const { sandbox } = this;
+    const { L } = sandbox;
     const readOnly = request.readOnly || script.readOnly;
     const deadline = Date.now() + this.timeLimitMs;
-    this.sandbox.timedOut = false;
-    this.sandbox.setCallHandler((state, raiseErrors) => this.redisCall(state, raiseErrors, request, readOnly));
-    this.sandbox.setKeysAndArgv(request.keys, request.args);
+    sandbox.timedOut = false;
+    sandbox.engineFailure = undefined;
+    sandbox.setCallHandler((state, raiseErrors) => this.redisCall(state, raiseErrors, request, readOnly));
+    sandbox.setKeysAndArgv(request.keys, request.args);
     // Once over the limit, every hook call raises again and pcall re-raises (see lua-sandbox.ts).
     lua.lua_sethook(L, () => {
-      if (this.sandbox.timedOut || Date.now() > deadline) {
-        this.sandbox.timedOut = true;
-        this.sandbox.raise('script time limit exceeded');
+      if (sandbox.timedOut || Date.now() > deadline) {
+        sandbox.timedOut = true;
+        sandbox.raise('script time limit exceeded');
       }
     }, lua.LUA_MASKCOUNT, HOOK_EVERY_INSTRUCTIONS);
     try {
-      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, script.ref);
-      const status = lua.lua_pcall(L, 0, 1, 0);
-      if (this.sandbox.timedOut) {
+      lua.lua_pushjsfunction(L, this.messageHandler);
+      const handler = lua.lua_gettop(L);
+      lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
+      sandbox.resetEnvironment();
+      const status = lua.lua_pcall(L, 0, 1, handler);
+      if (sandbox.timedOut) {
         return error(`BUSY script ${request.sha} ran longer than the script time limit of ${this.timeLimitMs} ms and was stopped`);
+      }
+      if (sandbox.engineFailure) {
+        return error(`ERR ${sandbox.abortMessage()} script: ${request.sha}, on @user_script:${this.errorLine}.`);
       }
       return status === lua.LUA_OK ? replyFromLua(L, -1) : this.runtimeError(L, request.sha);
     } finally {
       lua.lua_sethook(L, null, 0, 0);
-      this.sandbox.clearStack();
+      sandbox.clearStack();
+      if (sandbox.engineFailure) this.replaceSandbox();
     }
   }
 
-  /** An uncaught error: `{err=...}` tables keep their text, Lua errors get Redis's framing. */
+  private compile(sha: string, script: CompiledScript): string | undefined {
+    const { L } = this.sandbox;
+    if (lauxlib.luaL_loadbuffer(L, script.body, script.body.length, CHUNK_NAME) !== lua.LUA_OK) {
+      const message = luaToBytes(lua.lua_tolstring(L, -1)!);
+      this.sandbox.clearStack();
+      return message;
+    }
+    this.functions.set(sha, lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX));
+    return undefined;
+  }
+
+  private replaceSandbox(): void {
+    this.sandbox = new LuaSandbox();
+    this.functions = new Map();
+  }
+
+  /** Notes where the script was when an uncaught error was raised; the error value passes unchanged. */
+  private readonly messageHandler = (L: LuaState): number => {
+    this.errorLine = scriptLine(L, 1);
+    return 1;
+  };
+
+  /**
+   * An uncaught error, framed as Redis frames it: a table's `err` text (or `ERR unknown error`, what
+   * Redis answers from 7.2.10 / 7.4.5 on, where 7.0 crashes), any other value as `ERR <text>`, then
+   * the script and line.
+   */
   private runtimeError(L: LuaState, sha: string): Reply {
-    if (lua.lua_type(L, -1) === lua.LUA_TTABLE) return replyFromLua(L, -1);
-    const message = lua.lua_type(L, -1) === lua.LUA_TSTRING ? luaToBytes(lua.lua_tolstring(L, -1)!) : 'unknown error';
-    const line = /^user_script:(\d+):/.exec(message)?.[1] ?? '0';
-    return error(`ERR ${message} script: ${sha}, on @user_script:${line}.`);
+    let message: string;
+    if (lua.lua_type(L, -1) === lua.LUA_TTABLE) {
+      const type = lua.lua_getfield(L, -1, ERR_FIELD);
+      message = type === lua.LUA_TSTRING || type === lua.LUA_TNUMBER ? luaToBytes(lua.lua_tolstring(L, -1)!) : 'ERR unknown error';
+      lua.lua_pop(L, 1);
+      if (message.startsWith('-')) message = message.slice(1);
+    } else {
+      message = `ERR ${luaToBytes(lauxlib.luaL_tolstring(L, -1))}`;
+    }
+    return error(`${message} script: ${sha}, on @user_script:${this.errorLine}.`);
   }
 
   private redisCall(L: LuaState, raiseErrors: boolean, request: RunRequest, readOnly: boolean): number {
     const count = lua.lua_gettop(L);
-    if (count === 0) return this.fail(L, raiseErrors, request.sha, 'ERR Please specify at least one argument for this redis lib call');
+    if (count === 0) return this.fail(L, raiseErrors, 'ERR Please specify at least one argument for this redis lib call');
     const args: string[] = [];
     for (let index = 1; index <= count; index++) {
       const type = lua.lua_type(L, index);
       // Redis 7.0 writes number arguments with `%.17g` (20000, 0.30000000000000004).
       if (type === lua.LUA_TNUMBER) args.push(formatDouble(lua.lua_tonumber(L, index)));
       else if (type === lua.LUA_TSTRING) args.push(luaToBytes(lua.lua_tolstring(L, index)!));
-      else return this.fail(L, raiseErrors, request.sha, 'ERR Lua redis lib command arguments must be strings or integers');
+      else return this.fail(L, raiseErrors, 'ERR Lua redis lib command arguments must be strings or integers');
     }
     const found = lookupCommand(args);
     let reply: Reply;
@@ -122,20 +183,14 @@ export class ScriptRunner {
     } else {
       reply = request.ctx.call(args);
     }
-    if (reply.kind === 'error') return this.fail(L, raiseErrors, request.sha, reply.message);
+    if (reply.kind === 'error') return this.fail(L, raiseErrors, reply.message);
     pushReply(L, reply);
     return 1;
   }
 
-  /** redis.pcall answers `{err=...}`; redis.call raises it, framed with the script and line. */
-  private fail(L: LuaState, raiseErrors: boolean, sha: string, message: string): number {
-    if (!raiseErrors) {
-      pushReply(L, errorFromScript(message));
-      return 1;
-    }
-    const where: LuaDebug = { currentline: 0 };
-    const line = lua.lua_getstack(L, 1, where) && lua.lua_getinfo(L, to_luastring('l'), where) ? where.currentline : 0;
-    pushReply(L, error(`${message} script: ${sha}, on @user_script:${line}.`));
-    return lua.lua_error(L);
+  /** redis.pcall answers `{err=...}`; redis.call raises it (runtimeError adds the script and line). */
+  private fail(L: LuaState, raiseErrors: boolean, message: string): number {
+    pushFieldTable(L, 'err', message);
+    return raiseErrors ? lua.lua_error(L) : 1;
   }
 }

@@ -1,0 +1,32 @@
+// Test support: ways a script might try to change the sandbox for later scripts. Redis 7.0 refuses
+// every one with `Attempt to modify a readonly table` (script-sandbox-escapes-answer-like-redis.test.ts
+// checks that against redis-server); the first is the escalation of finding 1 itself.
+export const ESCAPE_ATTEMPTS: readonly string[] = [
+  "local call = redis.call; redis.call = function(...) pcall(call, 'SET', 'pwned', '1'); return call(...) end",
+  'redis.pcall = nil',
+  'redis.x = 1',
+  'rawset(redis, "x", 1)',
+  'setmetatable(redis, {})',
+  'string.x = 1',
+  'string.rep = nil',
+  'local s = string; s.len = nil',
+  'table.insert(string, 1)',
+  'cjson.x = 1',
+  'cjson.encode = nil',
+  'table.x = 1',
+  'table.concat = nil',
+  'math.x = 1',
+  'math.floor = nil',
+  'setmetatable(_G, nil)',
+  'rawset(_G, "pwned", 1)',
+  'pwned = 1',
+  '_G.pwned = 1',
+  'KEYS = {}',
+  'getmetatable(_G).__index = nil',
+  'getmetatable(_G).x = 1',
+  "getmetatable('').__index = {}",
+  "getmetatable('').__index.x = 1",
+  "getmetatable('').x = 1",
+  "rawset(getmetatable(''), '__index', {})",
+  "setmetatable(getmetatable(''), {})",
+];
