@@ -2,7 +2,6 @@
 // HSTRLEN), HDEL, the HINCRBY pair, HSCAN and HRANDFIELD, with Redis 7.0's replies and errors.
 import { array, bulk, bulkArray, bulkOrNil, EMPTY_ARRAY, error, integer, NIL, OK, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInt64, parseInteger, SYNTAX_ERROR } from '../arguments';
-import { globMatches } from '../glob';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { HashValue } from '../keyspace';
 import { parseLongDouble } from '../long-double';
@@ -115,7 +114,7 @@ function hscan(args: readonly string[], ctx: CommandContext): Reply {
   // calls can shift a field behind the cursor, so such a field may be missed.
   const start = whole ? 0 : Math.min(options.cursor, entries.length);
   const end = whole ? entries.length : Math.min(start + options.count, entries.length);
-  const visited = entries.slice(start, end).filter(([field]) => options.match === undefined || globMatches(options.match, field));
+  const visited = entries.slice(start, end).filter(([field]) => options.match === undefined || options.match.matches(field));
   const cursor = end >= entries.length ? 0 : end;
   return array([bulk(String(cursor)), bulkArray(visited.flat())]);
 }

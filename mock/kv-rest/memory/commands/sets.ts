@@ -2,7 +2,6 @@
 // (SPOP, SRANDMEMBER), SMOVE, the algebra (SINTER, SUNION, SDIFF, their STORE forms, SINTERCARD), SSCAN.
 import { array, bulk, bulkArray, bulkOrNil, error, integer, NIL, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
-import { globMatches } from '../glob';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { SetValue } from '../keyspace';
 import { randomPicks } from '../random-picks';
@@ -152,7 +151,7 @@ function sscan(args: readonly string[], ctx: CommandContext): Reply {
   const all = [...members];
   const start = Math.min(options.cursor, all.length);
   const end = Math.min(start + options.count, all.length);
-  const visited = all.slice(start, end).filter((member) => options.match === undefined || globMatches(options.match, member));
+  const visited = all.slice(start, end).filter((member) => options.match === undefined || options.match.matches(member));
   return array([bulk(String(end >= all.length ? 0 : end)), bulkArray(visited)]);
 }
 

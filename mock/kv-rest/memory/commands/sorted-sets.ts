@@ -3,7 +3,6 @@
 import { array, bulk, bulkOrNil, error, integer, NIL, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseFloatArg, parseInteger, SYNTAX_ERROR } from '../arguments';
 import { formatDouble } from '../format-double';
-import { globMatches } from '../glob';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { ZSetValue } from '../keyspace';
 import { randomPicks } from '../random-picks';
@@ -161,7 +160,7 @@ function zscan(args: readonly string[], ctx: CommandContext): Reply {
   const all = value ? value.zset.all() : [];
   const start = Math.min(options.cursor, all.length);
   const end = Math.min(start + options.count, all.length);
-  const visited = all.slice(start, end).filter((entry) => options.match === undefined || globMatches(options.match, entry.member));
+  const visited = all.slice(start, end).filter((entry) => options.match === undefined || options.match.matches(entry.member));
   return array([bulk(String(end >= all.length ? 0 : end)), membersReply(visited, true)]);
 }
 
