@@ -20,6 +20,7 @@ import { sortedSetCommandHandlers } from './commands/sorted-sets';
 import { stringCommandHandlers } from './commands/strings';
 import type { CommandContext, CommandHandler, CommandHandlers } from './handler';
 import type { MonitorFeed } from './monitor-feed';
+import { DEFAULT_REPLY_LIMITS, refuseReply, type ReplyLimits } from './reply-limits';
 import { createScriptingHandlers, type ScriptingOptions } from './scripting';
 import type { ServerState } from './server-state';
 
@@ -57,16 +58,19 @@ export class Dispatcher {
     private readonly state: ServerState,
     private readonly handlers: CommandHandlers,
     private readonly monitors: MonitorFeed,
+    private readonly replyLimits: ReplyLimits = DEFAULT_REPLY_LIMITS,
   ) {}
 
   /**
    * Runs one command from a client. A handler that throws (a bug, or a value past what a JS string
-   * can hold) answers an error in its slot instead of failing the whole request.
+   * can hold) answers an error in its slot instead of failing the whole request, and so does a reply
+   * past the reply limits.
    */
   run(args: readonly string[], invocation: Invocation): Reply {
     this.state.stats.commandsProcessed++;
     try {
-      return this.dispatch(args, this.context(invocation, false));
+      const reply = this.dispatch(args, this.context(invocation, false));
+      return refuseReply(reply, this.replyLimits) ?? reply;
     } catch (failure) {
       return error(`ERR internal error while running '${args[0]}': ${failure instanceof Error ? failure.message : String(failure)}`);
     }
@@ -79,6 +83,7 @@ export class Dispatcher {
       now: invocation.now,
       caller: invocation.caller,
       inScript,
+      replyLimits: this.replyLimits,
       // Commands a script runs share its time and caller, and show as `lua` in MONITOR.
       call: (args) => this.dispatch(args, inScript ? context : (scriptContext ??= this.context(invocation, true))),
     };

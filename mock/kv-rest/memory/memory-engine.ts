@@ -8,6 +8,7 @@ import { createCommandHandlers, Dispatcher } from './dispatch';
 import { Keyspace } from './keyspace';
 import { MonitorFeed } from './monitor-feed';
 import { PubSubHub } from './pubsub-hub';
+import { DEFAULT_REPLY_LIMITS } from './reply-limits';
 import type { ServerState } from './server-state';
 
 export interface MemoryEngineOptions {
@@ -22,6 +23,10 @@ export interface MemoryEngineOptions {
    * for a delay of one turn.
    */
   readonly runAtEndOfTurn?: boolean;
+  /** Most elements one reply may hold, at every depth (default 1,000,000); larger ones answer an error. */
+  readonly maxReplyElements?: number;
+  /** Most string bytes one reply may hold (default 256 MB); larger ones answer an error. */
+  readonly maxReplyBytes?: number;
 }
 
 /**
@@ -52,7 +57,11 @@ class MemoryEngine implements Engine {
       stats: { commandsProcessed: 0, expiredKeys: 0 },
       openStreams: () => this.streams.size,
     };
-    this.dispatcher = new Dispatcher(this.state, createCommandHandlers(this.state, { timeLimitMs: options.scriptTimeLimitMs }), this.monitors);
+    const replyLimits = {
+      maxElements: options.maxReplyElements ?? DEFAULT_REPLY_LIMITS.maxElements,
+      maxBytes: options.maxReplyBytes ?? DEFAULT_REPLY_LIMITS.maxBytes,
+    };
+    this.dispatcher = new Dispatcher(this.state, createCommandHandlers(this.state, { timeLimitMs: options.scriptTimeLimitMs }), this.monitors, replyLimits);
     this.expiryTimer = setInterval(() => this.sweepExpired(), options.activeExpiryIntervalMs ?? 100);
     this.expiryTimer.unref();
   }
