@@ -3,7 +3,8 @@
 // permission of the caller -> MONITOR feed -> the family's handler.
 import { lookupCommand, type CommandSpec } from '../command-table';
 import type { Caller } from '../engine';
-import { error, type Reply } from '../reply';
+import { error, type ErrorReply, type Reply } from '../reply';
+import { isErrorReply } from './arguments';
 import { createAclCommandHandlers } from './commands/acl';
 import { bitmapCommandHandlers } from './commands/bitmaps';
 import { counterCommandHandlers } from './commands/counters';
@@ -90,20 +91,36 @@ export class Dispatcher {
     return context;
   }
 
+  /**
+   * Why a transaction's command would be refused while queueing (unknown, arity, not available, ACL),
+   * as Redis refuses it before EXEC, or undefined when it may be queued.
+   */
+  queueRefusal(args: readonly string[], caller: Caller): ErrorReply | undefined {
+    const admitted = this.admit(args, caller, false);
+    return isErrorReply(admitted) ? admitted : undefined;
+  }
+
   private dispatch(args: readonly string[], ctx: CommandContext): Reply {
+    const admitted = this.admit(args, ctx.caller, ctx.inScript);
+    if (isErrorReply(admitted)) return admitted;
+    // Redis keeps administrative commands (ACL ...) out of MONITOR, since they may carry passwords.
+    if (this.monitors.active && !admitted.spec.flags.includes('admin')) this.monitors.feed(args, ctx.inScript ? 'lua' : ctx.caller.address);
+    return admitted.handler(args, ctx);
+  }
+
+  /** The command's spec and handler once every check before running it has passed. */
+  private admit(args: readonly string[], caller: Caller, inScript: boolean): { spec: CommandSpec; handler: CommandHandler } | ErrorReply {
     const found = lookupCommand(args);
     if (!found.ok) return error(found.error);
     const { spec } = found;
     // Scripts check `noscript` before anything else, as Redis's scriptCall does.
-    if (ctx.inScript && spec.flags.includes('noscript')) return NOT_FROM_SCRIPTS;
+    if (inScript && spec.flags.includes('noscript')) return NOT_FROM_SCRIPTS;
     if (spec.unsupported) return error(`ERR Command is not available: '${args[0]}' (${spec.unsupported})`);
-    const refusal = this.state.acl.refusal(ctx.caller.user, spec, args);
+    const refusal = this.state.acl.refusal(caller.user, spec, args);
     if (refusal) return refusal;
     const handler = this.handlerFor(spec);
     if (!handler) return error(`ERR unknown command '${args[0]}', with args beginning with: ${args.slice(1).map((arg) => `'${arg}' `).join('')}`);
-    // Redis keeps administrative commands (ACL ...) out of MONITOR, since they may carry passwords.
-    if (this.monitors.active && !spec.flags.includes('admin')) this.monitors.feed(args, ctx.inScript ? 'lua' : ctx.caller.address);
-    return handler(args, ctx);
+    return { spec, handler };
   }
 
   /** A subcommand's own handler, else its container's (scripting handles SCRIPT as a whole). */

@@ -2,7 +2,7 @@
 // expiry, ACL users, pub/sub and MONITOR. Every command runs synchronously, so a transaction (a
 // loop with no await inside) is atomic by construction.
 import { EngineRefusal, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
-import type { Reply } from '../reply';
+import { error, type Reply } from '../reply';
 import { AclUsers } from './acl/acl-users';
 import { createCommandHandlers, Dispatcher } from './dispatch';
 import { Keyspace } from './keyspace';
@@ -35,6 +35,8 @@ export interface MemoryEngineOptions {
  */
 const EXPIRY_SAMPLE = 20;
 const EXPIRY_BUDGET_MS = 5;
+
+const EXECABORT = error('EXECABORT Transaction discarded because of previous errors.');
 
 class MemoryEngine implements Engine {
   readonly name = 'memory' as const;
@@ -99,9 +101,25 @@ class MemoryEngine implements Engine {
     // Transactions and pipelines alike run to the end without yielding, so nothing interleaves.
     // MONITOR shows a transaction as Redis 7.0 does: MULTI, the commands, then EXEC.
     if (options.transaction) this.monitors.feed(['MULTI'], options.caller.address);
+    const discarded = options.transaction ? this.discardedTransaction(commands, options.caller) : undefined;
+    if (discarded) {
+      this.monitors.feed(['EXEC'], options.caller.address);
+      return discarded;
+    }
     const replies = commands.map((args) => this.dispatcher.run(args, { now: Date.now(), caller: options.caller }));
     if (options.transaction) this.monitors.feed(['EXEC'], options.caller.address);
     return replies;
+  }
+
+  /**
+   * A transaction with a command Redis would refuse while queueing it (an ACL user's key or command
+   * it may not use, among others) runs nothing: EXEC answers EXECABORT. Like the redis engine, each
+   * refused command's slot shows its own error and every other slot the EXECABORT.
+   */
+  private discardedTransaction(commands: readonly (readonly string[])[], caller: Caller): Reply[] | undefined {
+    const refusals = commands.map((args) => this.dispatcher.queueRefusal(args, caller));
+    if (refusals.every((refusal) => refusal === undefined)) return undefined;
+    return refusals.map((refusal) => refusal ?? EXECABORT);
   }
 
   async authenticate(user: string, password: string): Promise<boolean> {
