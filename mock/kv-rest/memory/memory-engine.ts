@@ -129,14 +129,14 @@ class MemoryEngine implements Engine {
 
   async subscribe(mode: 'channel' | 'pattern', targets: readonly string[], listener: PubSubListener, caller: Caller): Promise<Subscription> {
     this.assertOpen();
-    const refusal = this.state.acl.channelRefusal(caller.user, mode, targets);
+    const refusal = this.state.acl.channelRefusal(caller, mode, targets);
     if (refusal) throw new EngineRefusal(refusal.message);
     return this.track(this.state.pubsub.subscribe(mode, targets, listener));
   }
 
   async monitor(onLine: (line: string) => void, caller: Caller): Promise<Subscription> {
     this.assertOpen();
-    const refusal = this.state.acl.commandRefusal(caller.user, 'monitor');
+    const refusal = this.state.acl.commandRefusal(caller, 'monitor');
     if (refusal) throw new EngineRefusal(refusal.message);
     return this.track(this.monitors.add(onLine));
   }
