@@ -7,6 +7,12 @@ export interface Caller {
   readonly user: string;
   /** `ip:port` of the HTTP client, shown by MONITOR. */
   readonly address: string;
+  /**
+   * For a token minted by ACL RESTTOKEN: the SHA-256 (hex) of the password it was minted with. The
+   * engine refuses the caller as soon as the user no longer has that password (or is deleted, or
+   * off), so a token never outlives the credential it stands for.
+   */
+  readonly passwordSha256?: string;
 }
 
 export interface ExecuteOptions {

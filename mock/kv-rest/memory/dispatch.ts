@@ -3,7 +3,8 @@
 // permission of the caller -> MONITOR feed -> the family's handler.
 import { lookupCommand, type CommandSpec } from '../command-table';
 import type { Caller } from '../engine';
-import { error, type Reply } from '../reply';
+import { error, type ErrorReply, type Reply } from '../reply';
+import { isErrorReply } from './arguments';
 import { createAclCommandHandlers } from './commands/acl';
 import { bitmapCommandHandlers } from './commands/bitmaps';
 import { counterCommandHandlers } from './commands/counters';
@@ -20,6 +21,7 @@ import { sortedSetCommandHandlers } from './commands/sorted-sets';
 import { stringCommandHandlers } from './commands/strings';
 import type { CommandContext, CommandHandler, CommandHandlers } from './handler';
 import type { MonitorFeed } from './monitor-feed';
+import { DEFAULT_REPLY_LIMITS, refuseReply, type ReplyLimits } from './reply-limits';
 import { createScriptingHandlers, type ScriptingOptions } from './scripting';
 import type { ServerState } from './server-state';
 
@@ -57,16 +59,19 @@ export class Dispatcher {
     private readonly state: ServerState,
     private readonly handlers: CommandHandlers,
     private readonly monitors: MonitorFeed,
+    private readonly replyLimits: ReplyLimits = DEFAULT_REPLY_LIMITS,
   ) {}
 
   /**
    * Runs one command from a client. A handler that throws (a bug, or a value past what a JS string
-   * can hold) answers an error in its slot instead of failing the whole request.
+   * can hold) answers an error in its slot instead of failing the whole request, and so does a reply
+   * past the reply limits.
    */
   run(args: readonly string[], invocation: Invocation): Reply {
     this.state.stats.commandsProcessed++;
     try {
-      return this.dispatch(args, this.context(invocation, false));
+      const reply = this.dispatch(args, this.context(invocation, false));
+      return refuseReply(reply, this.replyLimits) ?? reply;
     } catch (failure) {
       return error(`ERR internal error while running '${args[0]}': ${failure instanceof Error ? failure.message : String(failure)}`);
     }
@@ -79,26 +84,43 @@ export class Dispatcher {
       now: invocation.now,
       caller: invocation.caller,
       inScript,
+      replyLimits: this.replyLimits,
       // Commands a script runs share its time and caller, and show as `lua` in MONITOR.
       call: (args) => this.dispatch(args, inScript ? context : (scriptContext ??= this.context(invocation, true))),
     };
     return context;
   }
 
+  /**
+   * Why a transaction's command would be refused while queueing (unknown, arity, not available, ACL),
+   * as Redis refuses it before EXEC, or undefined when it may be queued.
+   */
+  queueRefusal(args: readonly string[], caller: Caller): ErrorReply | undefined {
+    const admitted = this.admit(args, caller, false);
+    return isErrorReply(admitted) ? admitted : undefined;
+  }
+
   private dispatch(args: readonly string[], ctx: CommandContext): Reply {
+    const admitted = this.admit(args, ctx.caller, ctx.inScript);
+    if (isErrorReply(admitted)) return admitted;
+    // Redis keeps administrative commands (ACL ...) out of MONITOR, since they may carry passwords.
+    if (this.monitors.active && !admitted.spec.flags.includes('admin')) this.monitors.feed(args, ctx.inScript ? 'lua' : ctx.caller.address);
+    return admitted.handler(args, ctx);
+  }
+
+  /** The command's spec and handler once every check before running it has passed. */
+  private admit(args: readonly string[], caller: Caller, inScript: boolean): { spec: CommandSpec; handler: CommandHandler } | ErrorReply {
     const found = lookupCommand(args);
     if (!found.ok) return error(found.error);
     const { spec } = found;
     // Scripts check `noscript` before anything else, as Redis's scriptCall does.
-    if (ctx.inScript && spec.flags.includes('noscript')) return NOT_FROM_SCRIPTS;
+    if (inScript && spec.flags.includes('noscript')) return NOT_FROM_SCRIPTS;
     if (spec.unsupported) return error(`ERR Command is not available: '${args[0]}' (${spec.unsupported})`);
-    const refusal = this.state.acl.refusal(ctx.caller.user, spec, args);
+    const refusal = this.state.acl.refusal(caller, spec, args);
     if (refusal) return refusal;
     const handler = this.handlerFor(spec);
     if (!handler) return error(`ERR unknown command '${args[0]}', with args beginning with: ${args.slice(1).map((arg) => `'${arg}' `).join('')}`);
-    // Redis keeps administrative commands (ACL ...) out of MONITOR, since they may carry passwords.
-    if (this.monitors.active && !spec.flags.includes('admin')) this.monitors.feed(args, ctx.inScript ? 'lua' : ctx.caller.address);
-    return handler(args, ctx);
+    return { spec, handler };
   }
 
   /** A subcommand's own handler, else its container's (scripting handles SCRIPT as a whole). */

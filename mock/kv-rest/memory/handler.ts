@@ -4,6 +4,7 @@
 import type { Caller } from '../engine';
 import type { Reply } from '../reply';
 import type { Keyspace } from './keyspace';
+import type { ReplyLimits } from './reply-limits';
 
 export interface CommandContext {
   readonly db: Keyspace;
@@ -12,6 +13,8 @@ export interface CommandContext {
   readonly caller: Caller;
   /** True while a Lua script runs; `noscript` commands are refused then. */
   readonly inScript: boolean;
+  /** Commands whose reply could outgrow these check before building it (see reply-limits.ts). */
+  readonly replyLimits: ReplyLimits;
   /** Runs a nested command from a script, with the same checks as the top level plus `noscript`. */
   call(args: readonly string[]): Reply;
 }

@@ -2,12 +2,13 @@
 // expiry, ACL users, pub/sub and MONITOR. Every command runs synchronously, so a transaction (a
 // loop with no await inside) is atomic by construction.
 import { EngineRefusal, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
-import type { Reply } from '../reply';
+import { error, type Reply } from '../reply';
 import { AclUsers } from './acl/acl-users';
 import { createCommandHandlers, Dispatcher } from './dispatch';
 import { Keyspace } from './keyspace';
 import { MonitorFeed } from './monitor-feed';
 import { PubSubHub } from './pubsub-hub';
+import { DEFAULT_REPLY_LIMITS } from './reply-limits';
 import type { ServerState } from './server-state';
 
 export interface MemoryEngineOptions {
@@ -22,6 +23,10 @@ export interface MemoryEngineOptions {
    * for a delay of one turn.
    */
   readonly runAtEndOfTurn?: boolean;
+  /** Most elements one reply may hold, at every depth (default 1,000,000); larger ones answer an error. */
+  readonly maxReplyElements?: number;
+  /** Most string bytes one reply may hold (default 256 MB); larger ones answer an error. */
+  readonly maxReplyBytes?: number;
 }
 
 /**
@@ -30,6 +35,8 @@ export interface MemoryEngineOptions {
  */
 const EXPIRY_SAMPLE = 20;
 const EXPIRY_BUDGET_MS = 5;
+
+const EXECABORT = error('EXECABORT Transaction discarded because of previous errors.');
 
 class MemoryEngine implements Engine {
   readonly name = 'memory' as const;
@@ -52,7 +59,11 @@ class MemoryEngine implements Engine {
       stats: { commandsProcessed: 0, expiredKeys: 0 },
       openStreams: () => this.streams.size,
     };
-    this.dispatcher = new Dispatcher(this.state, createCommandHandlers(this.state, { timeLimitMs: options.scriptTimeLimitMs }), this.monitors);
+    const replyLimits = {
+      maxElements: options.maxReplyElements ?? DEFAULT_REPLY_LIMITS.maxElements,
+      maxBytes: options.maxReplyBytes ?? DEFAULT_REPLY_LIMITS.maxBytes,
+    };
+    this.dispatcher = new Dispatcher(this.state, createCommandHandlers(this.state, { timeLimitMs: options.scriptTimeLimitMs }), this.monitors, replyLimits);
     this.expiryTimer = setInterval(() => this.sweepExpired(), options.activeExpiryIntervalMs ?? 100);
     this.expiryTimer.unref();
   }
@@ -90,9 +101,25 @@ class MemoryEngine implements Engine {
     // Transactions and pipelines alike run to the end without yielding, so nothing interleaves.
     // MONITOR shows a transaction as Redis 7.0 does: MULTI, the commands, then EXEC.
     if (options.transaction) this.monitors.feed(['MULTI'], options.caller.address);
+    const discarded = options.transaction ? this.discardedTransaction(commands, options.caller) : undefined;
+    if (discarded) {
+      this.monitors.feed(['EXEC'], options.caller.address);
+      return discarded;
+    }
     const replies = commands.map((args) => this.dispatcher.run(args, { now: Date.now(), caller: options.caller }));
     if (options.transaction) this.monitors.feed(['EXEC'], options.caller.address);
     return replies;
+  }
+
+  /**
+   * A transaction with a command Redis would refuse while queueing it (an ACL user's key or command
+   * it may not use, among others) runs nothing: EXEC answers EXECABORT. Like the redis engine, each
+   * refused command's slot shows its own error and every other slot the EXECABORT.
+   */
+  private discardedTransaction(commands: readonly (readonly string[])[], caller: Caller): Reply[] | undefined {
+    const refusals = commands.map((args) => this.dispatcher.queueRefusal(args, caller));
+    if (refusals.every((refusal) => refusal === undefined)) return undefined;
+    return refusals.map((refusal) => refusal ?? EXECABORT);
   }
 
   async authenticate(user: string, password: string): Promise<boolean> {
@@ -102,14 +129,14 @@ class MemoryEngine implements Engine {
 
   async subscribe(mode: 'channel' | 'pattern', targets: readonly string[], listener: PubSubListener, caller: Caller): Promise<Subscription> {
     this.assertOpen();
-    const refusal = this.state.acl.channelRefusal(caller.user, mode, targets);
+    const refusal = this.state.acl.channelRefusal(caller, mode, targets);
     if (refusal) throw new EngineRefusal(refusal.message);
     return this.track(this.state.pubsub.subscribe(mode, targets, listener));
   }
 
   async monitor(onLine: (line: string) => void, caller: Caller): Promise<Subscription> {
     this.assertOpen();
-    const refusal = this.state.acl.commandRefusal(caller.user, 'monitor');
+    const refusal = this.state.acl.commandRefusal(caller, 'monitor');
     if (refusal) throw new EngineRefusal(refusal.message);
     return this.track(this.monitors.add(onLine));
   }

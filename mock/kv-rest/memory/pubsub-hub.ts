@@ -2,7 +2,7 @@
 // count, and what PUBSUB CHANNELS/NUMSUB/NUMPAT report. Delivery is synchronous, in Redis's order:
 // channel subscribers first, then pattern subscribers.
 import type { PubSubListener } from '../engine';
-import { globMatches } from './glob';
+import { compileGlob, type Glob } from './glob';
 
 /** A subscriber whose stream broke must not make PUBLISH fail for the publisher. */
 function deliver(listener: PubSubListener, fields: readonly string[]): void {
@@ -16,6 +16,8 @@ function deliver(listener: PubSubListener, fields: readonly string[]): void {
 export class PubSubHub {
   private readonly channels = new Map<string, Set<PubSubListener>>();
   private readonly patterns = new Map<string, Set<PubSubListener>>();
+  /** Each subscribed pattern compiled once, not once per published message. */
+  private readonly patternGlobs = new Map<string, Glob>();
 
   /** Subscribes `listener` to each target, announcing each with its running subscription count. */
   subscribe(mode: 'channel' | 'pattern', targets: readonly string[], listener: PubSubListener): () => void {
@@ -24,7 +26,10 @@ export class PubSubHub {
     for (const target of targets) {
       joined.add(target);
       let listeners = registry.get(target);
-      if (!listeners) registry.set(target, (listeners = new Set()));
+      if (!listeners) {
+        registry.set(target, (listeners = new Set()));
+        if (mode === 'pattern') this.patternGlobs.set(target, compileGlob(target));
+      }
       listeners.add(listener);
       listener([mode === 'channel' ? 'subscribe' : 'psubscribe', target, String(joined.size)]);
     }
@@ -32,7 +37,9 @@ export class PubSubHub {
       for (const target of joined) {
         const listeners = registry.get(target);
         listeners?.delete(listener);
-        if (listeners?.size === 0) registry.delete(target);
+        if (listeners?.size !== 0) continue;
+        registry.delete(target);
+        if (mode === 'pattern') this.patternGlobs.delete(target);
       }
     };
   }
@@ -45,7 +52,7 @@ export class PubSubHub {
       receivers++;
     }
     for (const [pattern, listeners] of this.patterns) {
-      if (!globMatches(pattern, channel)) continue;
+      if (!this.patternGlobs.get(pattern)?.matches(channel)) continue;
       for (const listener of listeners) {
         deliver(listener, ['pmessage', pattern, channel, message]);
         receivers++;
@@ -56,7 +63,8 @@ export class PubSubHub {
 
   /** Channels with at least one subscriber, optionally filtered by a glob. */
   activeChannels(pattern?: string): string[] {
-    return [...this.channels.keys()].filter((channel) => pattern === undefined || globMatches(pattern, channel));
+    const glob = pattern === undefined ? undefined : compileGlob(pattern);
+    return [...this.channels.keys()].filter((channel) => !glob || glob.matches(channel));
   }
 
   subscriberCount(channel: string): number {

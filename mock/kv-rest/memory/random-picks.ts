@@ -1,5 +1,8 @@
 // Random picks with Redis's count semantics, shared by SRANDMEMBER, SPOP, ZRANDMEMBER and
-// HRANDFIELD-like commands: a positive count gives distinct items, a negative one may repeat.
+// HRANDFIELD: a positive count gives distinct items, a negative one may repeat. Only repeats can
+// ask for more items than the data holds, so they are checked against the reply limits first.
+import type { ErrorReply } from '../reply';
+import { refuseElements, type ReplyLimits } from './reply-limits';
 
 /** `count` items of `items`: distinct when count >= 0 (at most all of them), with repeats when negative. */
 export function randomPicks<T>(items: readonly T[], count: number): T[] {
@@ -11,4 +14,9 @@ export function randomPicks<T>(items: readonly T[], count: number): T[] {
     [pool[i], pool[j]] = [pool[j], pool[i]];
   }
   return pool.slice(0, picks);
+}
+
+/** The reply-limit error when `count` picks of `elementsEach` reply elements would outgrow a reply. */
+export function refusePicks(count: number, elementsEach: number, limits: ReplyLimits): ErrorReply | undefined {
+  return count < 0 ? refuseElements(-count * elementsEach, limits) : undefined;
 }

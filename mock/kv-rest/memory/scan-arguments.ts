@@ -2,10 +2,12 @@
 // and (for SCAN only) TYPE options, with Redis's error texts. SSCAN, HSCAN and ZSCAN use it too.
 import { error, type ErrorReply } from '../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from './arguments';
+import { compileGlob, type Glob } from './glob';
 
 export interface ScanArguments {
   readonly cursor: number;
-  readonly match?: string;
+  /** MATCH's glob, compiled once for the whole step; absent for no MATCH or `*`, as in Redis. */
+  readonly match?: Glob;
   readonly count: number;
   readonly type?: string;
 }
@@ -22,7 +24,7 @@ export function parseScanArguments(args: readonly string[], cursorIndex: number,
   const magnitude = BigInt(cursorText.replace(/^[+-]/, ''));
   if (magnitude > MAX_UINT64) return INVALID_CURSOR;
   const cursor = cursorText.startsWith('-') && magnitude > 0n ? MAX_UINT64 + 1n - magnitude : magnitude;
-  let match: string | undefined;
+  let match: Glob | undefined;
   let count = 10;
   let type: string | undefined;
   for (let index = cursorIndex + 1; index < args.length; index += 2) {
@@ -35,7 +37,7 @@ export function parseScanArguments(args: readonly string[], cursorIndex: number,
       if (parsed < 1) return SYNTAX_ERROR;
       count = parsed;
     } else if (option === 'match') {
-      match = value;
+      match = value === '*' ? undefined : compileGlob(value);
     } else if (option === 'type' && allowType) {
       type = value.toLowerCase();
     } else {

@@ -1,7 +1,7 @@
 // Test support for the memory engine: runs commands on a fresh engine and turns typed replies into
 // plain values (strings, numbers, null, arrays, `{ error }`) so expectations read like redis-cli.
 import type { Caller, Engine } from '../../../mock/kv-rest/engine';
-import { createMemoryEngine } from '../../../mock/kv-rest/memory';
+import { createMemoryEngine, type MemoryEngineOptions } from '../../../mock/kv-rest/memory';
 import type { Reply } from '../../../mock/kv-rest/reply';
 
 export type Plain = string | number | null | { error: string } | Plain[];
@@ -35,7 +35,7 @@ export interface EngineUnderTest {
   transaction(...commands: (string | number)[][]): Promise<Plain[]>;
 }
 
-export function engineUnderTest(options: { activeExpiryIntervalMs?: number; caller?: Caller } = {}): EngineUnderTest {
+export function engineUnderTest(options: MemoryEngineOptions & { caller?: Caller } = {}): EngineUnderTest {
   const engine = createMemoryEngine(options);
   const caller = options.caller ?? CLIENT;
   const reply = async (...args: (string | number)[]): Promise<Reply> => (await engine.execute([args.map(String)], { transaction: false, caller }))[0];
@@ -49,7 +49,7 @@ export function engineUnderTest(options: { activeExpiryIntervalMs?: number; call
 }
 
 /** An engine per test, closed afterwards. */
-export function useEngine(options: { activeExpiryIntervalMs?: number } = {}): () => EngineUnderTest {
+export function useEngine(options: MemoryEngineOptions = {}): () => EngineUnderTest {
   let current: EngineUnderTest | undefined;
   beforeEach(() => {
     current = engineUnderTest(options);

@@ -1,6 +1,7 @@
 // The memory engine's ACL users: who exists, their passwords, and whether a user may run a command
 // on its keys and channels. Refusals carry Redis 7.0's NOPERM texts.
 import { keysOf, type CommandSpec } from '../../command-table';
+import type { Caller } from '../../engine';
 import { error, type ErrorReply } from '../../reply';
 import { globMatches } from '../glob';
 import { applyRule, copyUser, describeUser, newUser, passwordDigest, type AclUser } from './acl-rules';
@@ -50,32 +51,35 @@ export class AclUsers {
   }
 
   /**
-   * Why user `name` may not run the command named `command`, or undefined when it may. Each REST
-   * request authenticates anew, so a deleted or disabled user is refused at once (a minted token
-   * follows its user).
+   * Why the caller may not run the command named `command`, or undefined when it may. Each REST
+   * request is checked anew, so a user deleted, disabled or whose password changed since its token
+   * was minted is refused at once (a minted token follows its user and its password).
    */
-  commandRefusal(name: string, command: string): ErrorReply | undefined {
-    const user = this.users.get(name);
-    if (!user || !user.enabled) return error(`NOPERM the user '${name}' does not exist or is disabled`);
+  commandRefusal(caller: Caller, command: string): ErrorReply | undefined {
+    const user = this.users.get(caller.user);
+    if (!user || !user.enabled) return error(`NOPERM the user '${caller.user}' does not exist or is disabled`);
+    if (caller.passwordSha256 !== undefined && !user.nopass && !user.passwords.has(caller.passwordSha256)) {
+      return error(`NOPERM the password of user '${caller.user}' this token was issued for has been changed or removed`);
+    }
     if (!user.commands.has(command)) return error(`NOPERM this user has no permissions to run the '${command}' command`);
     return undefined;
   }
 
   /** The command's own permission, then its keys, then (PUBLISH) its channel. */
-  refusal(name: string, spec: CommandSpec, args: readonly string[]): ErrorReply | undefined {
-    const refused = this.commandRefusal(name, spec.name);
+  refusal(caller: Caller, spec: CommandSpec, args: readonly string[]): ErrorReply | undefined {
+    const refused = this.commandRefusal(caller, spec.name);
     if (refused) return refused;
-    const user = this.users.get(name) as AclUser;
+    const user = this.users.get(caller.user) as AclUser;
     if (!this.mayAccessKeys(user, spec, keysOf(spec, args))) return NO_KEY_PERMISSION;
     if (spec.name === 'publish' && !this.mayUseChannels(user, 'channel', [args[1]])) return NO_CHANNEL_PERMISSION;
     return undefined;
   }
 
   /** For subscriptions: channels must match one of the user's patterns; patterns must be one of them. */
-  channelRefusal(name: string, mode: 'channel' | 'pattern', targets: readonly string[]): ErrorReply | undefined {
-    const refused = this.commandRefusal(name, mode === 'channel' ? 'subscribe' : 'psubscribe');
+  channelRefusal(caller: Caller, mode: 'channel' | 'pattern', targets: readonly string[]): ErrorReply | undefined {
+    const refused = this.commandRefusal(caller, mode === 'channel' ? 'subscribe' : 'psubscribe');
     if (refused) return refused;
-    return this.mayUseChannels(this.users.get(name) as AclUser, mode, targets) ? undefined : NO_CHANNEL_PERMISSION;
+    return this.mayUseChannels(this.users.get(caller.user) as AclUser, mode, targets) ? undefined : NO_CHANNEL_PERMISSION;
   }
 
   private mayAccessKeys(user: AclUser, spec: CommandSpec, keys: readonly string[]): boolean {

@@ -1,9 +1,12 @@
 // Bitmap commands over string values: SETBIT, GETBIT, BITCOUNT and BITPOS (byte or bit ranges),
-// BITOP. Bit 0 is the most significant bit of the first byte, as in Redis.
+// BITOP. Bit 0 is the most significant bit of the first byte, as in Redis. Offsets reach 2^32 - 1,
+// past JavaScript's 32-bit shifts: see bit-scan.ts.
 import { error, integer, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { StringValue } from '../keyspace';
+import { byteOf, countBits, findBit, maskOf } from '../bit-scan';
+import { MAX_STRING_BYTES, STRING_TOO_BIG } from '../string-size';
 
 const BAD_OFFSET = error('ERR bit offset is not an integer or out of range');
 const BAD_BIT = error('ERR bit is not an integer or out of range');
@@ -18,21 +21,26 @@ function parseOffset(text: string): number | ErrorReply {
   return isErrorReply(offset) || offset < 0 || offset > MAX_BIT_OFFSET ? BAD_OFFSET : offset;
 }
 
+/** The bit at `position`; 0 past the end (charCodeAt answers NaN there, and NaN & mask is 0). */
+const bitAt = (bytes: string, position: number): number => (bytes.charCodeAt(byteOf(position)) & maskOf(position) ? 1 : 0);
+
 function setbit(args: readonly string[], ctx: CommandContext): Reply {
   const offset = parseOffset(args[2]);
   if (isErrorReply(offset)) return offset;
   if (args[3] !== '0' && args[3] !== '1') return BAD_BIT;
   const value = stringAt(ctx, args[1]);
   if (isErrorReply(value)) return value;
-  const bytes = Buffer.from(value?.value ?? '', 'latin1');
-  const byteIndex = offset >> 3;
-  const grown = bytes.length > byteIndex ? bytes : Buffer.concat([bytes, Buffer.alloc(byteIndex + 1 - bytes.length)]);
-  const mask = 0x80 >> (offset & 7);
-  const previous = grown[byteIndex] & mask ? 1 : 0;
-  grown[byteIndex] = args[3] === '1' ? grown[byteIndex] | mask : grown[byteIndex] & ~mask;
-  if (value) value.value = grown.toString('latin1');
-  else ctx.db.set(args[1], { type: 'string', value: grown.toString('latin1') });
-  return integer(previous);
+  const byteIndex = byteOf(offset);
+  if (byteIndex >= MAX_STRING_BYTES) return STRING_TOO_BIG;
+  const current = value?.value ?? '';
+  const padded = current.length > byteIndex ? current : current + '\0'.repeat(byteIndex + 1 - current.length);
+  const byte = padded.charCodeAt(byteIndex);
+  const mask = maskOf(offset);
+  const updated = args[3] === '1' ? byte | mask : byte & ~mask;
+  const next = updated === byte ? padded : padded.slice(0, byteIndex) + String.fromCharCode(updated) + padded.slice(byteIndex + 1);
+  if (value) value.value = next;
+  else ctx.db.set(args[1], { type: 'string', value: next });
+  return integer(byte & mask ? 1 : 0);
 }
 
 function getbit(args: readonly string[], ctx: CommandContext): Reply {
@@ -40,8 +48,7 @@ function getbit(args: readonly string[], ctx: CommandContext): Reply {
   if (isErrorReply(offset)) return offset;
   const value = stringAt(ctx, args[1]);
   if (isErrorReply(value)) return value;
-  const byte = value?.value.charCodeAt(offset >> 3);
-  return integer(byte !== undefined && !Number.isNaN(byte) && byte & (0x80 >> (offset & 7)) ? 1 : 0);
+  return integer(bitAt(value?.value ?? '', offset));
 }
 
 /** Bit positions [first, last] covered by `start end [BYTE|BIT]` over `length` bytes, or undefined when empty. */
@@ -59,8 +66,6 @@ function bitRange(length: number, startText: string | undefined, endText: string
   return unit === 'bit' ? [from, to] : [from * 8, to * 8 + 7];
 }
 
-const bitAt = (bytes: string, position: number): number => (bytes.charCodeAt(position >> 3) & (0x80 >> (position & 7)) ? 1 : 0);
-
 function bitcount(args: readonly string[], ctx: CommandContext): Reply {
   if (args.length === 3 || args.length > 5) return SYNTAX_ERROR;
   const value = stringAt(ctx, args[1]);
@@ -69,15 +74,13 @@ function bitcount(args: readonly string[], ctx: CommandContext): Reply {
   const range = bitRange(bytes.length, args[2], args[3], args[4]);
   if (isErrorReply(range)) return range;
   if (!range) return integer(0);
-  let count = 0;
-  for (let position = range[0]; position <= range[1]; position++) count += bitAt(bytes, position);
-  return integer(count);
+  return integer(countBits(bytes, range[0], range[1]));
 }
 
 function bitpos(args: readonly string[], ctx: CommandContext): Reply {
   if (args.length > 6) return SYNTAX_ERROR;
   if (args[2] !== '0' && args[2] !== '1') return error('ERR The bit argument must be 1 or 0.');
-  const wanted = Number(args[2]);
+  const wanted = args[2] === '1' ? 1 : 0;
   const value = stringAt(ctx, args[1]);
   if (isErrorReply(value)) return value;
   // A missing key reads as endless zeros; an existing empty string has no bits at all.
@@ -86,7 +89,8 @@ function bitpos(args: readonly string[], ctx: CommandContext): Reply {
   const range = bitRange(bytes.length, args[3], args[4], args[5]);
   if (isErrorReply(range)) return range;
   if (!range) return integer(-1);
-  for (let position = range[0]; position <= range[1]; position++) if (bitAt(bytes, position) === wanted) return integer(position);
+  const found = findBit(bytes, wanted, range[0], range[1]);
+  if (found >= 0) return integer(found);
   // Looking for a 0 with no end given: the string is treated as padded with zeros on the right.
   return integer(wanted === 0 && args[4] === undefined ? range[1] + 1 : -1);
 }
@@ -96,17 +100,27 @@ function bitop(args: readonly string[], ctx: CommandContext): Reply {
   if (!['and', 'or', 'xor', 'not'].includes(operation)) return SYNTAX_ERROR;
   const sources = args.slice(3);
   if (operation === 'not' && sources.length !== 1) return error('ERR BITOP NOT must be called with a single source key.');
-  const inputs: Buffer[] = [];
+  const inputs: string[] = [];
+  let length = 0;
   for (const key of sources) {
     const value = stringAt(ctx, key);
     if (isErrorReply(value)) return value;
-    inputs.push(Buffer.from(value?.value ?? '', 'latin1'));
+    inputs.push(value?.value ?? '');
+    length = Math.max(length, value?.value.length ?? 0);
   }
-  const length = Math.max(...inputs.map((input) => input.length));
+  // One pass per source over a result buffer; a byte past a source's end counts as 0.
   const result = Buffer.alloc(length);
-  for (let i = 0; i < length; i++) {
-    if (operation === 'not') result[i] = ~inputs[0][i] & 0xff;
-    else result[i] = inputs.map((input) => input[i] ?? 0).reduce((a, b) => (operation === 'and' ? a & b : operation === 'or' ? a | b : a ^ b));
+  if (operation === 'not') {
+    for (let i = 0; i < length; i++) result[i] = ~inputs[0].charCodeAt(i) & 0xff;
+  } else {
+    result.write(inputs[0], 'latin1');
+    for (const input of inputs.slice(1)) {
+      if (operation === 'and') {
+        result.fill(0, input.length);
+        for (let i = 0; i < input.length; i++) result[i] &= input.charCodeAt(i);
+      } else if (operation === 'or') for (let i = 0; i < input.length; i++) result[i] |= input.charCodeAt(i);
+      else for (let i = 0; i < input.length; i++) result[i] ^= input.charCodeAt(i);
+    }
   }
   ctx.db.delete(args[2]);
   if (length > 0) ctx.db.set(args[2], { type: 'string', value: result.toString('latin1') });

@@ -2,10 +2,10 @@
 // HSTRLEN), HDEL, the HINCRBY pair, HSCAN and HRANDFIELD, with Redis 7.0's replies and errors.
 import { array, bulk, bulkArray, bulkOrNil, EMPTY_ARRAY, error, integer, NIL, OK, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInt64, parseInteger, SYNTAX_ERROR } from '../arguments';
-import { globMatches } from '../glob';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { HashValue } from '../keyspace';
 import { parseLongDouble } from '../long-double';
+import { randomPicks, refusePicks } from '../random-picks';
 import { parseScanArguments } from '../scan-arguments';
 import { incrementFloat, incrementInteger } from './counters';
 
@@ -115,7 +115,7 @@ function hscan(args: readonly string[], ctx: CommandContext): Reply {
   // calls can shift a field behind the cursor, so such a field may be missed.
   const start = whole ? 0 : Math.min(options.cursor, entries.length);
   const end = whole ? entries.length : Math.min(start + options.count, entries.length);
-  const visited = entries.slice(start, end).filter(([field]) => options.match === undefined || globMatches(options.match, field));
+  const visited = entries.slice(start, end).filter(([field]) => options.match === undefined || options.match.matches(field));
   const cursor = end >= entries.length ? 0 : end;
   return array([bulk(String(cursor)), bulkArray(visited.flat())]);
 }
@@ -131,22 +131,11 @@ function hrandfield(args: readonly string[], ctx: CommandContext): Reply {
   const hash = hashFor(ctx, args[1]);
   if (isErrorReply(hash)) return hash;
   const entries = hash ? [...hash.fields] : [];
-  const pick = (): [string, string] => entries[Math.floor(Math.random() * entries.length)];
-  if (count === undefined) return entries.length === 0 ? NIL : bulk(pick()[0]);
+  if (count === undefined) return entries.length === 0 ? NIL : bulk(randomPicks(entries, 1)[0][0]);
   if (count === 0 || entries.length === 0) return EMPTY_ARRAY;
-  let chosen: [string, string][];
-  if (count < 0) {
-    chosen = Array.from({ length: -count }, pick);
-  } else {
-    // Distinct fields: a partial Fisher-Yates shuffle of a copy.
-    chosen = entries.slice();
-    const take = Math.min(count, chosen.length);
-    for (let index = 0; index < take; index++) {
-      const other = index + Math.floor(Math.random() * (chosen.length - index));
-      [chosen[index], chosen[other]] = [chosen[other], chosen[index]];
-    }
-    chosen.length = take;
-  }
+  const refused = refusePicks(count, args.length === 4 ? 2 : 1, ctx.replyLimits);
+  if (refused) return refused;
+  const chosen = randomPicks(entries, count);
   const withValues = args.length === 4;
   return bulkArray(withValues ? chosen.flat() : chosen.map(([field]) => field));
 }

@@ -2,15 +2,15 @@
 // SCAN cursors are the keyspace's creation sequence numbers (see Keyspace.scan).
 import { array, bulk, bulkArray, bulkOrNil, type Reply } from '../../reply';
 import { isErrorReply } from '../arguments';
-import { globMatches } from '../glob';
+import { compileGlob } from '../glob';
 import type { CommandContext, CommandHandlers } from '../handler';
 import { parseScanArguments } from '../scan-arguments';
 
 function keys(args: readonly string[], ctx: CommandContext): Reply {
-  const pattern = args[1];
-  const everything = pattern === '*';
+  // A lone `*` lists every key, the empty one too, as Redis's KEYS does.
+  const glob = args[1] === '*' ? undefined : compileGlob(args[1]);
   const found: string[] = [];
-  for (const key of ctx.db.keys(ctx.now)) if (everything || globMatches(pattern, key)) found.push(key);
+  for (const key of ctx.db.keys(ctx.now)) if (!glob || glob.matches(key)) found.push(key);
   return bulkArray(found);
 }
 
@@ -20,7 +20,7 @@ function scan(args: readonly string[], ctx: CommandContext): Reply {
   const step = ctx.db.scan(options.cursor, options.count, ctx.now);
   const selected = step.keys.filter(
     (key) =>
-      (options.match === undefined || globMatches(options.match, key)) &&
+      (options.match === undefined || options.match.matches(key)) &&
       (options.type === undefined || ctx.db.lookup(key, ctx.now)?.type === options.type),
   );
   return array([bulk(String(step.cursor)), bulkArray(selected)]);

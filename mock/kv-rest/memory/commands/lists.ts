@@ -4,6 +4,7 @@ import { array, bulk, bulkArray, bulkOrNil, EMPTY_ARRAY, error, integer, NIL, NU
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { ListValue } from '../keyspace';
+import { refuseValues } from '../reply-limits';
 
 type End = 'left' | 'right';
 
@@ -48,7 +49,10 @@ function pop(end: End) {
       ctx.db.deleteIfEmpty(args[1], list);
       return bulkOrNil(value);
     }
-    const taken = end === 'left' ? list.items.splice(0, count) : list.items.splice(Math.max(0, list.items.length - count)).reverse();
+    const from = end === 'left' ? 0 : Math.max(0, list.items.length - count);
+    const refused = refuseValues(list.items.slice(from, from + count), ctx.replyLimits);
+    if (refused) return refused;
+    const taken = end === 'left' ? list.items.splice(0, count) : list.items.splice(from).reverse();
     ctx.db.deleteIfEmpty(args[1], list);
     return bulkArray(taken);
   };
@@ -101,21 +105,24 @@ function lrem(args: readonly string[], ctx: CommandContext): Reply {
   if (list === undefined || isErrorReply(list)) return list ?? integer(0);
   const element = args[3];
   const limit = count === 0 ? Infinity : Math.abs(count);
+  // One pass that slides the survivors over the removed items (splicing each match out would cost
+  // the list's length each time): from the head for a positive count, from the tail for a negative.
+  const { items } = list;
   let removed = 0;
   if (count >= 0) {
-    for (let index = 0; index < list.items.length && removed < limit; ) {
-      if (list.items[index] === element) {
-        list.items.splice(index, 1);
-        removed++;
-      } else index++;
+    let write = 0;
+    for (const item of items) {
+      if (item === element && removed < limit) removed++;
+      else items[write++] = item;
     }
+    items.length = write;
   } else {
-    for (let index = list.items.length - 1; index >= 0 && removed < limit; index--) {
-      if (list.items[index] === element) {
-        list.items.splice(index, 1);
-        removed++;
-      }
+    let write = items.length - 1;
+    for (let read = items.length - 1; read >= 0; read--) {
+      if (items[read] === element && removed < limit) removed++;
+      else items[write--] = items[read];
     }
+    items.splice(0, write + 1);
   }
   ctx.db.deleteIfEmpty(args[1], list);
   return integer(removed);

@@ -1,11 +1,11 @@
 // Set commands: SADD/SREM, membership (SISMEMBER, SMISMEMBER), SCARD, SMEMBERS, random picks
 // (SPOP, SRANDMEMBER), SMOVE, the algebra (SINTER, SUNION, SDIFF, their STORE forms, SINTERCARD), SSCAN.
-import { array, bulk, bulkArray, bulkOrNil, error, integer, NIL, type ErrorReply, type Reply } from '../../reply';
+import { array, bulk, bulkArray, bulkOrNil, EMPTY_ARRAY, error, integer, NIL, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
-import { globMatches } from '../glob';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { SetValue } from '../keyspace';
-import { randomPicks } from '../random-picks';
+import { randomPicks, refusePicks } from '../random-picks';
+import { refuseValues } from '../reply-limits';
 import { parseScanArguments } from '../scan-arguments';
 
 const EMPTY = new Set<string>();
@@ -113,6 +113,8 @@ function spop(args: readonly string[], ctx: CommandContext): Reply {
   }
   if (!set) return count === undefined ? NIL : array([]);
   const picked = randomPicks([...set.members], count ?? 1);
+  const refused = refuseValues(picked, ctx.replyLimits);
+  if (refused) return refused;
   for (const member of picked) set.members.delete(member);
   ctx.db.deleteIfEmpty(args[1], set);
   return count === undefined ? bulk(picked[0]) : bulkArray(picked);
@@ -125,7 +127,8 @@ function srandmember(args: readonly string[], ctx: CommandContext): Reply {
   if (args.length === 2) return bulkOrNil(randomPicks([...members], 1)[0]);
   const count = parseInteger(args[2]);
   if (isErrorReply(count)) return count;
-  return bulkArray(members.size === 0 ? [] : randomPicks([...members], count));
+  if (members.size === 0) return EMPTY_ARRAY;
+  return refusePicks(count, 1, ctx.replyLimits) ?? bulkArray(randomPicks([...members], count));
 }
 
 function smove(args: readonly string[], ctx: CommandContext): Reply {
@@ -152,7 +155,7 @@ function sscan(args: readonly string[], ctx: CommandContext): Reply {
   const all = [...members];
   const start = Math.min(options.cursor, all.length);
   const end = Math.min(start + options.count, all.length);
-  const visited = all.slice(start, end).filter((member) => options.match === undefined || globMatches(options.match, member));
+  const visited = all.slice(start, end).filter((member) => options.match === undefined || options.match.matches(member));
   return array([bulk(String(end >= all.length ? 0 : end)), bulkArray(visited)]);
 }
 

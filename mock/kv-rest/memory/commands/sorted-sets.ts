@@ -1,12 +1,12 @@
 // Sorted-set commands: ZADD (NX XX GT LT CH INCR), ZINCRBY, scores, ranks, ZREM, ZCARD, pops, random
 // members and ZSCAN; ranges and set algebra live in their own files and are merged here.
-import { array, bulk, bulkOrNil, error, integer, NIL, type ErrorReply, type Reply } from '../../reply';
+import { array, bulk, bulkOrNil, EMPTY_ARRAY, error, integer, NIL, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseFloatArg, parseInteger, SYNTAX_ERROR } from '../arguments';
 import { formatDouble } from '../format-double';
-import { globMatches } from '../glob';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { ZSetValue } from '../keyspace';
-import { randomPicks } from '../random-picks';
+import { randomPicks, refusePicks } from '../random-picks';
+import { refuseValues } from '../reply-limits';
 import { parseScanArguments } from '../scan-arguments';
 import { sortedSetAlgebraHandlers } from './sorted-set-algebra';
 import { sortedSetRangeHandlers } from './sorted-set-range-commands';
@@ -136,6 +136,8 @@ function pop(fromMax: boolean) {
     if (!value || count === 0) return array([]);
     const all = value.zset.all();
     const taken = (fromMax ? [...all].reverse() : all).slice(0, count);
+    const refused = refuseValues(taken.map((entry) => entry.member), ctx.replyLimits);
+    if (refused) return refused;
     for (const entry of taken) value.zset.delete(entry.member);
     ctx.db.deleteIfEmpty(args[1], value);
     return membersReply(taken, true);
@@ -150,7 +152,9 @@ function zrandmember(args: readonly string[], ctx: CommandContext): Reply {
   if (args.length === 2) return bulkOrNil(randomPicks(entries, 1)[0]?.member);
   const count = parseInteger(args[2]);
   if (isErrorReply(count)) return count;
-  return membersReply(entries.length === 0 ? [] : randomPicks(entries, count), args.length === 4);
+  if (entries.length === 0) return EMPTY_ARRAY;
+  const withScores = args.length === 4;
+  return refusePicks(count, withScores ? 2 : 1, ctx.replyLimits) ?? membersReply(randomPicks(entries, count), withScores);
 }
 
 function zscan(args: readonly string[], ctx: CommandContext): Reply {
@@ -161,7 +165,7 @@ function zscan(args: readonly string[], ctx: CommandContext): Reply {
   const all = value ? value.zset.all() : [];
   const start = Math.min(options.cursor, all.length);
   const end = Math.min(start + options.count, all.length);
-  const visited = all.slice(start, end).filter((entry) => options.match === undefined || globMatches(options.match, entry.member));
+  const visited = all.slice(start, end).filter((entry) => options.match === undefined || options.match.matches(entry.member));
   return array([bulk(String(end >= all.length ? 0 : end)), membersReply(visited, true)]);
 }
 

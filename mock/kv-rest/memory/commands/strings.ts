@@ -5,10 +5,8 @@ import { isErrorReply, parseInteger } from '../arguments';
 import { expiryDeadline, parseStringWriteOptions } from '../expiry-options';
 import type { CommandContext, CommandHandlers } from '../handler';
 import { WRONGTYPE } from '../keyspace';
+import { MAX_STRING_BYTES, STRING_TOO_BIG } from '../string-size';
 
-/** Redis's proto-max-bulk-len: no string may grow past 512 MiB. */
-const MAX_STRING_BYTES = 512 * 1024 * 1024;
-const TOO_BIG = error('ERR string exceeds maximum allowed size (proto-max-bulk-len)');
 
 /** Stores a string, honouring a deadline that is already past by deleting instead (as Redis does). */
 function storeString(ctx: CommandContext, key: string, value: string, deadline: number | undefined, keepTtl = false): void {
@@ -112,7 +110,7 @@ function append(args: readonly string[], ctx: CommandContext): Reply {
     ctx.db.set(key, { type: 'string', value: suffix });
     return integer(suffix.length);
   }
-  if (found.value.length + suffix.length > MAX_STRING_BYTES) return TOO_BIG;
+  if (found.value.length + suffix.length > MAX_STRING_BYTES) return STRING_TOO_BIG;
   found.value += suffix;
   return integer(found.value.length);
 }
@@ -149,7 +147,7 @@ function setrange(args: readonly string[], ctx: CommandContext): Reply {
   if (isErrorReply(found)) return found;
   const current = found?.value ?? '';
   if (patch.length === 0) return integer(current.length);
-  if (offset + patch.length > MAX_STRING_BYTES) return TOO_BIG;
+  if (offset + patch.length > MAX_STRING_BYTES) return STRING_TOO_BIG;
   const padded = current.length < offset ? current + '\0'.repeat(offset - current.length) : current;
   const value = padded.slice(0, offset) + patch + padded.slice(offset + patch.length);
   if (found) found.value = value;

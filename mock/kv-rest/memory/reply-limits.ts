@@ -1,0 +1,54 @@
+// The bound on one reply of the memory engine. Redis builds whatever a command asks for
+// (`SRANDMEMBER k -100000000` is 670 MB there); a JavaScript process dies of a full heap long before
+// that, and a caller holding only the Read Only token must not be able to stop the server. So each
+// reply has a bound on its elements and bytes, and a command past it answers an error instead:
+// commands whose count is not bounded by their data (random picks with repeats) check before
+// allocating, commands that remove what they answer (pops) check before removing anything, and the
+// dispatcher checks every other reply once it is built (a copy of data already held).
+import { error, type ErrorReply, type Reply } from '../reply';
+
+export interface ReplyLimits {
+  /** Most replies one reply may hold, counting every item at every depth (default 1,000,000). */
+  readonly maxElements: number;
+  /** Most bytes of strings one reply may hold (default 256 MB, well below V8's longest string). */
+  readonly maxBytes: number;
+}
+
+export const DEFAULT_REPLY_LIMITS: ReplyLimits = { maxElements: 1_000_000, maxBytes: 256 * 1024 * 1024 };
+
+function tooLarge(what: string, limit: number, option: string): ErrorReply {
+  return error(`ERR reply too large: ${what}, more than this server's limit of ${limit} (${option})`);
+}
+
+/** An error when a reply of `elements` items would pass the bound: checked before building it. */
+export function refuseElements(elements: number, limits: ReplyLimits): ErrorReply | undefined {
+  return elements > limits.maxElements ? tooLarge(`${elements} elements`, limits.maxElements, 'maxReplyElements') : undefined;
+}
+
+/** An error when answering `values` (what a pop would remove) would pass the bound. */
+export function refuseValues(values: readonly string[], limits: ReplyLimits): ErrorReply | undefined {
+  const refused = refuseElements(values.length, limits);
+  if (refused) return refused;
+  let bytes = 0;
+  for (const value of values) bytes += value.length;
+  return bytes > limits.maxBytes ? tooLarge(`${bytes} bytes`, limits.maxBytes, 'maxReplyBytes') : undefined;
+}
+
+/** An error when a built reply passes the bound; walked without recursion, so depth costs no stack. */
+export function refuseReply(reply: Reply, limits: ReplyLimits): ErrorReply | undefined {
+  if (reply.kind !== 'array') return reply.kind === 'bulk' && reply.value.length > limits.maxBytes ? tooLarge(`${reply.value.length} bytes`, limits.maxBytes, 'maxReplyBytes') : undefined;
+  let elements = 0;
+  let bytes = 0;
+  const pending: Reply[] = [reply];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (next.kind === 'array') {
+      elements += next.items.length;
+      if (elements > limits.maxElements) return tooLarge(`more than ${limits.maxElements} elements`, limits.maxElements, 'maxReplyElements');
+      for (const item of next.items) pending.push(item);
+    } else if (next.kind === 'bulk' || next.kind === 'simple') {
+      bytes += next.value.length;
+      if (bytes > limits.maxBytes) return tooLarge(`more than ${limits.maxBytes} bytes`, limits.maxBytes, 'maxReplyBytes');
+    }
+  }
+  return undefined;
+}
