@@ -9,8 +9,8 @@ import { error, type ErrorReply, type Reply } from '../reply';
 
 export const GATEWAY_USER = 'kv-rest-gateway';
 
-/** Commands the REST API serves through its own routes rather than as commands. */
-const ROUTE_COMMANDS = ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'monitor', 'ping'];
+/** Commands the REST API serves through its own routes (streams, /multi-exec) rather than as commands. */
+const ROUTE_COMMANDS = ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'monitor', 'multi', 'exec', 'discard', 'ping'];
 
 /** What the REST policy serves: top-level names and `container|sub` names, lower case. */
 function restCommands(): { readonly names: ReadonlySet<string>; readonly containers: ReadonlySet<string> } {
