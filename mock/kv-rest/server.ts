@@ -29,6 +29,8 @@ export interface KvRestServerOptions {
   engine?: 'memory' | 'redis' | Engine;
   /** The redis engine's server: `redis://[user:password@]host:port/db` (default redis://127.0.0.1:6379/0). */
   redisUrl?: string;
+  /** Redis engine: longest wait for redis-server to connect or answer, streams included (default 2000 ms). */
+  redisTimeoutMs?: number;
   /** Memory engine: longest a Lua script may run before it is stopped with a BUSY error (default 5000 ms). */
   scriptTimeLimitMs?: number;
 }
@@ -69,7 +71,7 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
     typeof options.engine === 'object'
       ? options.engine
       : options.engine === 'redis'
-        ? createRedisEngine({ url: options.redisUrl })
+        ? createRedisEngine({ url: options.redisUrl, commandTimeoutMs: options.redisTimeoutMs })
         : createMemoryEngine({ scriptTimeLimitMs: options.scriptTimeLimitMs, runAtEndOfTurn: true });
   const tokens = new TokenRegistry(token, readonlyToken);
   const limits = new RequestLimits({ maxRequestBytes: settings.maxRequestBytes, dailyLimit: settings.dailyLimit });

@@ -22,10 +22,11 @@ function freePort(): Promise<number> {
 export class OwnRedisServer {
   private process: ChildProcess | undefined;
 
-  private constructor(readonly port: number) {}
+  private constructor(readonly port: number, private readonly extraArgs: readonly string[]) {}
 
-  static async start(): Promise<OwnRedisServer> {
-    const server = new OwnRedisServer(await freePort());
+  /** `extraArgs` are more redis-server options, e.g. `['--busy-reply-threshold', '300']`. */
+  static async start(extraArgs: readonly string[] = []): Promise<OwnRedisServer> {
+    const server = new OwnRedisServer(await freePort(), extraArgs);
     await server.startAgain();
     return server;
   }
@@ -35,7 +36,7 @@ export class OwnRedisServer {
   }
 
   async startAgain(): Promise<void> {
-    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('redis-server', ['--port', String(this.port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...this.extraArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
     this.process = child;
     await new Promise<void>((resolve, reject) => {
       child.stdout!.on('data', (chunk: Buffer) => {
@@ -45,11 +46,21 @@ export class OwnRedisServer {
     });
   }
 
+  /** Freezes redis-server (SIGSTOP): connections open, nothing answered, as a hung server. */
+  pause(): void {
+    this.process?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.process?.kill('SIGCONT');
+  }
+
   async stop(): Promise<void> {
     const child = this.process;
     if (!child || child.exitCode !== null) return;
     await new Promise<void>((resolve) => {
       child.once('exit', () => resolve());
+      child.kill('SIGCONT');
       child.kill('SIGKILL');
     });
   }

@@ -29,6 +29,13 @@ export function parseRedisUrl(url: string): RedisAddress {
   };
 }
 
+/** No answer within the time limit. The connection is dropped; what it had sent may still run on Redis. */
+export class RedisTimeoutError extends Error {
+  constructor(timeoutMs: number) {
+    super(`redis-server did not answer within ${timeoutMs} ms (a command already sent may still have run)`);
+  }
+}
+
 /** One send(): its replies so far, how many it waits for, and when it gives up. */
 interface PendingBatch {
   readonly replies: Reply[];
@@ -142,7 +149,7 @@ export class RedisConnection {
     const oldest = this.pending[0];
     if (!oldest) return;
     const left = oldest.deadline - Date.now();
-    if (left <= 0) this.fail(new Error(`redis-server did not answer within ${this.timeoutMs} ms`));
+    if (left <= 0) this.fail(new RedisTimeoutError(this.timeoutMs));
     else this.deadlineTimer = this.watch(left);
   };
 

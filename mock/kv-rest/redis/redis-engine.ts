@@ -1,9 +1,15 @@
 // The `redis` engine: the Engine interface served by a real redis-server over TCP. Ordinary
 // commands share a small pool of pipelined connections; each transaction, each ACL user's commands,
 // each subscription and each MONITOR get a connection of their own, so nothing interleaves.
+// The database's own tokens reach Redis as the engine's gateway user (gateway-user.ts), which Redis
+// itself confines to what the REST API serves; the Redis URL's user only administers: it creates
+// the gateway user and ends overrunning scripts (script-killer.ts).
+import { randomBytes } from 'node:crypto';
 import { EngineRefusal, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
-import type { Reply } from '../reply';
-import { parseRedisUrl, RedisConnection, type RedisAddress } from './connection';
+import { bulk, type ErrorReply, type Reply } from '../reply';
+import { parseRedisUrl, RedisConnection, RedisTimeoutError, type RedisAddress } from './connection';
+import { confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, readCommandNames } from './gateway-user';
+import { ScriptKiller } from './script-killer';
 import { ScriptRewrites } from './script-rewrites';
 
 export interface RedisEngineOptions {
@@ -15,6 +21,14 @@ export interface RedisEngineOptions {
   readonly poolSize?: number;
 }
 
+interface Gateway {
+  readonly password: string;
+  /** Appended to REST callers' ACL SETUSER rules. */
+  readonly refusals: readonly string[];
+}
+
+type Planned = { readonly send: readonly string[] } | { readonly refused: ErrorReply };
+
 class RedisEngine implements Engine {
   readonly name = 'redis' as const;
   private readonly address: RedisAddress;
@@ -23,6 +37,10 @@ class RedisEngine implements Engine {
   private next = 0;
   private slotThisTurn: number | undefined;
   private readonly scripts = new ScriptRewrites();
+  private readonly killer: ScriptKiller;
+  /** Users REST callers may not change: the gateway and the user the engine administers Redis as. */
+  private readonly engineUsers: ReadonlySet<string>;
+  private gateway: Promise<Gateway> | undefined;
   /** Passwords of ACL users seen by authenticate(), to open connections as them. */
   private readonly passwords = new Map<string, string>();
   private readonly userConnections = new Map<string, Promise<RedisConnection>>();
@@ -32,12 +50,33 @@ class RedisEngine implements Engine {
   constructor(options: RedisEngineOptions, private readonly poolSize: number) {
     this.address = parseRedisUrl(options.url ?? 'redis://127.0.0.1:6379/0');
     this.timeoutMs = options.commandTimeoutMs ?? 2000;
+    this.killer = new ScriptKiller(this.address);
+    this.engineUsers = new Set([GATEWAY_USER, this.address.user ?? 'default']);
   }
 
   async execute(commands: readonly (readonly string[])[], options: ExecuteOptions): Promise<Reply[]> {
-    const translated = commands.map((command) => this.scripts.translate(command));
-    const replies = options.transaction ? await this.transaction(translated, options.caller) : await (await this.connectionFor(options.caller)).send(translated);
-    return replies.map((reply, index) => this.scripts.answer(commands[index], reply));
+    const { refusals } = await this.gatewayReady();
+    const planned: Planned[] = commands.map((command) => {
+      const confined = confineAclCommand(command, refusals, this.engineUsers);
+      return 'kind' in confined ? { refused: confined } : { send: this.scripts.translate(confined as readonly string[]) };
+    });
+    const toSend = planned.flatMap((plan) => ('send' in plan ? [plan.send] : []));
+    const firstRefusal = planned.find((plan): plan is { refused: ErrorReply } => 'refused' in plan);
+    if (options.transaction && firstRefusal) throw new EngineRefusal(firstRefusal.refused.message);
+    let sent: Reply[];
+    try {
+      sent = options.transaction ? await this.transaction(toSend, options.caller) : await (await this.connectionFor(options.caller)).send(toSend);
+    } catch (failure) {
+      if (failure instanceof RedisTimeoutError && commands.some(ScriptKiller.runsScript)) this.killer.kill();
+      throw failure;
+    }
+    let position = 0;
+    return planned.map((plan, index) => {
+      if ('refused' in plan) return plan.refused;
+      const reply = sent[position++];
+      if (ScriptKiller.saysBusy(reply)) this.killer.kill();
+      return this.answer(commands[index], reply, options.caller);
+    });
   }
 
   async authenticate(user: string, password: string): Promise<boolean> {
@@ -77,14 +116,76 @@ class RedisEngine implements Engine {
     for (const pending of connections) pending.then((connection) => connection.close(), () => undefined);
     for (const stream of this.streams) stream.close();
     this.streams.clear();
+    this.killer.close();
+    await this.forgetGatewayPassword();
   }
 
-  private open(caller: Caller): Promise<RedisConnection> {
+  /** Redis's reply as the REST caller sees it: scripts under their own SHA, and `default` for ACL WHOAMI of the database's tokens. */
+  private answer(command: readonly string[], reply: Reply, caller: Caller): Reply {
+    const answered = this.scripts.answer(command, reply);
+    const whoami = command[0].toLowerCase() === 'acl' && command[1]?.toLowerCase() === 'whoami';
+    return whoami && caller.user === 'default' && answered.kind === 'bulk' && answered.value === GATEWAY_USER ? bulk('default') : answered;
+  }
+
+  /**
+   * The gateway user, created (or updated) once with the URL's user. Its password is this engine's
+   * own, added to the user's passwords, so several REST servers can share one Redis; close() removes it.
+   */
+  private gatewayReady(): Promise<Gateway> {
     if (this.closed) return Promise.reject(new Error('the redis engine is closed'));
-    if (caller.user === 'default') return RedisConnection.open(this.address, this.timeoutMs);
+    this.gateway ??= this.createGateway().catch((failure: unknown) => {
+      this.gateway = undefined;
+      throw failure;
+    });
+    return this.gateway;
+  }
+
+  private async createGateway(): Promise<Gateway> {
+    const admin = await RedisConnection.open(this.address, this.timeoutMs);
+    try {
+      const [list, info] = await admin.send([['COMMAND', 'LIST'], ['COMMAND', 'INFO', ...containersToDescribe()]]);
+      const password = randomBytes(24).toString('hex');
+      const confinement = confinementFor(readCommandNames(list, info), password);
+      const [created] = await admin.send([['ACL', 'SETUSER', GATEWAY_USER, ...confinement.gatewayRules]]);
+      if (created.kind === 'error') {
+        throw new Error(`the redis engine could not create its ACL user ${GATEWAY_USER} (the Redis URL's user must be allowed to run ACL SETUSER): ${created.message}`);
+      }
+      return { password, refusals: confinement.refusals };
+    } finally {
+      admin.close();
+    }
+  }
+
+  private async forgetGatewayPassword(): Promise<void> {
+    const gateway = await this.gateway?.catch(() => undefined);
+    if (!gateway) return;
+    const admin = await RedisConnection.open(this.address, this.timeoutMs).catch(() => undefined);
+    await admin?.send([['ACL', 'SETUSER', GATEWAY_USER, `<${gateway.password}`]]).catch(() => undefined);
+    admin?.close();
+  }
+
+  private async open(caller: Caller): Promise<RedisConnection> {
+    if (this.closed) throw new Error('the redis engine is closed');
+    if (caller.user === 'default') {
+      const { password } = await this.gatewayReady();
+      try {
+        return await RedisConnection.open(this.address, this.timeoutMs, { user: GATEWAY_USER, password });
+      } catch (failure) {
+        // A restarted Redis, or an operator, removed the gateway user: create it again, once.
+        if (!(failure as Error).message.startsWith('WRONGPASS')) throw failure;
+        this.gateway = undefined;
+        const again = await this.gatewayReady();
+        return RedisConnection.open(this.address, this.timeoutMs, { user: GATEWAY_USER, password: again.password });
+      }
+    }
     const password = this.passwords.get(caller.user);
-    if (password === undefined) return Promise.reject(new EngineRefusal(`NOPERM user ${caller.user} has no REST token on this server any more`));
-    return RedisConnection.open(this.address, this.timeoutMs, { user: caller.user, password });
+    if (password === undefined) throw new EngineRefusal(`NOPERM user ${caller.user} has no REST token on this server any more`);
+    try {
+      return await RedisConnection.open(this.address, this.timeoutMs, { user: caller.user, password });
+    } catch (failure) {
+      if ((failure as Error).message.startsWith('WRONGPASS')) throw new EngineRefusal((failure as Error).message);
+      throw failure;
+    }
   }
 
   /**
@@ -93,7 +194,7 @@ class RedisEngine implements Engine {
    * that arrive together share one connection and so one write (see connection.ts).
    */
   private async connectionFor(caller: Caller): Promise<RedisConnection> {
-    if (caller.user !== 'default') return this.reuse(this.userConnections, caller.user, caller);
+    if (caller.user !== 'default') return this.userConnection(caller);
     if (this.slotThisTurn === undefined) {
       if (this.pool.length < this.poolSize) this.pool.push(this.open(caller));
       this.slotThisTurn = this.next++ % this.pool.length;
@@ -106,12 +207,23 @@ class RedisEngine implements Engine {
     return this.pool[slot];
   }
 
-  private async reuse(cache: Map<string, Promise<RedisConnection>>, key: string, caller: Caller): Promise<RedisConnection> {
-    const existing = await cache.get(key)?.catch(() => undefined);
-    if (existing?.usable) return existing;
-    const opened = this.open(caller);
-    cache.set(key, opened);
-    return opened;
+  /**
+   * An ACL user's connection, authenticated again before each use: Redis keeps a connection's
+   * rights after `ACL SETUSER <user> off` or a new password, so without this a revoked token would
+   * keep its rights. AUTH costs one round trip; a refusal closes the connection.
+   */
+  private async userConnection(caller: Caller): Promise<RedisConnection> {
+    const existing = await this.userConnections.get(caller.user)?.catch(() => undefined);
+    if (!existing?.usable) {
+      const opened = this.open(caller);
+      this.userConnections.set(caller.user, opened);
+      return opened;
+    }
+    const [auth] = await existing.send([['AUTH', caller.user, this.passwords.get(caller.user) ?? '']]);
+    if (auth.kind !== 'error') return existing;
+    existing.close();
+    this.userConnections.delete(caller.user);
+    throw new EngineRefusal(auth.message);
   }
 
   /** MULTI ... EXEC on a connection no other request uses, answered one reply per command. */
@@ -128,15 +240,25 @@ class RedisEngine implements Engine {
     }
   }
 
+  /** A connection turned into a stream; its first reply must come within the command time limit. */
   private async openStream(caller: Caller, command: readonly string[], onReply: (reply: Reply) => void): Promise<Subscription> {
     const connection = await this.open(caller);
     this.streams.add(connection);
     await new Promise<void>((resolve, reject) => {
       let first = true;
+      const deadline = setTimeout(() => {
+        first = false;
+        this.streams.delete(connection);
+        connection.close();
+        reject(new RedisTimeoutError(this.timeoutMs));
+      }, this.timeoutMs);
       connection.stream(command, (reply) => {
         if (first) {
           first = false;
+          clearTimeout(deadline);
           if (reply.kind === 'error') {
+            this.streams.delete(connection);
+            connection.close();
             reject(new EngineRefusal(reply.message));
             return;
           }
@@ -144,6 +266,7 @@ class RedisEngine implements Engine {
         }
         onReply(reply);
       }, () => {
+        clearTimeout(deadline);
         this.streams.delete(connection);
         if (first) reject(new Error('redis-server closed the connection before the stream started'));
       });

@@ -27,88 +27,104 @@ interface Frame {
 }
 
 /**
- * Incremental parser: feed it chunks as they arrive, get complete replies back. A reply split
- * across chunks is parsed again from its start when the rest arrives.
+ * Incremental parser: feed it chunks as they arrive, get complete replies back. Its state (the
+ * arrays being filled, a bulk string's length) survives between chunks, so every byte is parsed
+ * once: a reply split over many chunks costs what it costs in one. Bytes that wait for the rest of
+ * a line or of a bulk string are kept as a list of chunks and joined once, when complete.
  */
 export class RespParser {
+  /** The chunk being parsed, and how far. */
   private buffer: Buffer = Buffer.alloc(0);
   private offset = 0;
+  /** Bytes waiting for more: an incomplete line or bulk string, in arrival order. */
+  private waiting: Buffer[] = [];
+  private waitingLength = 0;
+  /** Arrays whose items are still arriving, outermost first. */
+  private readonly stack: Frame[] = [];
+  /** The length of the bulk string whose header has been read, or -1. */
+  private bulkLength = -1;
 
   feed(chunk: Buffer): Reply[] {
-    this.buffer = this.offset < this.buffer.length ? Buffer.concat([this.buffer.subarray(this.offset), chunk]) : chunk;
+    if (this.waiting.length > 0) {
+      this.waiting.push(chunk);
+      this.waitingLength += chunk.length;
+      const complete = this.bulkLength >= 0 ? this.waitingLength >= this.bulkLength + 2 : chunk.includes(10 /* \n */);
+      if (!complete) return [];
+      this.buffer = Buffer.concat(this.waiting, this.waitingLength);
+      this.waiting = [];
+      this.waitingLength = 0;
+    } else this.buffer = chunk;
     this.offset = 0;
     const replies: Reply[] = [];
     for (;;) {
-      const start = this.offset;
-      const reply = this.parseReply();
-      if (reply === undefined) {
-        this.offset = start;
-        return replies;
-      }
-      replies.push(reply);
+      const reply = this.parseValue();
+      if (reply === undefined) break;
+      const done = this.complete(reply);
+      if (done !== undefined) replies.push(done);
     }
+    if (this.offset < this.buffer.length) {
+      const rest = this.buffer.subarray(this.offset);
+      this.waiting = [rest];
+      this.waitingLength = rest.length;
+    }
+    this.buffer = Buffer.alloc(0);
+    return replies;
   }
 
-  /** One whole reply at the current offset, or undefined (offset undefined) when more bytes are needed. */
-  private parseReply(): Reply | undefined {
-    const stack: Frame[] = [];
+  /** The next value at the current offset (an array opens a frame and is not a value yet), or undefined when more bytes are needed. */
+  private parseValue(): Reply | undefined {
     for (;;) {
-      const line = this.readLine();
-      if (line === undefined) return undefined;
-      const kind = line[0];
-      const body = line.slice(1);
-      let reply: Reply | undefined;
+      if (this.bulkLength >= 0) {
+        const end = this.offset + this.bulkLength;
+        if (end + 2 > this.buffer.length) return undefined;
+        const value = this.buffer.toString('latin1', this.offset, end);
+        this.offset = end + 2;
+        this.bulkLength = -1;
+        return bulk(value);
+      }
+      const end = this.buffer.indexOf('\r\n', this.offset, 'latin1');
+      if (end < 0) return undefined;
+      const kind = this.buffer[this.offset];
+      const body = this.buffer.toString('latin1', this.offset + 1, end);
+      this.offset = end + 2;
       switch (kind) {
-        case '+':
-          reply = simple(body);
-          break;
-        case '-':
-          reply = error(body);
-          break;
-        case ':':
-          reply = integer(Number.isSafeInteger(Number(body)) ? Number(body) : BigInt(body));
-          break;
-        case '$': {
+        case 0x2b /* + */:
+          return simple(body);
+        case 0x2d /* - */:
+          return error(body);
+        case 0x3a /* : */:
+          return integer(Number.isSafeInteger(Number(body)) ? Number(body) : BigInt(body));
+        case 0x24 /* $ */: {
           const length = Number(body);
-          if (length < 0) reply = NIL;
-          else {
-            if (this.offset + length + 2 > this.buffer.length) return undefined;
-            reply = bulk(this.buffer.toString('latin1', this.offset, this.offset + length));
-            this.offset += length + 2;
-          }
-          break;
+          if (!Number.isInteger(length)) throw new RespProtocolError(`bad bulk string length ${JSON.stringify(body)}`);
+          if (length < 0) return NIL;
+          this.bulkLength = length;
+          continue;
         }
-        case '*': {
+        case 0x2a /* * */: {
           const count = Number(body);
-          if (count < 0) reply = NULL_ARRAY;
-          else if (count === 0) reply = array([]);
-          else {
-            stack.push({ items: [], expected: count });
-            continue;
-          }
-          break;
+          if (!Number.isInteger(count)) throw new RespProtocolError(`bad array length ${JSON.stringify(body)}`);
+          if (count < 0) return NULL_ARRAY;
+          if (count === 0) return array([]);
+          this.stack.push({ items: [], expected: count });
+          continue;
         }
         default:
-          throw new RespProtocolError(`unexpected RESP type byte ${JSON.stringify(kind)}`);
-      }
-      // Close every array this reply completes.
-      let done: Reply = reply;
-      for (;;) {
-        const frame = stack[stack.length - 1];
-        if (!frame) return done;
-        frame.items.push(done);
-        if (frame.items.length < frame.expected) break;
-        stack.pop();
-        done = array(frame.items);
+          throw new RespProtocolError(`unexpected RESP type byte ${JSON.stringify(String.fromCharCode(kind))}`);
       }
     }
   }
 
-  private readLine(): string | undefined {
-    const end = this.buffer.indexOf('\r\n', this.offset, 'latin1');
-    if (end < 0) return undefined;
-    const line = this.buffer.toString('latin1', this.offset, end);
-    this.offset = end + 2;
-    return line;
+  /** Adds a value to the innermost open array, closing every array it completes; the whole reply once complete. */
+  private complete(value: Reply): Reply | undefined {
+    let done = value;
+    for (;;) {
+      const frame = this.stack[this.stack.length - 1];
+      if (!frame) return done;
+      frame.items.push(done);
+      if (frame.items.length < frame.expected) return undefined;
+      this.stack.pop();
+      done = array(frame.items);
+    }
   }
 }

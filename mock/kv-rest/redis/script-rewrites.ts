@@ -1,10 +1,18 @@
-// Scripts on Redis 7.0 as clients send them: texts whose `#!lua flags=` line Redis 7.0 refuses
-// (allow-key-locking, from @upstash/ratelimit 2.1+) are rewritten, and the client's SHA (of the text
-// as sent) is mapped to the rewritten text: EVALSHA of it runs the rewritten text (by its own SHA
-// once Redis has it cached, else by EVAL of the text), and SCRIPT LOAD/EXISTS answer with the
-// original SHA, as if Redis had taken the original.
-import type { Reply } from '../reply';
+// Scripts as clients send them, and the texts Redis runs instead: every script is guarded (see
+// script-guard.ts) and flags of its `#!lua flags=` line that Redis 7.0 refuses (allow-key-locking,
+// from @upstash/ratelimit 2.1+) are dropped. The client's SHA (of the text as sent) is mapped to
+// the rewritten text: EVALSHA of it runs the rewritten text (by its own SHA once Redis has it
+// cached, else by EVAL of the text), SCRIPT LOAD/EXISTS answer with the original SHA and error
+// texts name it, as if Redis had taken the original.
+import { error, type Reply } from '../reply';
 import { scriptForRedis70, scriptSha } from '../script-shebang';
+import { guardScript, restoreScriptError } from './script-guard';
+
+/**
+ * Scripts remembered at most; the oldest is forgotten first. EVALSHA of a forgotten script answers
+ * NOSCRIPT and clients send its text again, so the bound costs a retry, never a wrong answer.
+ */
+export const MAX_REMEMBERED_SCRIPTS = 10_000;
 
 interface Rewritten {
   /** The text Redis runs, and its SHA. */
@@ -15,7 +23,7 @@ interface Rewritten {
 }
 
 export class ScriptRewrites {
-  /** sha1(text as sent) -> what Redis runs instead, for rewritten scripts only. */
+  /** sha1(text as sent) -> what Redis runs instead, oldest first. */
   private readonly rewritten = new Map<string, Rewritten>();
 
   /** The command to send to Redis instead of `args`, for the scripting commands; others unchanged. */
@@ -44,9 +52,10 @@ export class ScriptRewrites {
   answer(args: readonly string[], reply: Reply): Reply {
     const name = args[0].toLowerCase();
     const isLoad = name === 'script' && args[1]?.toLowerCase() === 'load' && args.length === 3;
-    if (this.rewritten.size > 0 && (name.startsWith('eval') || isLoad)) this.learn(scriptShaOf(name, args), reply);
+    if (name.startsWith('eval') || isLoad) this.learn(scriptShaOf(name, args), reply);
     if (isLoad && reply.kind === 'bulk') return { kind: 'bulk', value: scriptSha(args[2]) };
     if (name === 'script' && args[1]?.toLowerCase() === 'flush' && reply.kind === 'simple') this.rewritten.clear();
+    if (name.startsWith('eval') && reply.kind === 'error') return error(restoreScriptError(reply.message, scriptShaOf(name, args)));
     return reply;
   }
 
@@ -59,9 +68,12 @@ export class ScriptRewrites {
   }
 
   private remember(text: string): string {
-    const rewritten = scriptForRedis70(text);
     const sha = scriptSha(text);
-    if (rewritten !== text && !this.rewritten.has(sha)) this.rewritten.set(sha, { text: rewritten, sha: scriptSha(rewritten), cachedByRedis: false });
+    const known = this.rewritten.get(sha);
+    if (known) return known.text;
+    const rewritten = guardScript(scriptForRedis70(text));
+    if (this.rewritten.size >= MAX_REMEMBERED_SCRIPTS) this.rewritten.delete(this.rewritten.keys().next().value as string);
+    this.rewritten.set(sha, { text: rewritten, sha: scriptSha(rewritten), cachedByRedis: false });
     return rewritten;
   }
 }

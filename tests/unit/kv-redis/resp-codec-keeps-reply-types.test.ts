@@ -46,4 +46,20 @@ describe('RESP2 codec', () => {
     expect(encodeCommands([['GET', 'a'], ['PING']]).toString('latin1')).toBe('*2\r\n$3\r\nGET\r\n$1\r\na\r\n*1\r\n$4\r\nPING\r\n');
     expect(encodeCommands([]).length).toBe(0);
   });
+
+  it('finding 10: parses a large reply fed in small chunks with work linear in its size (bytes copied at most twice)', () => {
+    const items = Array.from({ length: 20_000 }, (_, index) => `element-${index}`);
+    const wire = Buffer.from(`*${items.length}\r\n${items.map((item) => `$${item.length}\r\n${item}\r\n`).join('')}+${'m'.repeat(100_000)}\r\n$200000\r\n${'b'.repeat(200_000)}\r\n`, 'latin1');
+    const concat = jest.spyOn(Buffer, 'concat');
+    try {
+      const parser = new RespParser();
+      const replies: unknown[] = [];
+      for (let start = 0; start < wire.length; start += 64) replies.push(...parser.feed(wire.subarray(start, start + 64)));
+      const copied = concat.mock.results.reduce((total, result) => total + (result.value as Buffer).length, 0);
+      expect(replies).toEqual([array(items.map(bulk)), simple('m'.repeat(100_000)), bulk('b'.repeat(200_000))]);
+      expect(copied).toBeLessThanOrEqual(2 * wire.length);
+    } finally {
+      concat.mockRestore();
+    }
+  });
 });

@@ -1,13 +1,14 @@
-// Scripts rewritten for Redis 7.0 (the allow-key-locking flag line): EVALSHA of the client's SHA
-// sends the rewritten text until Redis has taken it, then only its SHA; a NOSCRIPT from Redis (its
-// cache was flushed elsewhere) forgets the rewrite, so EVALSHA answers NOSCRIPT as Redis would.
-import { ScriptRewrites } from '../../../mock/kv-rest/redis/script-rewrites';
+// Scripts rewritten for Redis (guarded, and the allow-key-locking flag line dropped): EVALSHA of the
+// client's SHA sends the rewritten text until Redis has taken it, then only its SHA; a NOSCRIPT from
+// Redis (its cache was flushed elsewhere) forgets the rewrite, so EVALSHA answers NOSCRIPT as Redis would.
+import { guardScript } from '../../../mock/kv-rest/redis/script-guard';
+import { MAX_REMEMBERED_SCRIPTS, ScriptRewrites } from '../../../mock/kv-rest/redis/script-rewrites';
 import { bulk, error, integer } from '../../../mock/kv-rest/reply';
 import { scriptForRedis70, scriptSha } from '../../../mock/kv-rest/script-shebang';
 
 const TEXT = '#!lua flags=allow-key-locking\nreturn redis.call("INCR", KEYS[1])';
 const CLIENT_SHA = scriptSha(TEXT);
-const REDIS_TEXT = scriptForRedis70(TEXT);
+const REDIS_TEXT = guardScript(scriptForRedis70(TEXT));
 const REDIS_SHA = scriptSha(REDIS_TEXT);
 const EVALSHA = ['EVALSHA', CLIENT_SHA, '1', 'k'];
 
@@ -45,5 +46,12 @@ describe('ScriptRewrites', () => {
     rewrites.translate(['SCRIPT', 'LOAD', TEXT]);
     rewrites.answer(['SCRIPT', 'FLUSH'], { kind: 'simple', value: 'OK' });
     expect(rewrites.translate(EVALSHA)).toEqual(EVALSHA);
+  });
+
+  it('remembers a bounded number of scripts, forgetting the oldest first', () => {
+    const rewrites = new ScriptRewrites();
+    for (let index = 0; index <= MAX_REMEMBERED_SCRIPTS; index++) rewrites.translate(['EVAL', `return ${index}`, '0']);
+    expect(rewrites.translate(['EVALSHA', scriptSha('return 0'), '0'])).toEqual(['EVALSHA', scriptSha('return 0'), '0']);
+    expect(rewrites.translate(['EVALSHA', scriptSha('return 1'), '0'])).toEqual(['EVAL', guardScript('return 1'), '0']);
   });
 });

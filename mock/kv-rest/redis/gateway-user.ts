@@ -1,0 +1,93 @@
+// The redis engine's confinement: the REST API's tokens reach Redis as an ACL user of the engine's
+// own that may run exactly the commands the REST policy serves (command-table.ts), so Redis itself
+// refuses the rest, inside scripts too: `redis.call('SELECT', 3)`, SWAPDB, MIGRATE (which makes
+// redis-server connect anywhere), RESTORE, DEBUG, CONFIG, MODULE, SHUTDOWN, FUNCTION ... Users that
+// REST callers create with ACL SETUSER get the same refusals appended to their rules, and may not
+// use selectors (a selector's rights would add to the refusals instead of being limited by them).
+import { allCommands } from '../command-table';
+import { error, type ErrorReply, type Reply } from '../reply';
+
+export const GATEWAY_USER = 'kv-rest-gateway';
+
+/** Commands the REST API serves through its own routes (streams, /multi-exec) rather than as commands. */
+const ROUTE_COMMANDS = ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'monitor', 'multi', 'exec', 'discard', 'ping'];
+
+/** What the REST policy serves: top-level names and `container|sub` names, lower case. */
+function restCommands(): { readonly names: ReadonlySet<string>; readonly containers: ReadonlySet<string> } {
+  const names = new Set<string>(ROUTE_COMMANDS);
+  const containers = new Set<string>();
+  for (const spec of allCommands()) {
+    if (spec.subcommands) {
+      containers.add(spec.name);
+      for (const sub of spec.subcommands.values()) if (!sub.unsupported) names.add(sub.name);
+    } else if (!spec.unsupported) names.add(spec.name);
+  }
+  return { names, containers };
+}
+
+/** Redis's own command names: top-level ones, and the subcommands of the containers REST serves. */
+export interface RedisCommandNames {
+  readonly topLevel: readonly string[];
+  /** `container|sub` names, by container. */
+  readonly subcommands: ReadonlyMap<string, readonly string[]>;
+}
+
+/** The commands to ask Redis for: `COMMAND LIST`, then `COMMAND INFO` of the containers REST serves. */
+export function containersToDescribe(): string[] {
+  return [...restCommands().containers];
+}
+
+/** Reads the replies of `COMMAND LIST` and `COMMAND INFO <containers...>`. */
+export function readCommandNames(list: Reply, info: Reply): RedisCommandNames {
+  const topLevel = list.kind === 'array' ? list.items.flatMap((item) => (item.kind === 'bulk' ? [item.value.toLowerCase()] : [])) : [];
+  const subcommands = new Map<string, string[]>();
+  if (info.kind === 'array') {
+    for (const entry of info.items) {
+      if (entry.kind !== 'array' || entry.items[0]?.kind !== 'bulk') continue;
+      const subs = entry.items[9];
+      const names = subs?.kind === 'array' ? subs.items.flatMap((sub) => (sub.kind === 'array' && sub.items[0]?.kind === 'bulk' ? [sub.items[0].value.toLowerCase()] : [])) : [];
+      subcommands.set(entry.items[0].value.toLowerCase(), names);
+    }
+  }
+  return { topLevel, subcommands };
+}
+
+export interface Confinement {
+  /** ACL rules of the gateway user, after its name: it may run what REST serves, nothing else. */
+  readonly gatewayRules: readonly string[];
+  /** Rules appended to every ACL SETUSER a REST caller sends: refusals of what REST does not serve. */
+  readonly refusals: readonly string[];
+}
+
+/** The gateway's rules and the refusals, for the commands this Redis has. */
+export function confinementFor(redis: RedisCommandNames, password: string): Confinement {
+  const { names, containers } = restCommands();
+  const allowed: string[] = [];
+  const refusals: string[] = [];
+  for (const name of redis.topLevel) {
+    if (containers.has(name)) {
+      for (const sub of redis.subcommands.get(name) ?? []) (names.has(sub) ? allowed : refusals).push(sub);
+    } else (names.has(name) ? allowed : refusals).push(name);
+  }
+  return {
+    gatewayRules: ['reset', 'on', `>${password}`, '~*', '&*', '-@all', ...allowed.map((name) => `+${name}`)],
+    refusals: refusals.map((name) => `-${name}`),
+  };
+}
+
+/**
+ * The command to send for a REST caller's ACL SETUSER or ACL DELUSER, or the error that refuses
+ * it: the engine's own users (its gateway, the user it administers Redis with) are not the REST
+ * API's to change, and selectors are refused. Other commands are returned unchanged.
+ */
+export function confineAclCommand(command: readonly string[], refusals: readonly string[], engineUsers: ReadonlySet<string>): readonly string[] | ErrorReply {
+  if (command[0].toLowerCase() !== 'acl' || command.length < 3) return command;
+  const sub = command[1].toLowerCase();
+  if (sub !== 'setuser' && sub !== 'deluser') return command;
+  const targets = sub === 'setuser' ? [command[2]] : command.slice(2);
+  const own = targets.find((user) => engineUsers.has(user));
+  if (own !== undefined) return error(`ERR the user '${own}' belongs to the REST server itself and cannot be changed through the REST API`);
+  if (sub === 'deluser') return command;
+  if (command.slice(3).some((rule) => rule.startsWith('('))) return error('ERR ACL selectors are not available through the REST API');
+  return [...command, ...refusals];
+}
