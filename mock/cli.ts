@@ -23,6 +23,13 @@ async function runMock(argv: readonly string[]): Promise<void> {
     currentSigningKey: options.signingKey,
     nextSigningKey: options.nextSigningKey,
     timeScale: options.retryTimeScale,
+    maxBodyBytes: options.workflowMaxBodyBytes,
+    maxActiveRuns: options.workflowMaxActiveRuns,
+    maxPendingBodyBytes: options.workflowMaxPendingBytes,
+    maxConcurrentDeliveries: options.workflowMaxDeliveries,
+    deliveryTimeoutMs: options.workflowDeliveryTimeoutMs,
+    keptFinishedRuns: options.workflowKeptRuns,
+    keptAnswerBytes: options.workflowKeptAnswerBytes,
   }).catch(async (failure: unknown) => {
     await kv.close();
     throw failure;

@@ -23,7 +23,14 @@ export const MOCK_OPTIONS = {
   workflowToken: { flag: 'workflow-token', env: 'MOCK_WORKFLOW_TOKEN', type: 'string', help: 'workflow server bearer token (default: random)' },
   signingKey: { flag: 'signing-key', env: 'MOCK_SIGNING_KEY', type: 'string', help: 'workflow server: current signing key of deliveries (default: random)' },
   nextSigningKey: { flag: 'next-signing-key', env: 'MOCK_NEXT_SIGNING_KEY', type: 'string', help: 'workflow server: next signing key (default: random)' },
-  retryTimeScale: { flag: 'retry-time-scale', env: 'MOCK_RETRY_TIME_SCALE', type: 'scale', help: 'workflow server: multiplies delays and retry delays (default 1; 0.001 for tests)' },
+  retryTimeScale: { flag: 'retry-time-scale', env: 'MOCK_RETRY_TIME_SCALE', type: 'scale', help: 'workflow server: multiplies delays, flow-control periods and retry delays (default 1; 0.001 for tests)' },
+  workflowMaxBodyBytes: { flag: 'workflow-max-body-bytes', env: 'MOCK_WORKFLOW_MAX_BODY_BYTES', type: 'count', help: 'workflow server: largest request body (default 1048576)' },
+  workflowMaxActiveRuns: { flag: 'workflow-max-active-runs', env: 'MOCK_WORKFLOW_MAX_ACTIVE_RUNS', type: 'count', help: 'workflow server: runs not finished yet, 429 past it (default 10000)' },
+  workflowMaxPendingBytes: { flag: 'workflow-max-pending-bytes', env: 'MOCK_WORKFLOW_MAX_PENDING_BYTES', type: 'count', help: 'workflow server: bodies held for unfinished runs, 429 past it (default 268435456)' },
+  workflowMaxDeliveries: { flag: 'workflow-max-deliveries', env: 'MOCK_WORKFLOW_MAX_DELIVERIES', type: 'count', help: 'workflow server: calls in flight at once, more wait (default 64)' },
+  workflowDeliveryTimeoutMs: { flag: 'workflow-delivery-timeout-ms', env: 'MOCK_WORKFLOW_DELIVERY_TIMEOUT_MS', type: 'count', help: 'workflow server: an attempt with no answer by then fails (default 15000)' },
+  workflowKeptRuns: { flag: 'workflow-kept-runs', env: 'MOCK_WORKFLOW_KEPT_RUNS', type: 'count', help: 'workflow server: finished runs kept, oldest dropped (default 10000)' },
+  workflowKeptAnswerBytes: { flag: 'workflow-kept-answer-bytes', env: 'MOCK_WORKFLOW_KEPT_ANSWER_BYTES', type: 'count', help: 'workflow server: bytes kept of each answer body (default 65536)' },
 } as const satisfies Record<string, OptionSpec>;
 
 export type MockOptionName = keyof typeof MOCK_OPTIONS;

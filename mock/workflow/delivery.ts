@@ -1,8 +1,17 @@
-// Delivers runs for real: waits for Not-Before/Delay, honours flow control, POSTs (or the asked
-// method) the body unchanged with the forwarded and signed headers, retries failed attempts (non-2xx
-// or timeout) after the Retry-Delay or backoff, and calls the failure callback when retries run out.
+// Delivers runs for real: waits for Not-Before/Delay, honours flow control and the cap on calls at
+// once, sends the body unchanged with the forwarded and signed headers, retries failed attempts
+// (non-2xx, a redirect, or a timeout) after Retry-After, the Retry-Delay or the backoff, and calls
+// the failure callback when retries run out.
+//
+// Redirects are never followed: a 3xx is a failed attempt with its status, as on the platform, so
+// the signature and forwarded headers never reach another origin and a POST never becomes a GET.
+// Of each answer only the first `keptAnswerBytes` are kept (for the failure callback); the rest is
+// read, counted and dropped.
 import { randomUUID } from 'node:crypto';
+import { DeliverySlots } from './delivery-slots';
 import { FlowControl } from './flow-control';
+import { LongTimers } from './long-timers';
+import { retryAfterMs } from './retry-after';
 import { exponentialBackoff } from './retry-delay';
 import type { Run } from './runs';
 import { signDelivery } from './signing';
@@ -10,128 +19,135 @@ import type { RunRequest } from './trigger-request';
 
 export interface DeliveryOptions {
   readonly currentSigningKey: string;
-  /** Multiplies every wait (delays, retry delays): 0.001 turns seconds into milliseconds. */
+  /** Multiplies every retry wait (the trigger's own waits are scaled when it is read). */
   readonly timeScale: number;
   readonly deliveryTimeoutMs: number;
+  readonly maxConcurrentDeliveries: number;
+  readonly keptAnswerBytes: number;
 }
 
-interface Response {
+export interface Answer {
   readonly status?: number;
   readonly headers: Record<string, string[]>;
+  /** The first keptAnswerBytes of the body. */
   readonly body: Buffer;
+  readonly bodyBytes: number;
   readonly error?: string;
 }
 
-/** A failed answer's `Retry-After` (seconds, as the platform reads it) sets the next attempt's wait. */
-function retryAfterMs(response: Response): number | undefined {
-  const text = response.headers['retry-after']?.[0]?.trim();
-  return text !== undefined && /^\d+$/.test(text) ? Math.min(86_400, Number(text)) * 1000 : undefined;
-}
+const MAX_ERROR_LENGTH = 200;
 
 export class DeliveryService {
   private readonly flowControl = new FlowControl();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new LongTimers();
+  private readonly slots: DeliverySlots;
   /** Aborts calls still in flight when the server closes, so close() never waits for a slow receiver. */
   private readonly closing = new AbortController();
   private closed = false;
 
-  constructor(private readonly options: DeliveryOptions) {}
-
-  start(run: Run, request: RunRequest): void {
-    void this.deliver(run, request).catch(() => undefined);
+  constructor(private readonly options: DeliveryOptions) {
+    this.slots = new DeliverySlots(options.maxConcurrentDeliveries);
   }
 
-  close(): void {
-    this.closed = true;
-    this.closing.abort();
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
-  }
-
-  /** After close() no new timer starts: the loops waiting on it see `closed` and stop. */
-  private wait(ms: number): Promise<void> {
-    if (this.closed) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        resolve();
-      }, Math.max(0, ms));
-      this.timers.add(timer);
-    });
-  }
-
-  /** Flow control re-checks its queue after this; once closed it must stay asleep, not spin. */
-  private flowWait(ms: number): Promise<void> {
-    return this.closed ? new Promise<void>(() => undefined) : this.wait(ms);
-  }
-
-  private async deliver(run: Run, request: RunRequest): Promise<void> {
-    await this.wait(request.notBefore - Date.now());
-    let last: Response | undefined;
+  /** Resolves once nothing more will happen to the run (delivered, or failed and its callback over). */
+  async deliver(run: Run, request: RunRequest): Promise<void> {
+    await this.timers.wait(request.notBefore - Date.now());
+    let last: Answer | undefined;
     for (let retried = 0; retried <= request.retries && !this.closed; retried++) {
       run.state = 'delivering';
       run.nextAttemptAt = undefined;
       last = await this.attempt(run, request, retried);
-      if (last.status !== undefined && last.status >= 200 && last.status < 300) {
+      if (isSuccess(last)) {
         run.state = 'succeeded';
         return;
       }
       const nonRetryable = last.status === 489 && last.headers['upstash-nonretryable-error']?.[0] === 'true';
       if (nonRetryable || retried === request.retries) break;
       run.state = 'retrying';
-      const delay = (retryAfterMs(last) ?? (request.retryDelay ?? exponentialBackoff)(retried)) * this.options.timeScale;
+      const delay = (retryAfterMs(last.headers, Date.now()) ?? (request.retryDelay ?? exponentialBackoff)(retried)) * this.options.timeScale;
       run.nextAttemptAt = Date.now() + delay;
-      await this.wait(delay);
+      await this.timers.wait(delay);
     }
     if (this.closed) return;
     run.state = 'failed';
     if (request.failureCallback && last) await this.callFailureCallback(run, request, last);
   }
 
-  private async attempt(run: Run, request: RunRequest, retried: number): Promise<Response> {
-    const release = request.flowControl
-      ? await this.flowControl.acquire(request.flowControl.key, request.flowControl.limits, Date.now, (ms) => this.flowWait(ms))
+  close(): void {
+    this.closed = true;
+    this.closing.abort();
+    this.timers.close();
+  }
+
+  private async attempt(run: Run, request: RunRequest, retried: number): Promise<Answer> {
+    const releaseFlow = request.flowControl
+      ? await this.flowControl.acquire(request.flowControl.key, request.flowControl.limits, Date.now, (ms) => this.timers.wait(ms))
       : undefined;
-    const record = { retried, startedAt: Date.now() } as Run['attempts'][number];
-    run.attempts.push(record);
     try {
-      const headers: Record<string, string> = {
-        ...request.forwardHeaders,
-        'Upstash-Workflow-RunId': run.workflowRunId,
-        'Upstash-Message-Id': run.messageId,
-        'Upstash-Retried': String(retried),
-        'User-Agent': 'Upstash-QStash',
-        'Upstash-Signature': await signDelivery(request.destination, request.body, this.options.currentSigningKey),
-      };
-      if (request.contentType) headers['Content-Type'] = request.contentType;
-      if (run.labels.length > 0) headers['Upstash-Label'] = run.labels.join(',');
-      const response = await this.call(request.destination, request.method, headers, request.body);
-      record.status = response.status;
-      record.error = response.error;
-      return response;
+      const headers: Record<string, string> = { ...request.forwardHeaders };
+      if (request.contentType && headers['content-type'] === undefined) headers['content-type'] = request.contentType;
+      if (run.labels.length > 0) headers['upstash-label'] = run.labels.join(',');
+      headers['upstash-workflow-runid'] = run.workflowRunId;
+      headers['upstash-message-id'] = run.messageId;
+      headers['upstash-retried'] = String(retried);
+      headers['user-agent'] = 'Upstash-QStash';
+      headers['upstash-signature'] = await signDelivery(request.destination, request.body, this.options.currentSigningKey);
+      const record: Run['attempts'][number] = { retried, startedAt: Date.now() };
+      run.attempts.push(record);
+      const answer = await this.call(request.destination, request.method, headers, request.body);
+      record.status = answer.status;
+      record.error = answer.error;
+      record.bodyBytes = answer.bodyBytes;
+      return answer;
     } finally {
-      release?.();
+      releaseFlow?.();
     }
   }
 
-  private async call(url: string, method: string, headers: Record<string, string>, body: Buffer): Promise<Response> {
+  private async call(url: string, method: string, headers: Record<string, string>, body: Buffer): Promise<Answer> {
+    const release = await this.slots.acquire();
     try {
+      if (this.closed) return { headers: {}, body: Buffer.alloc(0), bodyBytes: 0, error: 'the server closed' };
       const response = await fetch(url, {
         method,
         headers,
         body: method === 'GET' || method === 'HEAD' ? undefined : body,
+        redirect: 'manual',
         signal: AbortSignal.any([AbortSignal.timeout(this.options.deliveryTimeoutMs), this.closing.signal]),
       });
       const responseHeaders: Record<string, string[]> = {};
       response.headers.forEach((value, name) => (responseHeaders[name.toLowerCase()] = [value]));
-      return { status: response.status, headers: responseHeaders, body: Buffer.from(await response.arrayBuffer()) };
+      return { status: response.status, headers: responseHeaders, ...(await this.readKept(response)) };
     } catch (failure) {
-      return { headers: {}, body: Buffer.alloc(0), error: (failure as Error).name === 'TimeoutError' ? `no answer within ${this.options.deliveryTimeoutMs} ms` : (failure as Error).message };
+      const error = (failure as Error).name === 'TimeoutError' ? `no answer within ${this.options.deliveryTimeoutMs} ms` : String((failure as Error).message).slice(0, MAX_ERROR_LENGTH);
+      return { headers: {}, body: Buffer.alloc(0), bodyBytes: 0, error };
+    } finally {
+      release();
     }
   }
 
+  /** The body's first keptAnswerBytes and its whole size; a body cut short by the timeout keeps what came. */
+  private async readKept(response: globalThis.Response): Promise<{ body: Buffer; bodyBytes: number }> {
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let bodyBytes = 0;
+    try {
+      for await (const chunk of response.body ?? []) {
+        bodyBytes += chunk.byteLength;
+        if (keptBytes < this.options.keptAnswerBytes) {
+          const part = Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.byteLength, this.options.keptAnswerBytes - keptBytes));
+          kept.push(Buffer.from(part));
+          keptBytes += part.length;
+        }
+      }
+    } catch {
+      // The status is what counts; a body that stopped half way is kept as far as it came.
+    }
+    return { body: Buffer.concat(kept), bodyBytes };
+  }
+
   /** The platform's failure callback message: what the last attempt answered, and what was sent. */
-  private async callFailureCallback(run: Run, request: RunRequest, last: Response): Promise<void> {
+  private async callFailureCallback(run: Run, request: RunRequest, last: Answer): Promise<void> {
     const callback = request.failureCallback!;
     run.failureCallback = { url: callback.url, state: 'pending' };
     const payload = Buffer.from(
@@ -139,6 +155,7 @@ export class DeliveryService {
         status: last.status ?? 0,
         header: last.headers,
         body: last.body.toString('base64'),
+        bodySize: last.bodyBytes,
         retried: run.attempts.length - 1,
         maxRetries: request.retries,
         sourceMessageId: run.messageId,
@@ -153,21 +170,29 @@ export class DeliveryService {
     for (let retried = 0; retried <= request.retries && !this.closed; retried++) {
       const headers = {
         ...callback.headers,
-        'Content-Type': 'application/json',
-        'Upstash-Workflow-RunId': run.workflowRunId,
-        'Upstash-Message-Id': `msg_${randomUUID()}`,
-        'Upstash-Retried': String(retried),
-        'Upstash-Failure-Callback': 'true',
-        'Upstash-Signature': await signDelivery(callback.url, payload, this.options.currentSigningKey),
+        'content-type': 'application/json',
+        'upstash-workflow-runid': run.workflowRunId,
+        'upstash-message-id': `msg_${randomUUID()}`,
+        'upstash-retried': String(retried),
+        'upstash-failure-callback': 'true',
+        'user-agent': 'Upstash-QStash',
+        'upstash-signature': await signDelivery(callback.url, payload, this.options.currentSigningKey),
       };
-      const response = await this.call(callback.url, 'POST', headers, payload);
-      run.failureCallback.status = response.status;
-      if (response.status !== undefined && response.status >= 200 && response.status < 300) {
+      const answer = await this.call(callback.url, 'POST', headers, payload);
+      run.failureCallback.status = answer.status;
+      if (isSuccess(answer)) {
         run.failureCallback.state = 'delivered';
         return;
       }
-      if (retried < request.retries) await this.wait((request.retryDelay ?? exponentialBackoff)(retried) * this.options.timeScale);
+      if (retried < request.retries) {
+        const delay = retryAfterMs(answer.headers, Date.now()) ?? (request.retryDelay ?? exponentialBackoff)(retried);
+        await this.timers.wait(delay * this.options.timeScale);
+      }
     }
-    run.failureCallback.state = 'failed';
+    if (!this.closed) run.failureCallback.state = 'failed';
   }
+}
+
+function isSuccess(answer: Answer): boolean {
+  return answer.status !== undefined && answer.status >= 200 && answer.status < 300;
 }

@@ -1,10 +1,16 @@
-// Flow control per key: at most `parallelism` deliveries in flight, and at most `rate` started per
-// `period`. Waiting deliveries start in arrival order as room appears; none is ever dropped.
+// Flow control per key: at most `parallelism` deliveries in flight, and at most `rate` per `period`.
+// Waiting deliveries start in arrival order as room appears; none is ever dropped.
+//
+// A rate slot is held from the start of a call until `period` after it ends, not after it starts:
+// the time between taking a slot and the request reaching the receiver (signing, waiting for a
+// connection, the network) varies, so counting from the start let calls of two periods arrive in
+// one. Counting from the end, the (k+rate)-th call starts after the k-th has been answered plus a
+// period, so no window of one period ever sees more than `rate` arrivals.
 
 export interface FlowLimits {
   readonly parallelism?: number;
   readonly rate?: number;
-  /** Milliseconds (default 1000). */
+  /** Milliseconds (default 1000, already scaled by the server's time scale). */
   readonly period: number;
 }
 
@@ -12,16 +18,17 @@ export interface FlowLimits {
 export function parseFlowControlValue(text: string, parsePeriod: (value: string) => number | undefined): FlowLimits | string {
   const limits: { parallelism?: number; rate?: number; period: number } = { period: 1000 };
   for (const part of text.split(',').map((piece) => piece.trim()).filter(Boolean)) {
-    const [name, value] = part.split('=').map((piece) => piece?.trim());
+    const pieces = part.split('=').map((piece) => piece.trim());
+    const [name, value = ''] = pieces;
+    if (name !== 'parallelism' && name !== 'rate' && name !== 'period') return `unknown setting "${name}": use parallelism=<n>, rate=<n>, period=<duration>`;
+    if (pieces.length !== 2) return `each setting is <name>=<value>, got "${part}"`;
     if (name === 'parallelism' || name === 'rate') {
-      if (!/^\d+$/.test(value ?? '') || Number(value) < 1) return `${name} must be a whole number of at least 1, got "${value ?? ''}"`;
+      if (!/^\d{1,9}$/.test(value) || Number(value) < 1) return `${name} must be a whole number of at least 1, got "${value}"`;
       limits[name] = Number(value);
-    } else if (name === 'period') {
-      const period = /^\d+$/.test(value ?? '') ? Number(value) * 1000 : parsePeriod(value ?? '');
-      if (period === undefined || period <= 0) return `period must be a duration such as 1s or 1m, got "${value ?? ''}"`;
-      limits.period = period;
     } else {
-      return `unknown setting "${name}": use parallelism=<n>, rate=<n>, period=<duration>`;
+      const period = /^\d{1,12}$/.test(value) ? Number(value) * 1000 : parsePeriod(value);
+      if (period === undefined || period <= 0) return `period must be a duration such as 1s or 1m, got "${value}"`;
+      limits.period = period;
     }
   }
   if (limits.parallelism === undefined && limits.rate === undefined) return 'give parallelism=<n> and/or rate=<n>';
@@ -30,8 +37,8 @@ export function parseFlowControlValue(text: string, parsePeriod: (value: string)
 
 interface KeyState {
   inFlight: number;
-  /** Start times inside the current period, oldest first. */
-  readonly started: number[];
+  /** When each rate slot of a finished call frees up, earliest first. */
+  readonly slotsFreeAt: number[];
   /** Deliveries waiting for room, in arrival order. */
   readonly queue: (() => void)[];
   timerPending: boolean;
@@ -42,38 +49,48 @@ export class FlowControl {
 
   /** Resolves when a delivery under `key` may start; call the returned release when it ends. */
   acquire(key: string, limits: FlowLimits, now: () => number, wait: (ms: number) => Promise<void>): Promise<() => void> {
-    const state = this.keys.get(key) ?? { inFlight: 0, started: [], queue: [], timerPending: false };
+    const state = this.keys.get(key) ?? { inFlight: 0, slotsFreeAt: [], queue: [], timerPending: false };
     this.keys.set(key, state);
     return new Promise((resolve) => {
       state.queue.push(() =>
         resolve(() => {
           state.inFlight--;
-          this.pump(state, limits, now, wait);
+          if (limits.rate !== undefined) insertSorted(state.slotsFreeAt, now() + limits.period);
+          this.pump(key, state, limits, now, wait);
         }),
       );
-      this.pump(state, limits, now, wait);
+      this.pump(key, state, limits, now, wait);
     });
   }
 
   /** Starts queued deliveries from the head while the limits allow, so nobody overtakes a waiter. */
-  private pump(state: KeyState, limits: FlowLimits, now: () => number, wait: (ms: number) => Promise<void>): void {
+  private pump(key: string, state: KeyState, limits: FlowLimits, now: () => number, wait: (ms: number) => Promise<void>): void {
     while (state.queue.length > 0) {
       const time = now();
-      while (state.started.length > 0 && state.started[0] <= time - limits.period) state.started.shift();
+      while (state.slotsFreeAt.length > 0 && state.slotsFreeAt[0] <= time) state.slotsFreeAt.shift();
       if (limits.parallelism !== undefined && state.inFlight >= limits.parallelism) return;
-      if (limits.rate !== undefined && state.started.length >= limits.rate) {
-        if (!state.timerPending) {
+      if (limits.rate !== undefined && state.inFlight + state.slotsFreeAt.length >= limits.rate) {
+        // Calls in flight free their slots when they end; only slots already counting down need a timer.
+        if (!state.timerPending && state.slotsFreeAt.length > 0) {
           state.timerPending = true;
-          void wait(state.started[0] + limits.period - time).then(() => {
+          void wait(state.slotsFreeAt[0] - time).then(() => {
             state.timerPending = false;
-            this.pump(state, limits, now, wait);
+            this.pump(key, state, limits, now, wait);
           });
         }
         return;
       }
       state.inFlight++;
-      state.started.push(time);
       state.queue.shift()!();
     }
+    // An idle key with no slot counting down holds nothing worth keeping.
+    if (state.inFlight === 0 && state.slotsFreeAt.length === 0) this.keys.delete(key);
   }
+}
+
+/** Keeps `times` ascending; periods differ between triggers of one key, so an append may not do. */
+function insertSorted(times: number[], time: number): void {
+  let index = times.length;
+  while (index > 0 && times[index - 1] > time) index--;
+  times.splice(index, 0, time);
 }

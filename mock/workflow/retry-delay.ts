@@ -2,7 +2,8 @@
 // whitelist (numbers, `retried`, + - * / %, parentheses and the seed's functions), never eval.
 import jsep from 'jsep';
 
-const FUNCTIONS: Record<string, { arity: number; apply: (...args: number[]) => number }> = {
+// Maps, not plain objects: a lookup by a caller's name must never find `constructor` or `toString`.
+const FUNCTIONS = new Map<string, { arity: number; apply: (...args: number[]) => number }>(Object.entries({
   pow: { arity: 2, apply: Math.pow },
   exp: { arity: 1, apply: Math.exp },
   sqrt: { arity: 1, apply: Math.sqrt },
@@ -12,14 +13,14 @@ const FUNCTIONS: Record<string, { arity: number; apply: (...args: number[]) => n
   round: { arity: 1, apply: Math.round },
   min: { arity: 2, apply: Math.min },
   max: { arity: 2, apply: Math.max },
-};
-const OPERATORS: Record<string, (a: number, b: number) => number> = {
-  '+': (a, b) => a + b,
-  '-': (a, b) => a - b,
-  '*': (a, b) => a * b,
-  '/': (a, b) => a / b,
-  '%': (a, b) => a % b,
-};
+}));
+const OPERATORS = new Map<string, (a: number, b: number) => number>(Object.entries({
+  '+': (a: number, b: number) => a + b,
+  '-': (a: number, b: number) => a - b,
+  '*': (a: number, b: number) => a * b,
+  '/': (a: number, b: number) => a / b,
+  '%': (a: number, b: number) => a % b,
+}));
 
 /** One day: the platform's longest wait between two attempts. */
 const MAX_RETRY_DELAY_MS = 86_400_000;
@@ -48,7 +49,7 @@ function compile(node: jsep.Expression): RetryDelay {
     }
     case 'BinaryExpression': {
       const { operator, left, right } = node as jsep.BinaryExpression;
-      const apply = OPERATORS[operator];
+      const apply = OPERATORS.get(operator);
       if (!apply) throw new RetryDelayError(`operator "${operator}" is not allowed: use + - * / %`);
       const [a, b] = [compile(left), compile(right)];
       return (retried) => apply(a(retried), b(retried));
@@ -56,8 +57,8 @@ function compile(node: jsep.Expression): RetryDelay {
     case 'CallExpression': {
       const { callee, arguments: args } = node as jsep.CallExpression;
       const name = callee.type === 'Identifier' ? (callee as jsep.Identifier).name : '';
-      const fn = FUNCTIONS[name];
-      if (!fn) throw new RetryDelayError(`unknown function "${name || '?'}": use ${Object.keys(FUNCTIONS).join(', ')}`);
+      const fn = FUNCTIONS.get(name);
+      if (!fn) throw new RetryDelayError(`unknown function "${name || '?'}": use ${[...FUNCTIONS.keys()].join(', ')}`);
       if (args.length !== fn.arity) throw new RetryDelayError(`${name} takes ${fn.arity} argument${fn.arity > 1 ? 's' : ''}, not ${args.length}`);
       const compiled = args.map(compile);
       return (retried) => fn.apply(...compiled.map((arg) => arg(retried)));

@@ -1,9 +1,12 @@
 // The workflow trigger server (seed Area A): POST /v2/trigger/<workflow url>, the batch endpoints
 // the official clients use, and run inspection; every failure is a JSON `{error}` with its status.
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+// Every resource a caller can make it hold has a bound, each an option below (and a CLI flag).
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BatchError, readBatch } from './batch-body';
 import { DeliveryService } from './delivery';
+import { answerClientError, decodePathSegment, HttpError, lowerCaseHeaders, readBody, sameToken, sendJson } from './http-kit';
 import { RunRegistry, type Run } from './runs';
 import { readRunRequest, TriggerError, type RunRequest } from './trigger-request';
 
@@ -19,7 +22,7 @@ export interface WorkflowServerOptions {
   /** Keys the deliveries are signed with (random when absent). */
   currentSigningKey?: string;
   nextSigningKey?: string;
-  /** Multiplies every wait (delays, retry delays); 0.001 runs a day of backoff in about 86 s. Default 1. */
+  /** Multiplies every wait (Delay, Not-Before, flow-control period, retry delays); 0.001 runs a day of backoff in about 86 s. Default 1. */
   timeScale?: number;
   /** A delivery with no answer after this long is a failed attempt (default 15000 ms). */
   deliveryTimeoutMs?: number;
@@ -27,6 +30,14 @@ export interface WorkflowServerOptions {
   maxBodyBytes?: number;
   /** Most runs waiting or being delivered at once; a trigger beyond it gets 429 (default 10000). */
   maxActiveRuns?: number;
+  /** Most bytes of bodies held for runs not finished yet; a trigger beyond it gets 429 (default 256 MiB). */
+  maxPendingBodyBytes?: number;
+  /** Most calls (deliveries and failure callbacks) in flight at once; more wait their turn (default 64). */
+  maxConcurrentDeliveries?: number;
+  /** Finished runs kept for inspection; the oldest is dropped past it (default 10000). */
+  keptFinishedRuns?: number;
+  /** Bytes kept of each answer body, for the failure callback (default 64 KiB); its full size is recorded. */
+  keptAnswerBytes?: number;
 }
 
 export interface WorkflowServer {
@@ -38,39 +49,22 @@ export interface WorkflowServer {
   close(): Promise<void>;
 }
 
-class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
-
-/** Compares digests so neither the time taken nor a length mismatch tells how much of a token was right. */
-function sameToken(given: string, expected: string): boolean {
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
 const secret = (prefix: string): string => `${prefix}_${randomBytes(18).toString('base64url')}`;
+const DEFAULT_PAGE = 100;
+const MAX_PAGE = 1000;
 
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) reject(new HttpError(413, `request body exceeds ${limit} bytes`));
-      else chunks.push(chunk);
-    });
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
-}
-
-function lowerCaseHeaders(headers: IncomingMessage['headers'] | Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([, value]) => value !== undefined).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(',') : String(value)]));
+/** A bound of 0 would refuse or stall everything: each must be a whole number of at least 1. */
+function checkBounds(options: WorkflowServerOptions): void {
+  const bounds = ['deliveryTimeoutMs', 'maxBodyBytes', 'maxActiveRuns', 'maxPendingBodyBytes', 'maxConcurrentDeliveries', 'keptFinishedRuns', 'keptAnswerBytes'] as const;
+  for (const name of bounds) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1)) throw new RangeError(`workflow server option ${name} must be a whole number of at least 1, got ${value}`);
+  }
+  if (options.timeScale !== undefined && !(options.timeScale > 0 && Number.isFinite(options.timeScale))) throw new RangeError(`workflow server option timeScale must be a positive number, got ${options.timeScale}`);
 }
 
 export async function startWorkflowServer(options: WorkflowServerOptions = {}): Promise<WorkflowServer> {
+  checkBounds(options);
   const prefix = options.prefix ?? 'Upstash';
   const token = options.token ?? secret('wf');
   const currentSigningKey = options.currentSigningKey ?? secret('sig');
@@ -78,15 +72,30 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
   const timeScale = options.timeScale ?? 1;
   const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
   const maxActiveRuns = options.maxActiveRuns ?? 10_000;
-  const runs = new RunRegistry();
-  const delivery = new DeliveryService({ currentSigningKey, timeScale, deliveryTimeoutMs: options.deliveryTimeoutMs ?? 15_000 });
+  const maxPendingBodyBytes = options.maxPendingBodyBytes ?? 256 * 1024 * 1024;
+  const runs = new RunRegistry(options.keptFinishedRuns ?? 10_000);
+  const delivery = new DeliveryService({
+    currentSigningKey,
+    timeScale,
+    deliveryTimeoutMs: options.deliveryTimeoutMs ?? 15_000,
+    maxConcurrentDeliveries: options.maxConcurrentDeliveries ?? 64,
+    keptAnswerBytes: options.keptAnswerBytes ?? 64 * 1024,
+  });
   const tokenParams = new Set(['qstash_token', 'svc_token', `${prefix.toLowerCase()}_token`]);
+  let pendingBodyBytes = 0;
 
-  /** Starts a run, or answers the existing one for a run id given twice. */
+  /** Refuses, before any run starts, triggers that would pass the caps: a batch is all or nothing. */
+  function checkRoom(requests: readonly RunRequest[]): void {
+    const fresh = requests.filter((request) => !runs.existing(request.runId, request.deduplicationId));
+    const bytes = fresh.reduce((sum, request) => sum + request.body.length, 0);
+    if (runs.activeCount() + fresh.length > maxActiveRuns) throw new HttpError(429, `too many runs waiting for delivery (at most ${maxActiveRuns}): try again when some have finished`);
+    if (pendingBodyBytes + bytes > maxPendingBodyBytes) throw new HttpError(429, `the bodies of runs waiting for delivery would pass ${maxPendingBodyBytes} bytes: try again when some have finished`);
+  }
+
+  /** Starts a run, or answers the existing one for a run id or deduplication id given twice. */
   function trigger(request: RunRequest): { run: Run; deduplicated: boolean } {
-    const existing = request.runId ? runs.get(request.runId) : undefined;
+    const existing = runs.existing(request.runId, request.deduplicationId);
     if (existing) return { run: existing, deduplicated: true };
-    if (runs.activeCount() >= maxActiveRuns) throw new HttpError(429, `too many runs waiting for delivery (at most ${maxActiveRuns}): try again when some have finished`);
     const run: Run = {
       workflowRunId: request.runId ?? `wfr_${randomUUID()}`,
       workflowCreatedAt: Date.now(),
@@ -95,11 +104,19 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
       method: request.method,
       labels: request.labels,
       maxRetries: request.retries,
+      deduplicationId: request.deduplicationId,
       state: 'scheduled',
       attempts: [],
     };
     runs.add(run);
-    delivery.start(run, request);
+    pendingBodyBytes += request.body.length;
+    void delivery
+      .deliver(run, request)
+      .catch(() => undefined)
+      .then(() => {
+        pendingBodyBytes -= request.body.length;
+        runs.finish(run);
+      });
     return { run, deduplicated: false };
   }
 
@@ -109,31 +126,16 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
     if (given === undefined || !sameToken(given, token)) throw new HttpError(401, given === undefined ? 'missing token: send Authorization: Bearer <token>' : 'invalid token');
   }
 
-  function batchEntries(body: Buffer): { destination: string; headers: Record<string, string>; body: Buffer }[] {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new HttpError(400, 'the batch body must be a JSON array of {destination, headers?, body?}');
-    }
-    if (!Array.isArray(parsed) || parsed.length === 0) throw new HttpError(400, 'the batch body must be a non-empty JSON array of {destination, headers?, body?}');
-    return parsed.map((entry, index) => {
-      const item = entry as { destination?: unknown; headers?: unknown; body?: unknown };
-      if (typeof item?.destination !== 'string') throw new HttpError(400, `batch entry ${index + 1} needs a destination URL`);
-      const headers = typeof item.headers === 'object' && item.headers !== null ? lowerCaseHeaders(item.headers as Record<string, unknown>) : {};
-      const content = item.body === undefined ? '' : typeof item.body === 'string' ? item.body : JSON.stringify(item.body);
-      return { destination: item.destination, headers, body: Buffer.from(content) };
-    });
+  function pageSize(text: string | null): number {
+    if (text === null) return DEFAULT_PAGE;
+    if (!/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > MAX_PAGE) throw new HttpError(400, `count must be a whole number from 1 to ${MAX_PAGE}`);
+    return Number(text);
   }
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const rawUrl = request.url ?? '/';
     const apiQuery = new URLSearchParams(rawUrl.includes('?') ? rawUrl.slice(rawUrl.indexOf('?') + 1) : '');
     authorize(request, apiQuery);
-    const send = (status: number, body: unknown): void => {
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify(body));
-    };
     const method = request.method ?? 'GET';
     if (rawUrl.startsWith('/v2/trigger/')) {
       if (method !== 'POST') throw new HttpError(405, 'POST /v2/trigger/<workflow url>');
@@ -142,43 +144,47 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
       const [base, query = ''] = rawUrl.slice('/v2/trigger/'.length).replace(/^(https?):\/(?!\/)/, '$1://').split(/\?(.*)/s);
       const kept = query.split('&').filter((pair) => pair && !tokenParams.has(pair.split('=')[0]));
       const body = await readBody(request, maxBodyBytes);
-      const { run } = trigger(readRunRequest(kept.length > 0 ? `${base}?${kept.join('&')}` : base, lowerCaseHeaders(request.headers), body, prefix, Date.now(), timeScale));
-      return send(200, { workflowRunId: run.workflowRunId, workflowCreatedAt: run.workflowCreatedAt });
+      const runRequest = readRunRequest(kept.length > 0 ? `${base}?${kept.join('&')}` : base, lowerCaseHeaders(request.headers), body, prefix, Date.now(), timeScale);
+      checkRoom([runRequest]);
+      const { run } = trigger(runRequest);
+      return sendJson(response, 200, { workflowRunId: run.workflowRunId, workflowCreatedAt: run.workflowCreatedAt });
     }
     const path = rawUrl.split('?')[0];
     if (path === '/v2/batch/trigger' || path === '/v2/batch') {
       if (method !== 'POST') throw new HttpError(405, `POST ${path}`);
-      const entries = batchEntries(await readBody(request, maxBodyBytes));
+      const entries = readBatch(await readBody(request, maxBodyBytes));
       const requests = entries.map((entry) => readRunRequest(entry.destination, entry.headers, entry.body, prefix, Date.now(), timeScale));
-      // All or nothing: a batch that would pass the cap starts none of its runs.
-      if (runs.activeCount() + requests.length > maxActiveRuns) throw new HttpError(429, `this batch of ${requests.length} would pass the cap of ${maxActiveRuns} runs waiting for delivery`);
+      checkRoom(requests);
       const started = requests.map(trigger);
-      if (path === '/v2/batch') return send(200, started.map(({ run }) => ({ messageId: run.messageId })));
-      return send(201, started.map(({ run, deduplicated }) => ({ workflowRunId: run.workflowRunId, workflowCreatedAt: run.workflowCreatedAt, deduplicated })));
+      if (path === '/v2/batch') return sendJson(response, 200, started.map(({ run, deduplicated }) => ({ messageId: run.messageId, deduplicated })));
+      return sendJson(response, 201, started.map(({ run, deduplicated }) => ({ workflowRunId: run.workflowRunId, workflowCreatedAt: run.workflowCreatedAt, deduplicated })));
     }
     if (path === '/v2/workflows/runs') {
       if (method !== 'GET') throw new HttpError(405, 'GET /v2/workflows/runs');
-      return send(200, { runs: runs.list({ label: apiQuery.get('label') ?? undefined, state: apiQuery.get('state') ?? undefined }) });
+      const filter = { label: apiQuery.get('label') ?? undefined, state: apiQuery.get('state') ?? undefined };
+      return sendJson(response, 200, runs.list(filter, { cursor: apiQuery.get('cursor') ?? undefined, count: pageSize(apiQuery.get('count')) }));
     }
     if (path.startsWith('/v2/workflows/runs/')) {
       if (method !== 'GET') throw new HttpError(405, 'GET /v2/workflows/runs/<id>');
-      const run = runs.get(decodeURIComponent(path.slice('/v2/workflows/runs/'.length)));
+      const run = runs.get(decodePathSegment(path.slice('/v2/workflows/runs/'.length), 'the run id'));
       if (!run) throw new HttpError(404, 'no run with this id');
-      return send(200, run);
+      return sendJson(response, 200, run);
     }
     throw new HttpError(404, `no route ${method} ${path}: use POST /v2/trigger/<workflow url>`);
   }
 
   const server = createServer((request, response) => {
     route(request, response).catch((failure: unknown) => {
-      const status = failure instanceof HttpError ? failure.status : failure instanceof TriggerError ? 400 : 500;
-      const message = failure instanceof Error ? failure.message : String(failure);
+      const known = failure instanceof HttpError || failure instanceof TriggerError || failure instanceof BatchError;
+      const status = failure instanceof HttpError ? failure.status : known ? 400 : 500;
+      // An unexpected failure is answered without its message: it is ours, not the caller's.
+      const message = known ? (failure as Error).message : 'internal error';
       if (response.headersSent) return response.destroy();
-      response.writeHead(status, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: message }));
+      sendJson(response, status, { error: message });
       if (status === 413) request.resume();
     });
   });
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
   const address = server.address() as AddressInfo;
   return {

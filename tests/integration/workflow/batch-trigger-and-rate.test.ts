@@ -42,7 +42,8 @@ describe('workflow batches and rate limits', () => {
   it('starts at most `rate` deliveries of a key per period', async () => {
     const receiver = await startReceiver();
     try {
-      const headers = { 'Upstash-Flow-Control-Key': 'rated', 'Upstash-Flow-Control-Value': 'rate=2, period=1s' };
+      // The period is scaled like every wait: 1000 s at this server's 0.001 is one second.
+      const headers = { 'Upstash-Flow-Control-Key': 'rated', 'Upstash-Flow-Control-Value': 'rate=2, period=1000s' };
       await Promise.all(Array.from({ length: 4 }, () => fetch(`${server.url}/v2/trigger/${receiver.url}`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, ...headers }, body: 'x' })));
       const deliveries = await receiver.waitFor(4);
       const times = deliveries.map((delivery) => delivery.at).sort((a, b) => a - b);
@@ -65,7 +66,7 @@ describe('workflow server limits and answers', () => {
       expect(((await refused.json()) as { error: string }).error).toMatch(/too many runs waiting.*at most 1/);
       const batch = await fetch(`${small.url}/v2/batch/trigger`, { method: 'POST', headers: { authorization: `Bearer ${small.token}` }, body: JSON.stringify([{ destination: 'http://127.0.0.1:1/b' }]) });
       expect(batch.status).toBe(429);
-      expect(small.runs.list({}).length).toBe(1);
+      expect(small.runs.list({}).runs.length).toBe(1);
       const large = await trigger('x'.repeat(64));
       expect(large.status).toBe(413);
       expect(((await large.json()) as { error: string }).error).toMatch(/exceeds 48 bytes/);
