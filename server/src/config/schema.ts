@@ -8,7 +8,7 @@ import { ALLOW_LIST_FORMAT, parseAllowListEntry } from './allow-list-entry';
 export const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'ALL'] as const;
 export const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
 const CAMEL_CASE_ALGORITHMS: Record<string, string> = { tokenBucket: 'token-bucket', fixedWindow: 'fixed-window', slidingWindow: 'sliding-window' };
-const IDENTIFIER_SOURCE = /^(ip|header\.[A-Za-z0-9!#$%&'*+.^_`|~-]+)$/;
+const IDENTIFIER_SOURCE = /^(ip|user|header\.[A-Za-z0-9!#$%&'*+.^_`|~-]+)$/;
 const PATH = /^(\*|\/.*)$/;
 
 /** A JSON Schema pattern matching `words` in any letter case (JSON Schema regexes take no flags). */
@@ -58,9 +58,12 @@ export const strategySchema = z.strictObject(
       .refine((value) => PATH.test(value), { error: (issue) => `${quote(issue.input)} must start with "/" (or be "*" for every content-API route)` })
       .meta({ pattern: PATH.source, description: ':name matches one segment, * inside a path the rest of it, a lone * every content-API route.' }),
     identifierSource: z
-      .string({ error: 'must be "ip" or "header.<HEADER_NAME>"' })
-      .refine((value) => IDENTIFIER_SOURCE.test(value), { error: (issue) => `${quote(issue.input)} is not "ip" or "header.<HEADER_NAME>"` })
-      .meta({ pattern: IDENTIFIER_SOURCE.source, description: 'ip, or header.<NAME> (any case; callers without the header are limited by IP).' }),
+      .string({ error: 'must be "ip", "user" or "header.<HEADER_NAME>"' })
+      .refine((value) => IDENTIFIER_SOURCE.test(value), { error: (issue) => `${quote(issue.input)} is not "ip", "user" or "header.<HEADER_NAME>"` })
+      .meta({
+        pattern: IDENTIFIER_SOURCE.source,
+        description: 'ip; user (a verified users-permissions JWT or API token, else the IP); or header.<NAME> (any case; callers without the header are limited by IP).',
+      }),
     debug: z
       .union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' })
       .optional()
