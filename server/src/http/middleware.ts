@@ -1,14 +1,16 @@
-// The rate-limit middleware. Per request, one straight line: match -> identify -> limit (every
-// matching strategy at once, one store round trip) -> headers -> next or 429. Blocked callers are
-// answered from memory until their reset; store failures fail open (default) or closed.
+// The rate-limit middleware. Per request, one straight line: match -> identify (verifying the
+// credential once when a `user` strategy matches) -> limit (every matching strategy at once, one
+// store round trip) -> headers -> next, or 429 after giving the admitting strategies their tokens
+// back. Blocked callers are answered from memory until their reset; store failures fail open
+// (default, counted) or closed.
 import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
+import { RateLimitConfigError } from '../config/errors';
 import type { RateLimitConfig } from '../config/schema';
 import { BlockedCache } from '../limiter/blocked-cache';
 import { StoreHealth } from '../limiter/store-health';
 import { TokenRefunds } from '../limiter/token-refunds';
-import { RateLimitConfigError } from '../config/errors';
 import { compileAllowList, type AllowList } from './allow-list';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
