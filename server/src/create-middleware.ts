@@ -8,6 +8,7 @@ import type { RateLimitConfig, RateLimitConfigInput } from './config/schema';
 import { compileStrategies } from './http/compile-strategies';
 import { jsonRefusal, RateLimiter, type RateLimitLogger, type RefusalResponder } from './http/middleware';
 import { PipeliningRequester } from './limiter/store-requester';
+import type { CallerVerifier } from './http/verified-caller';
 import type { FailOpenReport } from './admin-api/usage-types';
 
 export interface RateLimitMiddlewareOptions {
@@ -17,6 +18,8 @@ export interface RateLimitMiddlewareOptions {
   contentApiPrefixes?: readonly string[];
   /** How refusals are answered (default: a JSON error body). */
   refuse?: RefusalResponder;
+  /** Verifies a request's user or API token for `identifierSource: 'user'` (the Strapi plugin passes Strapi's own). */
+  verifyCaller?: CallerVerifier;
 }
 
 export type RateLimitMiddleware = Middleware & {
@@ -46,8 +49,7 @@ export function createRateLimitMiddleware(input: unknown, options: RateLimitMidd
   const config = parseConfig(input);
   const requester = asConfigError('url', () => new PipeliningRequester(config.url ?? 'http://127.0.0.1', config.token ?? '', config.timeout));
   const redis = new Redis(requester);
-  const rules = compileStrategies(config, redis, options.contentApiPrefixes);
-  const limiter = new RateLimiter(config, rules, options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis);
+  const limiter = new RateLimiter(config, compileStrategies(config, redis, options.contentApiPrefixes), options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis, options.verifyCaller);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
   return Object.assign(middleware, { config, redis, forgetBlocked: limiter.forgetBlocked, failOpen: () => limiter.health.report(), close: () => requester.close() });
 }

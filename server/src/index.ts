@@ -6,5 +6,8 @@ export { RateLimitConfigError, CONFIG_ERROR_CODE } from './config/errors';
 export { configSchema } from './config/schema';
 export type { RateLimitConfig, RateLimitConfigInput, StrategyConfig, Method, Algorithm } from './config/schema';
 export type { RateLimitLogger, RefusalResponder } from './http/middleware';
+export type { Refusal } from './http/refusal';
+export type { CallerVerifier, VerifiedCaller } from './http/verified-caller';
+export type { FailOpenReport } from './admin-api/usage-types';
 export { StrategyKeys } from './http/keys';
 export { normaliseIdentifier, ipIdentifier } from './http/normalise-identifier';

@@ -10,7 +10,7 @@ import { ALLOW_LIST_FORMAT, parseAllowListEntry } from './allow-list-entry';
 export const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'ALL'] as const;
 export const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
 const CAMEL_CASE_ALGORITHMS: Record<string, string> = { tokenBucket: 'token-bucket', fixedWindow: 'fixed-window', slidingWindow: 'sliding-window' };
-const IDENTIFIER_SOURCE = /^(ip|header\.[A-Za-z0-9!#$%&'*+.^_`|~-]+)$/;
+const IDENTIFIER_SOURCE = /^(ip|user|header\.[A-Za-z0-9!#$%&'*+.^_`|~-]+)$/;
 // What parsePathPattern accepts, for editors reading strategy-schema.json.
 const PATH = /^(\*|\/|(\/(:[A-Za-z0-9_]+|[^/()?+{}[\]\\:\s\u0000-\u001f\u007f]+))+\/?)$/;
 
@@ -106,9 +106,12 @@ export const strategySchema = z.strictObject(
           'Matched on the raw request path, as Strapi\'s router matches it (percent-encoding as sent, any letter case, one trailing slash ignored): literal segments, :name for one whole segment, * for any run of characters across segments; a lone * is every content-API route. ( ) ? + { } [ ] \\ and a : inside a segment are refused.',
       }),
     identifierSource: z
-      .string({ error: 'must be "ip" or "header.<HEADER_NAME>"' })
-      .refine((value) => IDENTIFIER_SOURCE.test(value), { error: (issue) => `${quote(issue.input)} is not "ip" or "header.<HEADER_NAME>"` })
-      .meta({ pattern: IDENTIFIER_SOURCE.source, description: 'ip, or header.<NAME> (any case; callers without the header are limited by IP).' }),
+      .string({ error: 'must be "ip", "user" or "header.<HEADER_NAME>"' })
+      .refine((value) => IDENTIFIER_SOURCE.test(value), { error: (issue) => `${quote(issue.input)} is not "ip", "user" or "header.<HEADER_NAME>"` })
+      .meta({
+        pattern: IDENTIFIER_SOURCE.source,
+        description: 'ip; user (a verified users-permissions JWT or API token, else the IP); or header.<NAME> (any case; callers without the header are limited by IP).',
+      }),
     debug: z
       .union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' })
       .optional()

@@ -1,6 +1,7 @@
 // The allow-list, compiled once: IP addresses and subnets admit callers identified by IP (including
 // header strategies' callers that sent no header), `header.<NAME>:<value>` entries admit callers of
-// that header with exactly that value. An entry of one source never admits a caller of another.
+// that header with exactly that value. An entry of one source never admits a caller of another, and
+// a verified user or API token (identifier source `user`) is never admitted by an IP entry.
 import { BlockList, isIP } from 'node:net';
 import { parseAllowListEntry } from '../config/allow-list-entry';
 import type { Identity } from './identify';
@@ -27,6 +28,7 @@ export function compileAllowList(entries: readonly string[]): AllowList {
   }
   if (addresses.size === 0 && !hasSubnets && headerValues.size === 0) return () => false;
   return (identity) => {
+    if (identity.source === 'user') return false;
     if (identity.source === 'header') return headerValues.has(`${identity.header}\n${identity.value}`);
     if (addresses.has(canonicalAddress(identity.address))) return true;
     const family = hasSubnets ? isIP(identity.address) : 0;

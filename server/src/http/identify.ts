@@ -1,14 +1,18 @@
 // Who a request comes from, per strategy: `ip` is ctx.request.ip (which honours Strapi's and Koa's
 // proxy settings) reduced to the address when a proxy wrote `ip:port` or `[v6]:port`;
 // `header.<NAME>` is that header's value (case-insensitive name); a request without the header is
-// limited by its IP instead, marked `ip=` so it never shares a header value's limit.
+// limited by its IP instead, marked `ip=` so it never shares a header value's limit. `user` is
+// limited by IP here: the middleware replaces that with the verified principal when the request
+// carries one (verified-caller.ts), so the principal is resolved once per request, not per strategy.
 import type { Context } from 'koa';
 import { clientAddress, ipIdentifier, normaliseIdentifier } from './normalise-identifier';
+import { USER_SOURCE, type VerifiedCaller } from './verified-caller';
 
 /** A caller: its key form (`id`, safe inside store keys) and what the allow-list matches it on. */
 export type Identity =
   | { readonly source: 'ip'; readonly id: string; readonly address: string }
-  | { readonly source: 'header'; readonly id: string; readonly header: string; readonly value: string };
+  | { readonly source: 'header'; readonly id: string; readonly header: string; readonly value: string }
+  | { readonly source: 'user'; readonly id: string };
 
 export type IdentifierExtractor = (ctx: Context) => Identity;
 
@@ -17,7 +21,7 @@ export function compileIdentifier(source: string, ipv6Subnet: number): Identifie
     const address = clientAddress(ctx.request.ip);
     return { source: 'ip', id: ipIdentifier(address, ipv6Subnet), address };
   };
-  if (source === 'ip') return byIp;
+  if (source === 'ip' || source === USER_SOURCE) return byIp;
   const header = source.slice('header.'.length).toLowerCase();
   return (ctx) => {
     const sent = ctx.request.headers[header];
@@ -28,4 +32,9 @@ export function compileIdentifier(source: string, ipv6Subnet: number): Identifie
     }
     return { source: 'header', id: normaliseIdentifier(value), header, value };
   };
+}
+
+/** The identity of a verified principal: `user=<id>` or `token=<id>` (no IP or header id contains `=` unescaped). */
+export function verifiedIdentity(caller: VerifiedCaller): Identity {
+  return { source: 'user', id: `${caller.kind}=${normaliseIdentifier(caller.id)}` };
 }

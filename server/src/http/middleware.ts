@@ -1,9 +1,12 @@
-// The rate-limit middleware. Per request, one straight line: match -> identify -> limit (every
-// matching strategy at once, one store round trip) -> headers -> next or 429. Blocked callers are
-// answered from memory until their reset; store failures fail open (default) or closed.
+// The rate-limit middleware. Per request, one straight line: match -> identify (verifying the
+// credential once when a `user` strategy matches) -> limit (every matching strategy at once, one
+// store round trip) -> headers -> next, or 429 after giving the admitting strategies their tokens
+// back. Blocked callers are answered from memory until their reset; store failures fail open
+// (default, counted) or closed.
 import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
+import { RateLimitConfigError } from '../config/errors';
 import type { RateLimitConfig } from '../config/schema';
 import { BlockedCache } from '../limiter/blocked-cache';
 import { StoreHealth } from '../limiter/store-health';
@@ -11,8 +14,10 @@ import { TokenRefunds } from '../limiter/token-refunds';
 import { compileAllowList, type AllowList } from './allow-list';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
+import { verifiedIdentity } from './identify';
 import { StrategyKeys } from './keys';
 import { STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type RefusalResponder } from './refusal';
+import { USER_SOURCE, type CallerVerifier, type VerifiedCaller } from './verified-caller';
 
 export { jsonRefusal, type RefusalResponder } from './refusal';
 
@@ -32,6 +37,12 @@ interface Check {
   readonly caller: string;
 }
 
+interface Match {
+  readonly rule: CompiledRule;
+  /** The method in the rule's keys. */
+  readonly method: string;
+}
+
 interface Outcome {
   readonly check: Check;
   readonly success: boolean;
@@ -48,6 +59,8 @@ export class RateLimiter {
   private readonly blocked: BlockedCache;
   private readonly allowed: AllowList;
   private readonly refunds: TokenRefunds;
+  /** Whether each rule (by index) identifies callers by their verified principal (`user`). */
+  private readonly userRules: readonly boolean[];
   /** Each rule's key layout, by rule index. */
   private readonly keys: readonly StrategyKeys[];
   /** With `analytics`, refusals answered from memory are still recorded as blocked events. */
@@ -61,17 +74,29 @@ export class RateLimiter {
     private readonly logger: RateLimitLogger,
     private readonly refuse: RefusalResponder,
     readonly redis: Redis,
+    private readonly verifyCaller?: CallerVerifier,
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
     this.health = new StoreHealth(logger, config.failureMode);
     this.allowed = compileAllowList(config.allowList);
     this.keys = rules.map((rule) => new StrategyKeys(config.prefix, rule.strategy));
+    this.userRules = rules.map((rule) => rule.strategy.identifierSource === USER_SOURCE);
+    const unverifiable = verifyCaller ? [] : rules.filter((rule) => this.userRules[rule.index]);
+    if (unverifiable.length > 0) {
+      throw new RateLimitConfigError(
+        unverifiable.map((rule) => `strategy[${rule.index}].identifierSource: "user" needs a verifier of users and API tokens: the Strapi plugin has one; plain Koa apps pass the verifyCaller option`),
+      );
+    }
     this.refunds = new TokenRefunds(rules.map((rule) => rule.strategy), redis, config.prefix);
     this.analytics = config.analytics ? new Analytics({ redis, prefix: config.prefix }) : undefined;
   }
 
   readonly middleware = async (ctx: Context, next: Next): Promise<void> => {
-    const checks = this.checksFor(ctx);
+    const matched = this.matchingRules(ctx);
+    if (matched.length === 0) return next();
+    // The principal of `user` strategies is verified once per request, and only when one matches.
+    const verified = matched.some((match) => this.userRules[match.rule.index]) ? await this.verifiedCaller(ctx) : undefined;
+    const checks = this.checksFor(ctx, matched, verified);
     if (checks.length === 0) return next();
     const now = Date.now();
     // A caller blocked by any strategy is refused from memory: no store call, no token spent elsewhere.
@@ -109,19 +134,35 @@ export class RateLimiter {
     this.refuse(ctx, { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt });
   };
 
-  private checksFor(ctx: Context): Check[] {
+  private matchingRules(ctx: Context): Match[] {
     // Raw, as the router sees it: see match.ts.
     const path = ctx.path;
-    const checks: Check[] = [];
+    const matched: Match[] = [];
     for (const rule of this.rules) {
       const method = rule.keyMethod(ctx.method);
-      if (method === undefined || !rule.matches(path)) continue;
-      const identity = rule.identify(ctx);
+      if (method !== undefined && rule.matches(path)) matched.push({ rule, method });
+    }
+    return matched;
+  }
+
+  private checksFor(ctx: Context, matched: readonly Match[], verified: VerifiedCaller | undefined): Check[] {
+    const checks: Check[] = [];
+    for (const { rule, method } of matched) {
+      const identity = verified && this.userRules[rule.index] ? verifiedIdentity(verified) : rule.identify(ctx);
       if (this.allowed(identity)) continue;
       const limiterKey = this.keys[rule.index].limiterKey(method, identity.id);
       checks.push({ rule, limiterKey, cacheKey: blockKey(rule.index, limiterKey), method, caller: identity.id });
     }
     return checks;
+  }
+
+  /** A verifier that fails (its database is down) leaves the request limited by IP, never unlimited. */
+  private async verifiedCaller(ctx: Context): Promise<VerifiedCaller | undefined> {
+    try {
+      return await this.verifyCaller?.(ctx);
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -8,13 +8,14 @@ import { createRateLimitMiddleware, type RateLimitMiddleware } from '../create-m
 import { parseConfig } from '../config/parse-config';
 import { permissiveProxyWarning } from './proxy-warning';
 import { strapiRefusal } from './refusal';
+import { strapiCallerVerifier, type VerifyingStrapi } from './verify-caller';
 
 const PLUGIN_UID = 'plugin::ratelimit';
 const MIDDLEWARE_UID = `${PLUGIN_UID}.limit`;
 const ERRORS_MIDDLEWARE_UID = 'strapi::errors';
 
 /** The parts of Strapi's API this plugin uses. */
-export interface StrapiLike extends PermissionStrapi {
+export interface StrapiLike extends PermissionStrapi, VerifyingStrapi {
   config: { get(path: string, fallback?: unknown): unknown };
   server: { use(middleware: Middleware): void };
   log: { info(message: string): void; warn(message: string): void };
@@ -58,6 +59,7 @@ function limiterFor(strapi: StrapiLike): RateLimitMiddleware {
       logger: strapi.log,
       contentApiPrefixes: contentApiPrefixes(strapi),
       refuse: strapiRefusal(errorMiddlewareOutside(strapi)),
+      verifyCaller: strapiCallerVerifier(strapi),
     });
     limiters.set(strapi, limiter);
   }

@@ -1,0 +1,16 @@
+// The `user` identifier source: a caller proven by a credential the app itself verifies (Strapi's
+// users-permissions JWT or an API token, see strapi/verify-caller.ts) is limited as that principal,
+// whatever IP it comes from; anyone else (no credential, an invalid, expired or forged one) by IP.
+// The verification runs at most once per request, however many `user` strategies match it.
+import type { Context } from 'koa';
+
+/** A principal the app has verified: a user (`user=<id>` in keys) or an API token (`token=<id>`). */
+export interface VerifiedCaller {
+  readonly kind: 'user' | 'token';
+  readonly id: string;
+}
+
+/** Resolves the request's verified principal, or undefined when it has none (or it does not verify). */
+export type CallerVerifier = (ctx: Context) => Promise<VerifiedCaller | undefined>;
+
+export const USER_SOURCE = 'user';

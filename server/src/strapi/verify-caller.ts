@@ -1,0 +1,57 @@
+// Verifies the credential of a request with Strapi's own services, for `identifierSource: 'user'`:
+// a users-permissions JWT with that plugin's `jwt` service (signature and expiry), a content-API
+// token with the admin's API-token service (looked up by its salted hash; expired tokens and
+// admin-kind tokens do not count), exactly as Strapi's own authentication strategies do. Nothing
+// the request says is trusted unverified: a credential that does not verify leaves the caller
+// limited by IP. Cost: one HMAC check per JWT request; one database read per API-token request
+// (Strapi's own authentication reads it once more when the route needs it).
+import type { Context } from 'koa';
+import type { CallerVerifier, VerifiedCaller } from '../http/verified-caller';
+
+interface ApiTokenService {
+  hash(accessKey: string): string;
+  getByAccessKey(accessKeyHash: string): Promise<{ id: number | string; kind?: string | null; expiresAt?: string | Date | null } | null | undefined>;
+}
+
+interface JwtService {
+  verify(token: string): Promise<{ id?: number | string } | null | undefined>;
+}
+
+/** The parts of Strapi's API the verifier uses; absent ones (no users-permissions) verify nothing. */
+export interface VerifyingStrapi {
+  service?(uid: string): unknown;
+  plugin?(name: string): { service(name: string): unknown } | undefined;
+}
+
+/** `Authorization: Bearer <token>` as Strapi's strategies read it: one scheme, one credential. */
+function bearerToken(ctx: Context): string | undefined {
+  const parts = (ctx.request.headers.authorization ?? '').split(/\s+/);
+  return parts.length === 2 && parts[0].toLowerCase() === 'bearer' && parts[1] !== '' ? parts[1] : undefined;
+}
+
+/** A JWT has three dot-separated parts; API tokens are hex and have none. */
+const looksLikeJwt = (token: string): boolean => token.split('.').length === 3;
+
+async function verifyJwt(strapi: VerifyingStrapi, token: string): Promise<VerifiedCaller | undefined> {
+  const jwt = strapi.plugin?.('users-permissions')?.service('jwt') as JwtService | undefined;
+  if (!jwt) return undefined;
+  const payload = await jwt.verify(token).catch(() => undefined);
+  return payload?.id === undefined || payload.id === null ? undefined : { kind: 'user', id: String(payload.id) };
+}
+
+async function verifyApiToken(strapi: VerifyingStrapi, token: string): Promise<VerifiedCaller | undefined> {
+  const tokens = strapi.service?.('admin::api-token-content-api') as ApiTokenService | undefined;
+  if (!tokens) return undefined;
+  const record = await tokens.getByAccessKey(tokens.hash(token));
+  if (!record || (record.kind !== 'content-api' && record.kind !== null && record.kind !== undefined)) return undefined;
+  if (record.expiresAt !== null && record.expiresAt !== undefined && new Date(record.expiresAt).getTime() < Date.now()) return undefined;
+  return { kind: 'token', id: String(record.id) };
+}
+
+export function strapiCallerVerifier(strapi: VerifyingStrapi): CallerVerifier {
+  return async (ctx) => {
+    const token = bearerToken(ctx);
+    if (token === undefined) return undefined;
+    return looksLikeJwt(token) ? verifyJwt(strapi, token) : verifyApiToken(strapi, token);
+  };
+}

@@ -1,0 +1,100 @@
+// `identifierSource: 'user'` outside Strapi's e2e: the verifier runs once per request however many
+// `user` strategies match, a verifier that throws leaves the caller limited by IP, a users-permissions
+// JWT is verified by that plugin's own jwt service, and a config with `user` but no verifier is refused.
+import Koa from 'koa';
+import supertest from 'supertest';
+import type { Context } from 'koa';
+import { createRateLimitMiddleware } from '../../../server/src';
+import type { CallerVerifier } from '../../../server/src/http/verified-caller';
+import { strapiCallerVerifier } from '../../../server/src/strapi/verify-caller';
+import { type KvRestServer, startKvRestServer, statuses, strategy } from './support';
+
+describe('identifierSource user', () => {
+  let kv: KvRestServer;
+  beforeAll(async () => {
+    kv = await startKvRestServer();
+  });
+  afterAll(() => kv.close());
+
+  let prefixCounter = 0;
+  function appWith(verifyCaller: CallerVerifier) {
+    const limiter = createRateLimitMiddleware(
+      {
+        url: kv.url,
+        token: kv.token,
+        prefix: `user-${++prefixCounter}`,
+        strategy: [strategy({ identifierSource: 'user' }, { tokens: 2, window: '1h' }), strategy({ path: '*', identifierSource: 'user' }, { algorithm: 'token-bucket', tokens: 10, window: '1h' })],
+      },
+      { verifyCaller, logger: { info: () => undefined, warn: () => undefined } },
+    );
+    const app = new Koa();
+    app.proxy = true;
+    app.use(limiter);
+    app.use((ctx) => {
+      ctx.body = { ok: true };
+    });
+    const server = app.listen(0, '127.0.0.1');
+    return { request: supertest(server), close: () => (server.close(), limiter.close()) };
+  }
+
+  it('verifies once per request for two matching user strategies, and limits the principal across IPs', async () => {
+    let calls = 0;
+    const app = appWith(async (ctx) => {
+      calls += 1;
+      return ctx.get('authorization') === 'Bearer alice' ? { kind: 'user', id: '7' } : undefined;
+    });
+    try {
+      const as = (ip: string) => () => app.request.get('/limited').set('authorization', 'Bearer alice').set('x-forwarded-for', ip);
+      expect([...(await statuses(as('10.0.0.1'), 1)), ...(await statuses(as('10.0.0.2'), 2))]).toEqual([200, 200, 429]);
+      expect(calls).toBe(3);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('limits by IP when the verifier fails', async () => {
+    const app = appWith(async () => {
+      throw new Error('database down');
+    });
+    try {
+      const from = (ip: string) => () => app.request.get('/limited').set('x-forwarded-for', ip);
+      expect([...(await statuses(from('10.0.0.3'), 3)), ...(await statuses(from('10.0.0.4'), 1))]).toEqual([200, 200, 429, 200]);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('refuses a user strategy without a verifier, naming the field', () => {
+    expect(() => createRateLimitMiddleware({ url: kv.url, token: kv.token, strategy: [strategy({ identifierSource: 'user' })] })).toThrow(
+      expect.objectContaining({
+        code: 'ERR_RATELIMIT_CONFIG',
+        message: expect.stringContaining('strategy[0].identifierSource: "user" needs a verifier of users and API tokens'),
+      }),
+    );
+  });
+});
+
+describe('Strapi caller verifier', () => {
+  const request = (authorization?: string) => ({ request: { headers: authorization ? { authorization } : {} } }) as unknown as Context;
+  const strapi = {
+    plugin: (name: string) =>
+      name === 'users-permissions'
+        ? { service: () => ({ verify: async (token: string) => (token === 'head.good.sig' ? { id: 42 } : Promise.reject(new Error('Invalid token.'))) }) }
+        : undefined,
+    service: () => ({ hash: (key: string) => `hashed-${key}`, getByAccessKey: async (hash: string) => (hash === 'hashed-abc' ? { id: 9, kind: 'content-api', expiresAt: null } : null) }),
+  };
+  const verify = strapiCallerVerifier(strapi);
+
+  it('names a users-permissions JWT that its jwt service verifies user=<id>, and an API token token=<id>', async () => {
+    expect(await verify(request('Bearer head.good.sig'))).toEqual({ kind: 'user', id: '42' });
+    expect(await verify(request('bearer abc'))).toEqual({ kind: 'token', id: '9' });
+  });
+
+  it('verifies nothing for a forged JWT, an unknown token, another scheme or no header', async () => {
+    expect(await Promise.all([verify(request('Bearer head.forged.sig')), verify(request('Bearer nope')), verify(request('Basic abc')), verify(request())])).toEqual([undefined, undefined, undefined, undefined]);
+  });
+
+  it('verifies no JWT when users-permissions is not installed', async () => {
+    expect(await strapiCallerVerifier({ plugin: () => undefined })(request('Bearer head.good.sig'))).toBeUndefined();
+  });
+});
