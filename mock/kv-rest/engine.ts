@@ -35,7 +35,8 @@ export interface Engine {
    * byte strings (see bytes.ts), the name first, as sent (any case). Run-time failures are error
    * replies in their slot; the promise rejects only when the engine itself is unavailable.
    * Commands have already passed the HTTP layer's checks (known, supported, arity, permissions of
-   * the token), so a transaction here is never discarded.
+   * the token). A transaction with a command the ACL user may not run is discarded as Redis discards
+   * it: nothing runs, the refused slot carries its NOPERM error and every other slot EXECABORT.
    */
   execute(commands: readonly (readonly string[])[], options: ExecuteOptions): Promise<Reply[]>;
   /** True when `user` exists, is enabled and `password` is one of its passwords. */

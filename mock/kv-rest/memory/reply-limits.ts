@@ -4,13 +4,13 @@
 // reply has a bound on its elements and bytes, and a command past it answers an error instead:
 // commands whose count is not bounded by their data (random picks with repeats) check before
 // allocating, commands that remove what they answer (pops) check before removing anything, and the
-// dispatcher checks every other reply once it is built (a copy of data already held).
+// dispatcher checks every other array reply once it is built (a copy of data already held).
 import { error, type ErrorReply, type Reply } from '../reply';
 
 export interface ReplyLimits {
   /** Most replies one reply may hold, counting every item at every depth (default 1,000,000). */
   readonly maxElements: number;
-  /** Most bytes of strings one reply may hold (default 256 MB, well below V8's longest string). */
+  /** Most bytes of strings an array reply may hold (default 256 MB, well below V8's longest string). */
   readonly maxBytes: number;
 }
 
@@ -34,9 +34,13 @@ export function refuseValues(values: readonly string[], limits: ReplyLimits): Er
   return bytes > limits.maxBytes ? tooLarge(`${bytes} bytes`, limits.maxBytes, 'maxReplyBytes') : undefined;
 }
 
-/** An error when a built reply passes the bound; walked without recursion, so depth costs no stack. */
+/**
+ * An error when a built array reply passes the bound; walked without recursion, so depth costs no
+ * stack. A single string is never refused: it is bounded by the largest string already, and refusing
+ * it would lose the value a GETDEL or a pop has just removed.
+ */
 export function refuseReply(reply: Reply, limits: ReplyLimits): ErrorReply | undefined {
-  if (reply.kind !== 'array') return reply.kind === 'bulk' && reply.value.length > limits.maxBytes ? tooLarge(`${reply.value.length} bytes`, limits.maxBytes, 'maxReplyBytes') : undefined;
+  if (reply.kind !== 'array') return undefined;
   let elements = 0;
   let bytes = 0;
   const pending: Reply[] = [reply];

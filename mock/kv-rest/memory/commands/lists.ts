@@ -18,18 +18,31 @@ const absoluteIndex = (index: number, length: number): number => (index < 0 ? le
 function push(end: End, onlyIfExists: boolean) {
   return (args: readonly string[], ctx: CommandContext): Reply => {
     const key = args[1];
-    let list = listFor(ctx, key);
-    if (isErrorReply(list)) return list;
-    if (list === undefined) {
-      if (onlyIfExists) return integer(0);
-      list = { type: 'list', items: [] };
-      ctx.db.set(key, list);
-    }
+    const existing = listFor(ctx, key);
+    if (isErrorReply(existing)) return existing;
+    if (existing === undefined && onlyIfExists) return integer(0);
+    const list: ListValue = existing ?? { type: 'list', items: [] };
     const values = args.slice(2);
-    if (end === 'right') list.items.push(...values);
-    else list.items.unshift(...values.reverse());
+    if (end === 'right') append(list.items, values);
+    else prependReversed(list.items, values);
+    // A new list is stored once filled, so nothing half-made is left behind.
+    if (!existing) ctx.db.set(key, list);
     return integer(list.items.length);
   };
+}
+
+/** Appends one value at a time: spreading ~100k values into push() overflows the call stack. */
+function append(items: string[], values: readonly string[]): void {
+  for (const value of values) items.push(value);
+}
+
+/** LPUSH's order (the last value ends up first), moving the old items once rather than per value. */
+function prependReversed(items: string[], values: readonly string[]): void {
+  const old = items.length;
+  // Grown by pushes rather than by setting `length`, which would leave the array holey (slower).
+  for (let index = 0; index < values.length; index++) items.push('');
+  items.copyWithin(values.length, 0, old);
+  for (let index = 0; index < values.length; index++) items[index] = values[values.length - 1 - index];
 }
 
 function pop(end: End) {
@@ -136,7 +149,9 @@ function ltrim(args: readonly string[], ctx: CommandContext): Reply {
   const list = listFor(ctx, args[1]);
   if (list === undefined || isErrorReply(list)) return list ?? OK;
   const range = clampRange(start, stop, list.items.length);
-  list.items.splice(0, list.items.length, ...(range ? list.items.slice(range[0], range[1] + 1) : []));
+  // In place, without spreading the kept items into a call (a long list would overflow the stack).
+  if (range) list.items.copyWithin(0, range[0], range[1] + 1);
+  list.items.length = range ? range[1] - range[0] + 1 : 0;
   ctx.db.deleteIfEmpty(args[1], list);
   return OK;
 }

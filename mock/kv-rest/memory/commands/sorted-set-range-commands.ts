@@ -105,7 +105,7 @@ function remover(by: By) {
     if (isErrorReply(value)) return value;
     if (!value) return integer(0);
     const doomed = selectRange(value.zset, spec);
-    for (const entry of doomed) value.zset.delete(entry.member);
+    value.zset.batch(() => doomed.forEach((entry) => value.zset.delete(entry.member)));
     ctx.db.deleteIfEmpty(args[1], value);
     return integer(doomed.length);
   };

@@ -26,7 +26,9 @@ export function membersReply(entries: readonly ScoredMember[], withScores: boole
 /** Replaces `key` with the given members (deleting it when there are none); answers the count. */
 export function storeZSet(ctx: CommandContext, key: string, entries: Iterable<ScoredMember>): number {
   const stored = newZSet();
-  for (const entry of entries) stored.zset.set(entry.member, entry.score);
+  stored.zset.batch(() => {
+    for (const entry of entries) stored.zset.set(entry.member, entry.score);
+  });
   ctx.db.delete(key);
   if (stored.zset.size > 0) ctx.db.set(key, stored);
   return stored.zset.size;

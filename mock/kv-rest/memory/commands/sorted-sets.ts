@@ -61,18 +61,20 @@ function zadd(args: readonly string[], ctx: CommandContext): Reply {
   let added = 0;
   let changed = 0;
   let incremented: number | undefined;
-  scores.forEach((given, position) => {
-    const member = args[next + position * 2 + 1];
-    const current = value.zset.score(member);
-    if ((flags.nx && current !== undefined) || (flags.xx && current === undefined)) return;
-    const score = flags.incr ? (current ?? 0) + given : given;
-    if (Number.isNaN(score)) return;
-    if (current !== undefined && ((flags.gt && score <= current) || (flags.lt && score >= current))) return;
-    incremented = score;
-    if (current === undefined) added++;
-    else if (current !== score) changed++;
-    value.zset.set(member, score);
-  });
+  value.zset.batch(() =>
+    scores.forEach((given, position) => {
+      const member = args[next + position * 2 + 1];
+      const current = value.zset.score(member);
+      if ((flags.nx && current !== undefined) || (flags.xx && current === undefined)) return;
+      const score = flags.incr ? (current ?? 0) + given : given;
+      if (Number.isNaN(score)) return;
+      if (current !== undefined && ((flags.gt && score <= current) || (flags.lt && score >= current))) return;
+      incremented = score;
+      if (current === undefined) added++;
+      else if (current !== score) changed++;
+      value.zset.set(member, score);
+    }),
+  );
   ctx.db.deleteIfEmpty(args[1], value);
   if (flags.incr) return incremented === undefined ? NIL : bulk(formatDouble(incremented));
   return integer(flags.ch ? added + changed : added);
@@ -117,7 +119,9 @@ function zrem(args: readonly string[], ctx: CommandContext): Reply {
   if (isErrorReply(value)) return value;
   if (!value) return integer(0);
   let removed = 0;
-  for (const member of args.slice(2)) if (value.zset.delete(member)) removed++;
+  value.zset.batch(() => {
+    for (const member of args.slice(2)) if (value.zset.delete(member)) removed++;
+  });
   ctx.db.deleteIfEmpty(args[1], value);
   return integer(removed);
 }
@@ -138,7 +142,7 @@ function pop(fromMax: boolean) {
     const taken = (fromMax ? [...all].reverse() : all).slice(0, count);
     const refused = refuseValues(taken.map((entry) => entry.member), ctx.replyLimits);
     if (refused) return refused;
-    for (const entry of taken) value.zset.delete(entry.member);
+    value.zset.batch(() => taken.forEach((entry) => value.zset.delete(entry.member)));
     ctx.db.deleteIfEmpty(args[1], value);
     return membersReply(taken, true);
   };
