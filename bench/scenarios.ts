@@ -31,7 +31,7 @@ export interface AppScenario {
 /** Never refuses during a run: far more tokens than any run sends. */
 export const HIGH = 1_000_000_000;
 
-const perCaller = (algorithm: 'fixed-window' | 'sliding-window' | 'token-bucket', path = ROUTE, methods: Strategy['methods'] = ['GET']): Strategy => ({
+const perCaller = (algorithm: Strategy['limiter']['algorithm'], path: Strategy['path'] = ROUTE, methods: Strategy['methods'] = ['GET']): Strategy => ({
   methods,
   path,
   identifierSource: `header.${IDENTIFIER_HEADER}`,

@@ -2,11 +2,19 @@
 // `npx strapi-plugin-ratelimit mock`: starts both local servers and prints how to reach them,
 // first as one JSON line for scripts, then for people. Ctrl-C (or SIGTERM) stops them cleanly.
 import { MOCK_OPTIONS, mockUsage, parseMockOptions, UsageError } from './cli/options';
+import { packageVersion } from './cli/package-version';
 import { startKvRestServer } from './kv-rest/server';
 import { startWorkflowServer } from './workflow/server';
 
 const DEFAULT_KV_PORT = 8079;
 const DEFAULT_WORKFLOW_PORT = 8080;
+
+/** A taken port becomes a line that names the flag (and variable) choosing another. */
+function explainBusyPort(failure: unknown, option: { readonly flag: string; readonly env: string }): unknown {
+  const { code, port } = failure as NodeJS.ErrnoException & { port?: number };
+  if (code !== 'EADDRINUSE') return failure;
+  return new Error(`Port ${port} is already in use: choose another with --${option.flag} or ${option.env} (0 picks any free port)`);
+}
 
 async function runMock(argv: readonly string[]): Promise<void> {
   const options = parseMockOptions(argv, process.env);
@@ -14,7 +22,9 @@ async function runMock(argv: readonly string[]): Promise<void> {
     console.log(mockUsage());
     return;
   }
-  const kv = await startKvRestServer({ ...options, port: options.kvPort ?? DEFAULT_KV_PORT });
+  const kv = await startKvRestServer({ ...options, port: options.kvPort ?? DEFAULT_KV_PORT }).catch((failure: unknown) => {
+    throw explainBusyPort(failure, MOCK_OPTIONS.kvPort);
+  });
   const workflow = await startWorkflowServer({
     host: options.host,
     port: options.workflowPort ?? DEFAULT_WORKFLOW_PORT,
@@ -32,7 +42,7 @@ async function runMock(argv: readonly string[]): Promise<void> {
     keptAnswerBytes: options.workflowKeptAnswerBytes,
   }).catch(async (failure: unknown) => {
     await kv.close();
-    throw failure;
+    throw explainBusyPort(failure, MOCK_OPTIONS.workflowPort);
   });
   const { url, token, currentSigningKey, nextSigningKey } = workflow;
   console.log(JSON.stringify({ kv: { url: kv.url, token: kv.token, readonlyToken: kv.readonlyToken }, workflow: { url, token, currentSigningKey, nextSigningKey } }));
@@ -50,10 +60,23 @@ async function runMock(argv: readonly string[]): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
+const USAGE = [
+  'Usage: strapi-plugin-ratelimit <command> [options]',
+  '',
+  'Commands:',
+  '  mock       start the local key-value REST server and the workflow trigger server',
+  '  help       show this help (also --help, -h, or no command)',
+  '  version    print the package version (also --version, -v)',
+  '',
+  '`strapi-plugin-ratelimit mock --help` lists the options of the mock command.',
+].join('\n');
+
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') return void console.log(USAGE);
+  if (command === 'version' || command === '--version' || command === '-v') return void console.log(packageVersion());
   if (command !== 'mock') {
-    console.error(`Usage: strapi-plugin-ratelimit mock [options]   (see --help)${command ? `\nUnknown command "${command}".` : ''}`);
+    console.error(`Unknown command "${command}".\n\n${USAGE}`);
     process.exitCode = 2;
     return;
   }
@@ -65,8 +88,7 @@ main(process.argv.slice(2)).catch((failure: unknown) => {
     console.error(`${failure.message}\n\n${mockUsage()}`);
     process.exitCode = 2;
   } else {
-    const code = (failure as NodeJS.ErrnoException).code;
-    console.error(code === 'EADDRINUSE' ? `Port already in use: choose others with --${MOCK_OPTIONS.kvPort.flag} and --${MOCK_OPTIONS.workflowPort.flag}` : String(failure instanceof Error ? failure.message : failure));
+    console.error(failure instanceof Error ? failure.message : String(failure));
     process.exitCode = 1;
   }
 });

@@ -1,7 +1,7 @@
 // Starts the key-value REST server: an Upstash-compatible Redis REST API on an engine of choice,
 // for local development and tests. `startKvRestServer()` with no options is ready to use.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:http';
+import { listen } from '../listen';
 import type { Engine } from './engine';
 import { CommandRunner } from './http/command-runner';
 import { RequestLimits } from './http/limits';
@@ -51,16 +51,6 @@ export const KV_REST_DEFAULTS = {
   maxRequestBytes: 10 * 1024 * 1024,
   dailyLimit: 0,
 } as const;
-
-function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve(server.address() as AddressInfo);
-    });
-  });
-}
 
 export async function startKvRestServer(options: KvRestServerOptions = {}): Promise<KvRestServer> {
   const settings = { ...KV_REST_DEFAULTS, ...withoutUndefined(options) };

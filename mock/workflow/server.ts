@@ -3,7 +3,7 @@
 // Every resource a caller can make it hold has a bound, each an option below (and a CLI flag).
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen } from '../listen';
 import { BatchError, readBatch } from './batch-body';
 import { DeliveryService } from './delivery';
 import { answerClientError, decodePathSegment, HttpError, lowerCaseHeaders, readBody, sameToken, sendJson } from './http-kit';
@@ -185,8 +185,7 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
     });
   });
   server.on('clientError', answerClientError);
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
-  const address = server.address() as AddressInfo;
+  const address = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
   return {
     url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
     token,

@@ -42,10 +42,7 @@ const consoleLogger: RateLimitLogger = { info: (message) => console.info(message
  * ERR_RATELIMIT_CONFIG, that names each offending field) and returns the Koa middleware. Call
  * `close()` when the app stops.
  */
-export function createRateLimitMiddleware(config: RateLimitConfigInput, options?: RateLimitMiddlewareOptions): RateLimitMiddleware;
-/** A config read from elsewhere (a file, Strapi's config) is validated the same way at runtime. */
-export function createRateLimitMiddleware(config: unknown, options?: RateLimitMiddlewareOptions): RateLimitMiddleware;
-export function createRateLimitMiddleware(input: unknown, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
+export function createRateLimitMiddleware(input: RateLimitConfigInput, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
   const config = parseConfig(input);
   const requester = asConfigError('url', () => new PipeliningRequester(config.url ?? 'http://127.0.0.1', config.token ?? '', config.timeout));
   const redis = new Redis(requester);

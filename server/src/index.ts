@@ -4,7 +4,7 @@ export type { RateLimitMiddleware, RateLimitMiddlewareOptions } from './create-m
 export { parseConfig } from './config/parse-config';
 export { RateLimitConfigError, CONFIG_ERROR_CODE } from './config/errors';
 export { configSchema } from './config/schema';
-export type { RateLimitConfig, RateLimitConfigInput, StrategyConfig, Method, Algorithm } from './config/schema';
+export type { RateLimitConfig, RateLimitConfigInput, StrategyConfig, Method, MethodName, Algorithm, WindowText, IdentifierSource, StrategyPath } from './config/schema';
 export type { RateLimitLogger, RefusalResponder } from './http/middleware';
 export type { Refusal } from './http/refusal';
 export type { CallerVerifier, VerifiedCaller } from './http/verified-caller';

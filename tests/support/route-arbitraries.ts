@@ -23,7 +23,7 @@ export const route = (sendable: boolean): fc.Arbitrary<RouteSegments> =>
     )
     .map((segments) => segments.map((segment, index) => segment ?? `:p${index}`));
 
-export const routePath = (segments: RouteSegments): string => `${ROUTE_PREFIX}/${segments.join('/')}`;
+export const routePath = (segments: RouteSegments): `/${string}` => `${ROUTE_PREFIX}/${segments.join('/')}`;
 
 // What a client can put in a request target (`?` and `#` end the path).
 const ENCODINGS = ['%2F', '%2f', '%0A', '%0D', '%0d%0a', '%E2%80%A8', '%00', '%25', '%', '%G1', '%E0%A4%A', '%C3%A9', '%41', '%2e%2E'];
@@ -77,8 +77,8 @@ export const anyRequestPathFor = (segments: RouteSegments): fc.Arbitrary<string>
  * Every strategy path with `*` that covers the route: the route cut after each segment and ended
  * with `*`, each segment (or what follows a literal segment's first characters) replaced by `*`.
  */
-export function starPathsCovering(segments: RouteSegments): string[] {
-  const paths = [`${ROUTE_PREFIX}/*`];
+export function starPathsCovering(segments: RouteSegments): `/${string}`[] {
+  const paths: `/${string}`[] = [`${ROUTE_PREFIX}/*`];
   segments.forEach((segment, index) => {
     const before = segments.slice(0, index);
     const after = segments.slice(index + 1);

@@ -7,8 +7,9 @@ import { MAX_PATH_PATTERN_LENGTH, parsePathPattern } from './path-pattern';
 import { strategiesSharingKeys } from './shared-keys';
 import { ALLOW_LIST_FORMAT, parseAllowListEntry } from './allow-list-entry';
 
-export const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'ALL'] as const;
-export const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
+import { ALGORITHMS, METHODS, typedAs, type Algorithm, type IdentifierSource, type MethodName, type StrategyPath, type WindowText } from './config-literals';
+
+export { ALGORITHMS, METHODS };
 const CAMEL_CASE_ALGORITHMS: Record<string, string> = { tokenBucket: 'token-bucket', fixedWindow: 'fixed-window', slidingWindow: 'sliding-window' };
 const IDENTIFIER_SOURCE = /^(ip|user|header\.[A-Za-z0-9!#$%&'*+.^_`|~-]+)$/;
 // What parsePathPattern accepts, for editors reading strategy-schema.json.
@@ -20,18 +21,18 @@ const anyCase = (words: readonly string[]): string =>
 
 const quote = (value: unknown): string => JSON.stringify(value) ?? String(value);
 
-const method = z.string({ error: 'must be a string such as "GET"' }).refine((value) => (METHODS as readonly string[]).includes(value.toUpperCase()), {
+const method = typedAs<MethodName>()(z.string({ error: 'must be a string such as "GET"' }).refine((value) => (METHODS as readonly string[]).includes(value.toUpperCase()), {
   error: (issue) => `${quote(issue.input)} is not one of ${METHODS.join(', ')}`,
-}).meta({ pattern: anyCase(METHODS) });
+}).meta({ pattern: anyCase(METHODS) }));
 
-const algorithm = z.string({ error: `must be one of ${ALGORITHMS.join(', ')}` }).superRefine((value, context) => {
+const algorithm = typedAs<Algorithm>()(z.string({ error: `must be one of ${ALGORITHMS.join(', ')}` }).superRefine((value, context) => {
   if ((ALGORITHMS as readonly string[]).includes(value)) return;
   const hint = CAMEL_CASE_ALGORITHMS[value];
   context.addIssue({
     code: 'custom',
     message: hint ? `${quote(value)} is not accepted: write "${hint}"` : `${quote(value)} is not one of ${ALGORITHMS.join(', ')}`,
   });
-}).meta({ enum: [...ALGORITHMS], description: 'How requests are counted, through @upstash/ratelimit.' });
+}).meta({ enum: [...ALGORITHMS], description: 'How requests are counted, through @upstash/ratelimit.' }));
 
 const positiveInteger = (what: string) =>
   z
@@ -40,14 +41,14 @@ const positiveInteger = (what: string) =>
     .positive({ error: `must be greater than 0 (${what})` })
     .max(MAX_TOKENS, { error: `must be at most ${MAX_TOKENS} (${what})` });
 
-const window = z
+const window = typedAs<WindowText>()(z
   .string({ error: `must be a string, ${DURATION_FORMAT}` })
   .superRefine((value, context) => {
     const duration = parseDuration(value);
     if (!duration) context.addIssue({ code: 'custom', message: `${quote(value)} is not ${DURATION_FORMAT}` });
     else if (duration.milliseconds > MAX_WINDOW_MS) context.addIssue({ code: 'custom', message: `${quote(value)} is longer than the longest window, ${MAX_WINDOW_DAYS}d` });
   })
-  .meta({ pattern: DURATION_PATTERN.source, description: `The length of a window: ${DURATION_FORMAT}; from 1ms to ${MAX_WINDOW_DAYS}d (ten years).` });
+  .meta({ pattern: DURATION_PATTERN.source, description: `The length of a window: ${DURATION_FORMAT}; from 1ms to ${MAX_WINDOW_DAYS}d (ten years).` }));
 
 // Checked after trimming: a secret file's last newline is harmless, a CR or LF inside would reach
 // the store request's headers (and a token that can never authenticate turns limiting off).
@@ -93,7 +94,7 @@ export const strategySchema = z.strictObject(
       .array(method, { error: `must be a list such as ["GET"] (items from ${METHODS.join(', ')})` })
       .min(1, { error: 'must name at least one method' })
       .meta({ description: 'Request methods counted (any letter case); ALL counts every method under one limit. HEAD counts as GET.' }),
-    path: z
+    path: typedAs<StrategyPath>()(z
       .string({ error: 'must be a string such as "/api/articles/:id" or "*"' })
       .superRefine((value, context) => {
         const pattern = parsePathPattern(value);
@@ -104,14 +105,14 @@ export const strategySchema = z.strictObject(
         maxLength: MAX_PATH_PATTERN_LENGTH,
         description:
           'Matched on the raw request path, as Strapi\'s router matches it (percent-encoding as sent, any letter case, one trailing slash ignored): literal segments, :name for one whole segment, * for any run of characters across segments; a lone * is every content-API route. ( ) ? + { } [ ] \\ and a : inside a segment are refused.',
-      }),
-    identifierSource: z
+      })),
+    identifierSource: typedAs<IdentifierSource>()(z
       .string({ error: 'must be "ip", "user" or "header.<HEADER_NAME>"' })
       .refine((value) => IDENTIFIER_SOURCE.test(value), { error: (issue) => `${quote(issue.input)} is not "ip", "user" or "header.<HEADER_NAME>"` })
       .meta({
         pattern: IDENTIFIER_SOURCE.source,
         description: 'ip; user (a verified users-permissions JWT or API token, else the IP); or header.<NAME> (any case; callers without the header are limited by IP).',
-      }),
+      })),
     debug: z
       .union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' })
       .optional()
@@ -210,5 +211,4 @@ export type RateLimitConfigInput = z.input<typeof configSchema>;
 /** The config with defaults applied. */
 export type RateLimitConfig = z.output<typeof configSchema>;
 export type StrategyConfig = z.output<typeof strategySchema>;
-export type Method = (typeof METHODS)[number];
-export type Algorithm = (typeof ALGORITHMS)[number];
+export type { Algorithm, IdentifierSource, Method, MethodName, StrategyPath, WindowText } from './config-literals';

@@ -6,6 +6,7 @@ import type { Middleware } from 'koa';
 import { adminControllers, adminRoutes, closeAdminStore, onCallerReset, registerAdminPermissions, reportFailOpenFrom, type PermissionStrapi } from '../admin-api';
 import { createRateLimitMiddleware, type RateLimitMiddleware } from '../create-middleware';
 import { parseConfig } from '../config/parse-config';
+import type { RateLimitConfigInput } from '../config/schema';
 import { permissiveProxyWarning } from './proxy-warning';
 import { strapiRefusal } from './refusal';
 import { strapiCallerVerifier, type VerifyingStrapi } from './verify-caller';
@@ -55,7 +56,8 @@ const limiters = new WeakMap<StrapiLike, RateLimitMiddleware>();
 function limiterFor(strapi: StrapiLike): RateLimitMiddleware {
   let limiter = limiters.get(strapi);
   if (!limiter) {
-    limiter = createRateLimitMiddleware(strapi.config.get(PLUGIN_UID), {
+    // Strapi's config is read from files at run time: createRateLimitMiddleware validates it (its config.validator did too).
+    limiter = createRateLimitMiddleware(strapi.config.get(PLUGIN_UID) as RateLimitConfigInput, {
       logger: strapi.log,
       contentApiPrefixes: contentApiPrefixes(strapi),
       refuse: strapiRefusal(errorMiddlewareOutside(strapi)),

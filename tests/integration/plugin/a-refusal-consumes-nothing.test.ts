@@ -9,7 +9,7 @@ describe('refusals', () => {
   });
   afterAll(() => kv.close());
 
-  it.each(['fixed-window', 'sliding-window', 'token-bucket'])('a refusal consumes nothing: a %s budget beside a refusing strategy keeps every token the refused requests took', async (algorithm) => {
+  it.each(['fixed-window', 'sliding-window', 'token-bucket'] as const)('a refusal consumes nothing: a %s budget beside a refusing strategy keeps every token the refused requests took', async (algorithm) => {
     const app = limitedApp({
       url: kv.url,
       token: kv.token,

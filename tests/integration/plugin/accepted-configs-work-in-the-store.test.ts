@@ -31,7 +31,7 @@ describe('accepted configs work in the store', () => {
     { algorithm: 'token-bucket', tokens: 1, refillRate: 1, window: '3650d' },
     // The slowest bucket accepted: its emptied key lives 2^53 - 1 ms.
     { algorithm: 'token-bucket', tokens: 1_000_000_000, refillRate: 1, window: '9007199ms' },
-  ])('the bound $algorithm, $tokens per $window, counts and refuses, and its keys expire', async (limiter) => {
+  ] as const)('the bound $algorithm, $tokens per $window, counts and refuses, and its keys expire', async (limiter) => {
     const prefix = `bound${++prefixCounter}`;
     const app = limitedApp({ url: kv.url, token: kv.token, prefix, strategy: [strategy({}, limiter)] });
     try {

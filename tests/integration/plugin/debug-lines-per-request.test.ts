@@ -9,7 +9,7 @@ describe('debug lines', () => {
   });
   afterAll(() => kv.close());
 
-  it.each([true, 'true'])('logs one line per request at info level with debug: %j', async (debug) => {
+  it.each([true, 'true'] as const)('logs one line per request at info level with debug: %j', async (debug) => {
     const app = limitedApp({ url: kv.url, token: kv.token, prefix: `d${typeof debug}`, strategy: [strategy({ debug }, { tokens: 1 })] });
     try {
       expect(await statuses(() => app.request.get('/limited?page=2'), 3)).toEqual([200, 429, 429]);

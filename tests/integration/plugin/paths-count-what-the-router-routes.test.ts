@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import Koa from 'koa';
-import { createRateLimitMiddleware, type RateLimitMiddleware } from '../../../server/src';
+import { createRateLimitMiddleware, type RateLimitMiddleware, type StrategyPath } from '../../../server/src';
 import { requestPathFor, route, routePath, ROUTE_PREFIX, starPathsCovering } from '../../support/route-arbitraries';
 import { createStrapiRouter, type StrapiRouter } from '../../support/strapi-router';
 import { type KvRestServer, startKvRestServer } from './support';
@@ -39,7 +39,7 @@ describe('paths count what the router routes', () => {
 
   let prefixCounter = 0;
   /** The app now limits `strategyPath` (tokens per hour) and routes GET `routeSegments` under /api. */
-  function serve(strategyPath: string, routeSegments: readonly string[], tokens = 1000): Exchange {
+  function serve(strategyPath: StrategyPath, routeSegments: readonly string[], tokens = 1000): Exchange {
     const limiter = createRateLimitMiddleware({
       url: kv.url,
       token: kv.token,

@@ -3,7 +3,9 @@
 import Koa from 'koa';
 import supertest from 'supertest';
 import { startKvRestServer, type KvRestServer } from '../../../mock';
-import { createRateLimitMiddleware, type RateLimitMiddleware } from '../../../server/src';
+import { createRateLimitMiddleware, type RateLimitConfigInput, type RateLimitMiddleware } from '../../../server/src';
+
+type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
 
 export interface LimitedApp {
   readonly request: ReturnType<typeof supertest>;
@@ -25,7 +27,7 @@ export function limitedApp(config: Record<string, unknown>, options: { proxy?: b
   return { request: supertest(server), limiter, logs, close: () => (server.close(), limiter.close()) };
 }
 
-export const strategy = (overrides: Record<string, unknown> = {}, limiter: Record<string, unknown> = {}) => ({
+export const strategy = (overrides: Partial<Strategy> = {}, limiter: Partial<Strategy['limiter']> = {}): Strategy => ({
   methods: ['GET'],
   path: '/limited',
   identifierSource: 'ip',

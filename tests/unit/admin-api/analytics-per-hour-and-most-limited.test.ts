@@ -1,5 +1,6 @@
 // With analytics on, the report carries allowed vs blocked per hour over 24 hours and the most
 // limited callers; with no event recorded yet it answers zeros instead of failing.
+import type { RateLimitConfigInput } from '../../../server/src';
 import { readUsage } from '../../../server/src/admin-api/usage-service';
 import { hit, startAdminStore, type AdminStoreFixture } from './support';
 
@@ -9,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => store.close());
 
-const strategy = [{ methods: ['GET' as const], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window' as const, tokens: 2, window: '1h' } }];
+const strategy: RateLimitConfigInput['strategy'] = [{ methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } }];
 
 it('answers 24 empty hours before any event', async () => {
   const report = await readUsage(store.redis, store.config({ prefix: 'analytics-empty', analytics: true, strategy }));

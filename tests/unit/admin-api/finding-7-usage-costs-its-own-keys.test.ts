@@ -3,6 +3,7 @@
 // commands are counted on the way to the real key-value REST server (memory engine), with 100,000
 // keys of other applications beside the plugin's.
 import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
+import type { Algorithm, WindowText } from '../../../server/src';
 import { readUsage } from '../../../server/src/admin-api/usage-service';
 import { PipeliningRequester } from '../../../server/src/limiter/store-requester';
 import { hit, startAdminStore, type AdminStoreFixture } from './support';
@@ -36,7 +37,7 @@ beforeAll(async () => {
 afterAll(() => store.close());
 
 it('finding 7: one usage refresh of 6 strategies costs 21 SCANs and one read per caller with 100,000 unrelated keys present', async () => {
-  const limiter = (algorithm: string, window: string) => ({ algorithm, tokens: 5, window });
+  const limiter = (algorithm: Algorithm, window: WindowText) => ({ algorithm, tokens: 5, window });
   const config = store.config({
     prefix: 'finding-7',
     strategy: [

@@ -3,7 +3,7 @@
 // what the store and @upstash/ratelimit represent, refillRate on a window algorithm, path syntax the
 // matcher does not understand, and errors thrown while compiling (finding 8).
 import { Redis } from '@upstash/redis';
-import { createRateLimitMiddleware, parseConfig, RateLimitConfigError } from '../../../server/src';
+import { createRateLimitMiddleware, parseConfig, RateLimitConfigError, type RateLimitConfigInput } from '../../../server/src';
 import { compileStrategies } from '../../../server/src/http/compile-strategies';
 
 const base = { url: 'http://127.0.0.1:8079', token: 't' };
@@ -98,7 +98,7 @@ describe('finding 8: limits the store can hold', () => {
   });
 
   it('finding 8: createRateLimitMiddleware refuses such configs with ERR_RATELIMIT_CONFIG and the field path', () => {
-    expect(refusal(() => createRateLimitMiddleware({ ...base, strategy: [strategy({}, { window: '99999999999999999999999d' })] }))).toEqual({
+    expect(refusal(() => createRateLimitMiddleware({ ...base, strategy: [strategy({}, { window: '99999999999999999999999d' })] } as RateLimitConfigInput))).toEqual({
       code: 'ERR_RATELIMIT_CONFIG',
       problems: ['strategy[0].limiter.window: "99999999999999999999999d" is longer than the longest window, 3650d'],
     });

@@ -3,9 +3,9 @@
 // strategy does not match in well under the bound; the 2 KB path first makes the old code fail in
 // about a second instead of hanging for ever.
 import type { Context } from 'koa';
-import { createRateLimitMiddleware } from '../../../server/src';
+import { createRateLimitMiddleware, type StrategyPath } from '../../../server/src';
 
-const ADVERSARIAL: [strategyPath: string, requestPath: (length: number) => string][] = [
+const ADVERSARIAL: [strategyPath: StrategyPath, requestPath: (length: number) => string][] = [
   ['/api/*/*/*/x', (length) => `/api${'/a'.repeat(length / 2)}`],
   ['/api/*a*a*a*a*a*a*a*a*a*b', (length) => `/api/${'a'.repeat(length)}`],
   ['/api/*/:id/*/:other/x', (length) => `/api${'/a'.repeat(length / 2)}`],

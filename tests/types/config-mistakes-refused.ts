@@ -1,0 +1,30 @@
+// Type test, compiled by `npm run typecheck` and never run: the mistakes TypeScript refuses in a
+// config before Strapi boots (issue 16 item 2; issue 18 defect 3, when any value compiled). Each
+// `@ts-expect-error` fails the type-check if the line below it stops being an error.
+import { createRateLimitMiddleware, type RateLimitConfigInput } from '../../server/src';
+
+type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
+
+export const accepted: Strategy[] = [
+  { methods: ['GET', 'post'], path: '/api/articles/:id', identifierSource: 'header.x-api-key', limiter: { algorithm: 'token-bucket', tokens: 10, refillRate: 1, window: '1.5m' } },
+  { methods: ['ALL'], path: '*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 100, window: '20 s' } },
+];
+
+export const refused: Strategy[] = [
+  // @ts-expect-error: `tokenz` is not a limiter field.
+  { methods: ['GET'], path: '/api', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokenz: 5, window: '20s' } },
+  // @ts-expect-error: a window is `<number><unit>`, not words.
+  { methods: ['GET'], path: '/api', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20 sec' } },
+  // @ts-expect-error: the algorithm is written `sliding-window`.
+  { methods: ['GET'], path: '/api', identifierSource: 'ip', limiter: { algorithm: 'slidingWindow', tokens: 5, window: '20s' } },
+  // @ts-expect-error: not a method.
+  { methods: ['FETCH'], path: '/api', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' } },
+  // @ts-expect-error: a path starts with `/` (or is `*`).
+  { methods: ['GET'], path: 'api/articles', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' } },
+  // @ts-expect-error: the identifier source is `ip`, `user` or `header.<NAME>`.
+  { methods: ['GET'], path: '/api', identifierSource: 'x-api-key', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' } },
+];
+
+export const koaMiddleware = () =>
+  // @ts-expect-error: issue 18 defect 3, the Koa API took any value; tokens is a number, and `colour` is no option.
+  createRateLimitMiddleware({ url: 'http://127.0.0.1:8079', token: 't', colour: 'red', strategy: [{ methods: ['GET'], path: '/api', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: '5', window: 10 } }] });

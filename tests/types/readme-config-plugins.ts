@@ -1,0 +1,15 @@
+import type { Core } from '@strapi/strapi';
+import type { RateLimitConfigInput } from 'strapi-plugin-ratelimit';
+
+export default ({ env }: Core.Config.Shared.ConfigParams) => ({
+  ratelimit: {
+    config: {
+      url: env('RATELIMIT_REST_URL'),
+      token: env('RATELIMIT_REST_TOKEN'),
+      strategy: [
+        { methods: ['ALL'], path: '*', identifierSource: 'ip',
+          limiter: { algorithm: 'sliding-window', tokens: 100, window: '1m' } },
+      ],
+    } satisfies RateLimitConfigInput,
+  },
+});

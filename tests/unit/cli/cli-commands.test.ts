@@ -1,0 +1,67 @@
+// The `strapi-plugin-ratelimit` command as a shell runs it (the compiled dist/mock/cli.js, which
+// `npm test` builds first): help and version the usual ways, and a taken port named with the flag
+// that moves it, never a stack trace (issue 16 items 5 and 6).
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+
+const CLI = path.resolve(__dirname, '../../../dist/mock/cli.js');
+const { version } = require('../../../package.json') as { version: string };
+
+interface Run {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+async function run(...args: string[]): Promise<Run> {
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { timeout: 20_000, env: { ...process.env, MOCK_KV_PORT: '', MOCK_WORKFLOW_PORT: '' } });
+    return { code: 0, stdout, stderr };
+  } catch (failure) {
+    const { code, stdout, stderr } = failure as { code: number; stdout: string; stderr: string };
+    return { code, stdout, stderr };
+  }
+}
+
+function occupyPort(): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => resolve(server));
+  });
+}
+
+const portOf = (server: Server): number => (server.address() as { port: number }).port;
+
+describe('the strapi-plugin-ratelimit command', () => {
+  it.each(['', 'help', '--help', '-h'])('item 5: "%s" prints the usage and exits 0', async (command) => {
+    const { code, stdout } = await run(...(command ? [command] : []));
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: strapi-plugin-ratelimit <command> \[options\]\n/);
+    expect(stdout).toContain('  mock ');
+  });
+
+  it.each(['version', '--version', '-v'])('item 5: "%s" prints the package version', async (command) => {
+    expect(await run(command)).toEqual({ code: 0, stdout: `${version}\n`, stderr: '' });
+  });
+
+  it('refuses an unknown command with the usage, exit code 2', async () => {
+    const { code, stderr } = await run('serve');
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^Unknown command "serve"\.\n\nUsage: /);
+  });
+
+  it.each([
+    ['workflow', '--workflow-port', 'MOCK_WORKFLOW_PORT'],
+    ['key-value', '--kv-port', 'MOCK_KV_PORT'],
+  ])('item 6: a taken %s port is one line naming the flag that moves it', async (_server, flag, variable) => {
+    const taken = await occupyPort();
+    try {
+      const port = portOf(taken);
+      const ports = flag === '--kv-port' ? ['--kv-port', String(port), '--workflow-port', '0'] : ['--kv-port', '0', '--workflow-port', String(port)];
+      expect(await run('mock', ...ports)).toEqual({ code: 1, stdout: '', stderr: `Port ${port} is already in use: choose another with ${flag} or ${variable} (0 picks any free port)\n` });
+    } finally {
+      taken.close();
+    }
+  });
+});
