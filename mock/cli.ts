@@ -40,6 +40,7 @@ async function runMock(argv: readonly string[]): Promise<void> {
     deliveryTimeoutMs: options.workflowDeliveryTimeoutMs,
     keptFinishedRuns: options.workflowKeptRuns,
     keptAnswerBytes: options.workflowKeptAnswerBytes,
+    statePath: options.workflowState,
   }).catch(async (failure: unknown) => {
     await kv.close();
     throw explainBusyPort(failure, MOCK_OPTIONS.workflowPort);

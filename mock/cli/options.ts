@@ -30,6 +30,7 @@ export const MOCK_OPTIONS = {
   workflowMaxDeliveries: { flag: 'workflow-max-deliveries', env: 'MOCK_WORKFLOW_MAX_DELIVERIES', type: 'count', help: 'workflow server: calls in flight at once, more wait (default 64)' },
   workflowDeliveryTimeoutMs: { flag: 'workflow-delivery-timeout-ms', env: 'MOCK_WORKFLOW_DELIVERY_TIMEOUT_MS', type: 'count', help: 'workflow server: an attempt with no answer by then fails (default 15000)' },
   workflowKeptRuns: { flag: 'workflow-kept-runs', env: 'MOCK_WORKFLOW_KEPT_RUNS', type: 'count', help: 'workflow server: finished runs kept, oldest dropped (default 10000)' },
+  workflowState: { flag: 'workflow-state', env: 'MOCK_WORKFLOW_STATE', type: 'string', help: 'workflow server: file keeping unfinished runs across restarts (default: memory only)' },
   workflowKeptAnswerBytes: { flag: 'workflow-kept-answer-bytes', env: 'MOCK_WORKFLOW_KEPT_ANSWER_BYTES', type: 'count', help: 'workflow server: bytes kept of each answer body (default 65536)' },
 } as const satisfies Record<string, OptionSpec>;
 

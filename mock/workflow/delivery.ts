@@ -24,6 +24,13 @@ export interface DeliveryOptions {
   readonly deliveryTimeoutMs: number;
   readonly maxConcurrentDeliveries: number;
   readonly keptAnswerBytes: number;
+  /** Told after each step of a run (an attempt answered, a state changed), e.g. to save the state. */
+  readonly onChange?: () => void;
+}
+
+/** What a run's delivery carries between attempts, and across a restart with a state file. */
+export interface DeliveryProgress {
+  lastAnswer?: Answer;
 }
 
 export interface Answer {
@@ -49,28 +56,43 @@ export class DeliveryService {
     this.slots = new DeliverySlots(options.maxConcurrentDeliveries);
   }
 
-  /** Resolves once nothing more will happen to the run (delivered, or failed and its callback over). */
-  async deliver(run: Run, request: RunRequest): Promise<void> {
-    await this.timers.wait(request.notBefore - Date.now());
-    let last: Answer | undefined;
-    for (let retried = 0; retried <= request.retries && !this.closed; retried++) {
+  /**
+   * Resolves once nothing more will happen to the run (delivered, or failed and its callback over).
+   * Picks up where `run` stands, so a run restored from a state file goes on from its next attempt;
+   * `progress` holds the last answer for the failure callback, and onChange hears every step.
+   */
+  async deliver(run: Run, request: RunRequest, progress: DeliveryProgress = {}): Promise<void> {
+    if (run.state !== 'failed') {
+      await this.timers.wait((run.nextAttemptAt ?? request.notBefore) - Date.now());
+      if (await this.attemptUntilDone(run, request, progress)) return;
+    }
+    if (this.closed) return;
+    run.state = 'failed';
+    this.options.onChange?.();
+    if (request.failureCallback && progress.lastAnswer) await this.callFailureCallback(run, request, progress.lastAnswer);
+  }
+
+  /** True when an attempt succeeded; false when retries ran out or a 489 stopped them. */
+  private async attemptUntilDone(run: Run, request: RunRequest, progress: DeliveryProgress): Promise<boolean> {
+    for (let retried = run.attempts.length; retried <= request.retries && !this.closed; retried++) {
       run.state = 'delivering';
       run.nextAttemptAt = undefined;
-      last = await this.attempt(run, request, retried);
+      const last = await this.attempt(run, request, retried);
+      progress.lastAnswer = last;
       if (isSuccess(last)) {
         run.state = 'succeeded';
-        return;
+        this.options.onChange?.();
+        return true;
       }
       const nonRetryable = last.status === 489 && last.headers['upstash-nonretryable-error']?.[0] === 'true';
       if (nonRetryable || retried === request.retries) break;
       run.state = 'retrying';
       const delay = (retryAfterMs(last.headers, Date.now()) ?? (request.retryDelay ?? exponentialBackoff)(retried)) * this.options.timeScale;
       run.nextAttemptAt = Date.now() + delay;
+      this.options.onChange?.();
       await this.timers.wait(delay);
     }
-    if (this.closed) return;
-    run.state = 'failed';
-    if (request.failureCallback && last) await this.callFailureCallback(run, request, last);
+    return false;
   }
 
   close(): void {
@@ -182,6 +204,7 @@ export class DeliveryService {
       run.failureCallback.status = answer.status;
       if (isSuccess(answer)) {
         run.failureCallback.state = 'delivered';
+        this.options.onChange?.();
         return;
       }
       if (retried < request.retries) {

@@ -54,7 +54,8 @@ export function decodePathSegment(text: string, what: string): string {
 
 /** For the server's `clientError` event: Node's own 400/431 answers carry no body otherwise. */
 export function answerClientError(failure: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable) return void socket.destroy();
+  // A reset connection has no one to answer.
+  if (failure.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
   const tooLarge = failure.code === 'HPE_HEADER_OVERFLOW';
   const body = JSON.stringify({ error: tooLarge ? 'the request headers are too large' : 'the request is not valid HTTP/1.1' });
   const status = tooLarge ? '431 Request Header Fields Too Large' : '400 Bad Request';

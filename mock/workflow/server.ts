@@ -8,6 +8,7 @@ import { BatchError, readBatch } from './batch-body';
 import { DeliveryService } from './delivery';
 import { answerClientError, decodePathSegment, HttpError, lowerCaseHeaders, readBody, sameToken, sendJson } from './http-kit';
 import { RunRegistry, type Run } from './runs';
+import { type ActiveRun, loadState, StateWriter } from './state-file';
 import { readRunRequest, TriggerError, type RunRequest } from './trigger-request';
 
 export interface WorkflowServerOptions {
@@ -38,6 +39,8 @@ export interface WorkflowServerOptions {
   keptFinishedRuns?: number;
   /** Bytes kept of each answer body, for the failure callback (default 64 KiB); its full size is recorded. */
   keptAnswerBytes?: number;
+  /** A file to keep unfinished runs in, so they survive a restart (default: none, state in memory only). */
+  statePath?: string;
 }
 
 export interface WorkflowServer {
@@ -74,7 +77,13 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
   const maxActiveRuns = options.maxActiveRuns ?? 10_000;
   const maxPendingBodyBytes = options.maxPendingBodyBytes ?? 256 * 1024 * 1024;
   const runs = new RunRegistry(options.keptFinishedRuns ?? 10_000);
+  /** Runs not finished yet, with what their delivery needs: what a state file saves. */
+  const active = new Map<string, ActiveRun>();
+  // Read before listening, so a state file this version cannot read stops the start cleanly.
+  const saved = options.statePath === undefined ? [] : loadState(options.statePath);
+  const stateWriter = options.statePath === undefined ? undefined : new StateWriter(options.statePath, () => active.values());
   const delivery = new DeliveryService({
+    onChange: () => stateWriter?.changed(),
     currentSigningKey,
     timeScale,
     deliveryTimeoutMs: options.deliveryTimeoutMs ?? 15_000,
@@ -108,16 +117,26 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
       state: 'scheduled',
       attempts: [],
     };
+    begin({ run, request, progress: {} });
+    return { run, deduplicated: false };
+  }
+
+  /** Holds a run (new, or restored from the state file) until its delivery is over. */
+  function begin(entry: ActiveRun): void {
+    const { run, request } = entry;
     runs.add(run);
+    active.set(run.workflowRunId, entry);
     pendingBodyBytes += request.body.length;
+    stateWriter?.changed();
     void delivery
-      .deliver(run, request)
+      .deliver(run, request, entry.progress)
       .catch(() => undefined)
       .then(() => {
         pendingBodyBytes -= request.body.length;
+        active.delete(run.workflowRunId);
         runs.finish(run);
+        stateWriter?.changed();
       });
-    return { run, deduplicated: false };
   }
 
   function authorize(request: IncomingMessage, query: URLSearchParams): void {
@@ -186,18 +205,26 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
   });
   server.on('clientError', answerClientError);
   const address = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  // Only once listening: a server that failed to start must not deliver anything.
+  for (const entry of saved) begin(entry);
+  let closing: Promise<void> | undefined;
   return {
     url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,
     token,
     currentSigningKey,
     nextSigningKey,
     runs,
-    async close() {
-      delivery.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+    close() {
+      // Once only: a second close must not save the state again after runs were cut short.
+      closing ??= (async () => {
+        delivery.close();
+        await stateWriter?.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+      })();
+      return closing;
     },
   };
 }

@@ -2,12 +2,10 @@
 // at once, and a flow-control period that long re-armed 1 ms timers for ever. Driven by jest's fake
 // clock (setTimeout and Date only; real sockets keep running), so a month passes in milliseconds.
 import { startWorkflowServer, type WorkflowServer } from '../../../mock';
+import { settle, useFakeClockWithRealSockets } from './fake-clock';
 import { startReceiver, type Receiver } from './receiver';
 
 const DAY = 86_400_000;
-const realSetTimeout = setTimeout;
-/** Real time for the sockets to carry whatever the fake clock released. */
-const settle = () => new Promise((resolve) => realSetTimeout(resolve, 150));
 
 describe('long waits on a fake clock', () => {
   let server: WorkflowServer;
@@ -16,7 +14,7 @@ describe('long waits on a fake clock', () => {
     fetch(`${target.url}/v2/trigger/${receiver.url}/long`, { method: 'POST', headers: { authorization: `Bearer ${target.token}`, ...headers }, body: 'x' });
 
   beforeEach(async () => {
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'hrtime', 'performance', 'setInterval', 'clearInterval'] });
+    useFakeClockWithRealSockets();
     server = await startWorkflowServer();
     receiver = await startReceiver();
   });

@@ -2,15 +2,14 @@
 // beyond a day, and X-RateLimit-Reset, -Reset-Requests and -Reset-Tokens were ignored. On a fake
 // clock (real sockets), each header's wait is checked to the second.
 import { startWorkflowServer, type WorkflowServer } from '../../../mock';
+import { settle, useFakeClockWithRealSockets } from './fake-clock';
 import { startReceiver } from './receiver';
 
-const realSetTimeout = setTimeout;
-const settle = () => new Promise((resolve) => realSetTimeout(resolve, 150));
 
 describe('when a failed answer says to retry', () => {
   let server: WorkflowServer;
   beforeEach(async () => {
-    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'queueMicrotask', 'hrtime', 'performance', 'setInterval', 'clearInterval'] });
+    useFakeClockWithRealSockets();
     server = await startWorkflowServer();
   });
   afterEach(async () => {

@@ -1,0 +1,119 @@
+// Durable state, when asked for (`statePath`, `--workflow-state <file>`): the runs not finished yet
+// (scheduled, retrying, delivering, or with a failure callback under way), each with its request
+// and last answer, so a restarted server goes on delivering them. Finished runs are not kept.
+//
+// The whole file is rewritten (to a temporary file, then renamed, so a crash never leaves half a
+// file) at most once per SAVE_INTERVAL_MS after a change, and on close: a crash loses at most the
+// last interval's changes, and a run that was being delivered then is delivered again (at least
+// once, as on the platform). Writing costs time in proportion to the pending bodies, which
+// `maxPendingBodyBytes` bounds.
+import { readFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import type { Answer, DeliveryProgress } from './delivery';
+import { parseRetryDelay } from './retry-delay';
+import type { Run } from './runs';
+import type { RunRequest } from './trigger-request';
+
+export const SAVE_INTERVAL_MS = 1000;
+
+export interface ActiveRun {
+  readonly run: Run;
+  readonly request: RunRequest;
+  readonly progress: DeliveryProgress;
+}
+
+interface SavedAnswer extends Omit<Answer, 'body'> {
+  readonly body: string;
+}
+
+interface SavedRun {
+  readonly run: Run;
+  readonly request: Omit<RunRequest, 'body' | 'retryDelay'> & { readonly body: string };
+  readonly lastAnswer?: SavedAnswer;
+}
+
+interface StateFile {
+  readonly version: 1;
+  readonly runs: SavedRun[];
+}
+
+function save({ run, request, progress }: ActiveRun): SavedRun {
+  const { body, retryDelay: _compiled, ...plain } = request;
+  const last = progress.lastAnswer;
+  return { run, request: { ...plain, body: body.toString('base64') }, lastAnswer: last && { ...last, body: last.body.toString('base64') } };
+}
+
+function restore(saved: SavedRun): ActiveRun {
+  const { body, ...plain } = saved.request;
+  const request: RunRequest = {
+    ...plain,
+    body: Buffer.from(body, 'base64'),
+    retryDelay: plain.retryDelayExpression === undefined ? undefined : parseRetryDelay(plain.retryDelayExpression),
+  };
+  const run = saved.run;
+  // An attempt under way when the server stopped got no answer: it counts, and the next one follows.
+  for (const attempt of run.attempts) if (attempt.status === undefined && attempt.error === undefined) attempt.error = 'interrupted by a restart of the server';
+  const last = saved.lastAnswer;
+  return { run, request, progress: { lastAnswer: last && { ...last, body: Buffer.from(last.body, 'base64') } } };
+}
+
+/** The runs saved in `path`; none when the file does not exist yet. */
+export function loadState(path: string): ActiveRun[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (failure) {
+    if ((failure as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw failure;
+  }
+  try {
+    const state = JSON.parse(text) as StateFile;
+    if (state.version !== 1 || !Array.isArray(state.runs)) throw new Error('unknown version');
+    return state.runs.map(restore);
+  } catch (failure) {
+    throw new Error(`${path} is not a workflow state file this version can read: ${(failure as Error).message}`, { cause: failure });
+  }
+}
+
+/** Saves `read()` after changes, at most once per interval, and once more on close(). */
+export class StateWriter {
+  private timer?: NodeJS.Timeout;
+  private writing: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(
+    private readonly path: string,
+    private readonly read: () => Iterable<ActiveRun>,
+  ) {}
+
+  changed(): void {
+    if (this.timer || this.closed) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      // The runs go on in memory; the next change tries again.
+      this.write().catch((failure: unknown) => console.error(`workflow server: could not save its state to ${this.path}: ${(failure as Error).message}`));
+    }, SAVE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /**
+   * Writes the state as it is now and writes no more: runs cut short by the server closing end
+   * their deliveries afterwards, and must stay in the file as they were.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.write();
+  }
+
+  private write(): Promise<void> {
+    this.writing = this.writing.catch(() => undefined).then(async () => {
+      const state: StateFile = { version: 1, runs: [...this.read()].map(save) };
+      const temporary = `${this.path}.${process.pid}.tmp`;
+      await writeFile(temporary, JSON.stringify(state));
+      await rename(temporary, this.path);
+    });
+    return this.writing;
+  }
+}
