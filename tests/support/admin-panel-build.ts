@@ -23,7 +23,7 @@ export async function buildAppWithAdminPanel(options: BootOptions): Promise<AppW
   // Strapi, React and the design system come from the repository's node_modules.
   symlinkSync(path.join(PACKAGE_ROOT, 'node_modules'), path.join(appDir, 'node_modules'), 'dir');
   // The build finds a local plugin's admin entry in `<resolve>/package.json`, so `resolve` is the
-  // package folder here, as it is for the server (see BootOptions).
+  // package folder here; the server, booted later, needs the package.json path (see BootOptions).
   const env = { ...process.env, ...fixtureEnvironment({ ...options, resolve: PACKAGE_ROOT }, path.join(workDir, 'unused.db')), STRAPI_TELEMETRY_DISABLED: 'true' };
   try {
     await promisify(execFile)(process.execPath, [STRAPI_CLI, 'build'], { cwd: appDir, env, maxBuffer: 64 * 1024 * 1024 });
