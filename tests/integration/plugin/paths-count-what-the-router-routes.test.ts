@@ -102,6 +102,7 @@ describe('paths count what the router routes', () => {
       }),
       { numRuns: 150 },
     );
-    expect(served).toBeGreaterThan(40);
+    // About 40% of the requests are served; the floor catches generators that stopped reaching the route.
+    expect(served).toBeGreaterThan(30);
   });
 });
