@@ -48,14 +48,6 @@ const window = z
   })
   .meta({ pattern: DURATION_PATTERN.source, description: `The length of a window: ${DURATION_FORMAT}; from 1ms to ${MAX_WINDOW_DAYS}d (ten years).` });
 
-// Checked after trimming: a secret file's last newline is harmless, a CR or LF inside would reach
-// the store request's headers (and a token that can never authenticate turns limiting off).
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-function refuseControlCharacters(value: string, context: z.RefinementCtx): void {
-  const found = CONTROL_CHARACTER.exec(value);
-  if (found) context.addIssue({ code: 'custom', message: `must not contain control characters (found ${quote(found[0])} at position ${found.index}, after trimming)` });
-}
-
 export const limiterSchema = z
   .strictObject(
     {
@@ -116,6 +108,14 @@ export const strategySchema = z.strictObject(
   },
   { error: 'must be an object with methods, path, identifierSource and limiter' },
 );
+
+// Checked after trimming: a secret file's last newline is harmless, a CR or LF inside would reach
+// the store request's headers (and a token that can never authenticate turns limiting off).
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+function refuseControlCharacters(value: string, context: z.RefinementCtx): void {
+  const found = CONTROL_CHARACTER.exec(value);
+  if (found) context.addIssue({ code: 'custom', message: `must not contain control characters (found ${quote(found[0])} at position ${found.index}, after trimming)` });
+}
 
 const optionsShape = {
   enabled: z.boolean({ error: 'must be true or false' }).default(true).meta({ description: 'false lets every request through untouched.' }),
