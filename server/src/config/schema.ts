@@ -76,7 +76,9 @@ export const limiterSchema = z
         message: `an emptied bucket of ${limiter.tokens} tokens refilled ${refillRate} per ${limiter.window} takes ${lifetime} ms to fill, longer than the store can hold a key's lifetime exactly (${MAX_KEY_LIFETIME_MS} ms): raise refillRate or shorten the window`,
       });
     }
-  });
+  })
+  // refillRate only with token-bucket, for editors reading strategy-schema.json.
+  .meta({ if: { properties: { algorithm: { const: 'token-bucket' } }, required: ['algorithm'] }, else: { not: { required: ['refillRate'] } } });
 
 export const strategySchema = z.strictObject(
   {
