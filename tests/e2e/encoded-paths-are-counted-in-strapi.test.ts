@@ -2,36 +2,21 @@
 // `/ping/:id` (decoding only the parameter) and `/api/ping/1%0A` likewise, so the strategies for
 // that route and for `/api/*` must count them. Each strategy limits by its own header; the other
 // header varies per request so that only the strategy under test can refuse.
-import { startKvRestServer, type KvRestServer } from '../../mock';
-import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
+import { strapiAppWithStoreForSuite } from '../support/strapi-app';
 
 describe('encoded paths in a real Strapi app', () => {
-  let kv: KvRestServer;
-  let app: StrapiApp;
-
-  beforeAll(async () => {
-    kv = await startKvRestServer();
-    app = await bootStrapiApp({
-      config: {
-        url: kv.url,
-        token: kv.token,
-        strategy: [
-          { methods: ['GET'], path: '/api/ping/:id', identifierSource: 'header.x-by-route', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } },
-          { methods: ['GET'], path: '/api/*', identifierSource: 'header.x-by-star', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } },
-        ],
-      },
-    });
-  });
-  afterAll(async () => {
-    await app?.close();
-    await kv?.close();
+  const suite = strapiAppWithStoreForSuite({
+    strategy: [
+      { methods: ['GET'], path: '/api/ping/:id', identifierSource: 'header.x-by-route', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } },
+      { methods: ['GET'], path: '/api/*', identifierSource: 'header.x-by-star', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } },
+    ],
   });
 
   async function send(paths: readonly string[], counted: 'x-by-route' | 'x-by-star'): Promise<[number, unknown][]> {
     const other = counted === 'x-by-route' ? 'x-by-star' : 'x-by-route';
     const seen: [number, unknown][] = [];
     for (const [index, path] of paths.entries()) {
-      const response = await app.request.get(path).set(counted, 'the caller').set(other, `fresh ${index}`);
+      const response = await suite.app.request.get(path).set(counted, 'the caller').set(other, `fresh ${index}`);
       seen.push([response.status, response.status === 200 ? response.body.id : null]);
     }
     return seen;
