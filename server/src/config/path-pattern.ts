@@ -44,10 +44,10 @@ export function parsePathPattern(path: string): ParsedPathPattern {
   if (path === '*') return { kind: 'content-api' };
   if (!path.startsWith('/')) return { kind: 'invalid', problem: `${quote(path)} must start with "/" (or be "*" for every content-API route)` };
   if (path.length > MAX_PATH_PATTERN_LENGTH) return { kind: 'invalid', problem: `is ${path.length} characters long: at most ${MAX_PATH_PATTERN_LENGTH}` };
+  if (path === '/') return { kind: 'pieces', pieces: [[]], trailingSlash: true };
   const trailingSlash = path.endsWith('/');
-  const body = trailingSlash ? path.slice(1, -1) : path.slice(1);
   const pieces: PathPart[][] = [[]];
-  for (const segment of body === '' ? [] : body.split('/')) {
+  for (const segment of path.slice(1, trailingSlash ? -1 : undefined).split('/')) {
     const part = parseSegment(segment);
     if (part.kind === 'invalid') return part;
     pieces[pieces.length - 1].push({ kind: 'text', text: '/' });

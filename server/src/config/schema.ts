@@ -50,14 +50,6 @@ const window = typedAs<WindowText>()(z
   })
   .meta({ pattern: DURATION_PATTERN.source, description: `The length of a window: ${DURATION_FORMAT}; from 1ms to ${MAX_WINDOW_DAYS}d (ten years).` }));
 
-// Checked after trimming: a secret file's last newline is harmless, a CR or LF inside would reach
-// the store request's headers (and a token that can never authenticate turns limiting off).
-const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
-function refuseControlCharacters(value: string, context: z.RefinementCtx): void {
-  const found = CONTROL_CHARACTER.exec(value);
-  if (found) context.addIssue({ code: 'custom', message: `must not contain control characters (found ${quote(found[0])} at position ${found.index}, after trimming)` });
-}
-
 export const limiterSchema = z
   .strictObject(
     {
@@ -86,7 +78,9 @@ export const limiterSchema = z
         message: `an emptied bucket of ${limiter.tokens} tokens refilled ${refillRate} per ${limiter.window} takes ${lifetime} ms to fill, longer than the store can hold a key's lifetime exactly (${MAX_KEY_LIFETIME_MS} ms): raise refillRate or shorten the window`,
       });
     }
-  });
+  })
+  // refillRate only with token-bucket, for editors reading strategy-schema.json.
+  .meta({ if: { properties: { algorithm: { const: 'token-bucket' } }, required: ['algorithm'] }, else: { not: { required: ['refillRate'] } } });
 
 export const strategySchema = z.strictObject(
   {
@@ -121,6 +115,14 @@ export const strategySchema = z.strictObject(
   },
   { error: 'must be an object with methods, path, identifierSource and limiter' },
 );
+
+// Checked after trimming: a secret file's last newline is harmless, a CR or LF inside would reach
+// the store request's headers (and a token that can never authenticate turns limiting off).
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+function refuseControlCharacters(value: string, context: z.RefinementCtx): void {
+  const found = CONTROL_CHARACTER.exec(value);
+  if (found) context.addIssue({ code: 'custom', message: `must not contain control characters (found ${quote(found[0])} at position ${found.index}, after trimming)` });
+}
 
 const optionsShape = {
   enabled: z.boolean({ error: 'must be true or false' }).default(true).meta({ description: 'false lets every request through untouched.' }),

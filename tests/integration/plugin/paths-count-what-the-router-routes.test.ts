@@ -71,19 +71,13 @@ describe('paths count what the router routes', () => {
     return statuses;
   };
 
-  it('finding 1: an encoded slash stays inside its :id segment, so /api/articles/x%2F0 ... counts on /api/articles/:id', async () => {
-    const { limiter } = serve('/api/articles/:id', ['articles', ':id'], 2);
+  it.each([
+    ['finding 1: an encoded slash stays inside its :id segment, so /api/articles/x%2F0 ... count on /api/articles/:id', '/api/articles/:id', ['/api/articles/x%2F0', '/api/articles/x%2F1', '/api/articles/x%2f2']],
+    ['finding 2: encoded line breaks (%0A, %0D, %E2%80%A8) are counted by /api/*', '/api/*', ['/api/articles/1%0A', '/api/articles/1%0D', '/api/articles/1%E2%80%A8']],
+  ] as const)('%s', async (_finding, strategyPath, paths) => {
+    const { limiter } = serve(strategyPath, ['articles', ':id'], 2);
     try {
-      expect(await statusesOf(['/api/articles/x%2F0', '/api/articles/x%2F1', '/api/articles/x%2f2'])).toEqual([200, 200, 429]);
-    } finally {
-      limiter.close();
-    }
-  });
-
-  it('finding 2: encoded line breaks (%0A, %0D, %E2%80%A8) are counted by /api/*', async () => {
-    const { limiter } = serve('/api/*', ['articles', ':id'], 2);
-    try {
-      expect(await statusesOf(['/api/articles/1%0A', '/api/articles/1%0D', '/api/articles/1%E2%80%A8'])).toEqual([200, 200, 429]);
+      expect(await statusesOf(paths)).toEqual([200, 200, 429]);
     } finally {
       limiter.close();
     }
@@ -108,6 +102,7 @@ describe('paths count what the router routes', () => {
       }),
       { numRuns: 150 },
     );
-    expect(served).toBeGreaterThan(40);
+    // About 40% of the requests are served; the floor catches generators that stopped reaching the route.
+    expect(served).toBeGreaterThan(30);
   });
 });

@@ -1,5 +1,6 @@
 // Test support for the plugin's Koa middleware: a Koa app with the limiter in front of a trivial
 // route, against a real key-value REST server (memory engine).
+import { Redis } from '@upstash/redis';
 import Koa from 'koa';
 import supertest from 'supertest';
 import { startKvRestServer, type KvRestServer } from '../../../mock';
@@ -39,6 +40,17 @@ export async function statuses(send: () => PromiseLike<{ status: number }>, coun
   const seen: number[] = [];
   for (let i = 0; i < count; i++) seen.push((await send()).status);
   return seen;
+}
+
+/** A key-value REST server (memory engine) for the whole suite, and a client of its own to inspect it. */
+export function storeForSuite(): { readonly kv: KvRestServer; readonly redis: Redis } {
+  const store = {} as { kv: KvRestServer; redis: Redis };
+  beforeAll(async () => {
+    store.kv = await startKvRestServer();
+    store.redis = new Redis({ url: store.kv.url, token: store.kv.token });
+  });
+  afterAll(() => store.kv.close());
+  return store;
 }
 
 export { startKvRestServer, type KvRestServer };

@@ -32,8 +32,9 @@ describe('router equivalence', () => {
       }),
       { numRuns: 1500 },
     );
-    // The generators aim at the route: most runs must exercise the routed side.
-    expect(routed).toBeGreaterThan(400);
+    // The generators aim at the route: about 30% of runs are routed (a floor far below that, so a
+    // generator that stopped reaching the route fails here instead of passing without checking).
+    expect(routed).toBeGreaterThan(300);
   });
 
   it('every strategy path with * covering the route, and a lone *, counts every request the router sends to it', () => {
