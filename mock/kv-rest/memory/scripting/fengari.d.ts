@@ -15,6 +15,7 @@ declare module 'fengari' {
     LUA_TNUMBER: number;
     LUA_TSTRING: number;
     LUA_TTABLE: number;
+    LUA_TFUNCTION: number;
     LUA_MASKCOUNT: number;
     LUA_REGISTRYINDEX: number;
     lua_gettop(L: LuaState): number;
@@ -51,6 +52,9 @@ declare module 'fengari' {
     lua_getstack(L: LuaState, level: number, ar: LuaDebug): number;
     lua_newuserdata(L: LuaState, size: number): unknown;
     lua_topointer(L: LuaState, index: number): unknown;
+    lua_call(L: LuaState, nargs: number, nresults: number): void;
+    lua_gettable(L: LuaState, index: number): number;
+    lua_isstring(L: LuaState, index: number): boolean;
     lua_touserdata(L: LuaState, index: number): unknown;
     lua_atnativeerror(L: LuaState, handler: LuaCFunction): void;
     lua_getmetatable(L: LuaState, index: number): number;
@@ -65,6 +69,9 @@ declare module 'fengari' {
     luaL_len(L: LuaState, index: number): number;
     luaL_ref(L: LuaState, table: number): number;
     luaL_tolstring(L: LuaState, index: number): LuaString;
+    luaL_optinteger(L: LuaState, index: number, fallback: number): number;
+    luaL_checkstack(L: LuaState, extra: number, message: LuaString): void;
+    luaL_typename(L: LuaState, index: number): LuaString;
     luaL_checktype(L: LuaState, index: number, type: number): void;
     luaL_argcheck(L: LuaState, condition: boolean, index: number, message: LuaString): void;
     luaL_getmetafield(L: LuaState, index: number, field: LuaString): number;

@@ -9,6 +9,7 @@ import { scriptSha } from '../../script-shebang';
 import { cjsonDecode, cjsonEncode } from './cjson';
 import { bytesToLua, errorReplyText, luaToBytes, pushFieldTable } from './lua-values';
 import { setmetatableUnlessReadOnly, setReadOnly } from './read-only-tables';
+import { stringMatchingFunctions } from './string-matching';
 
 /** What `redis.call` and `redis.pcall` do; the runner sets it for each script run. */
 export type RedisCallHandler = (L: LuaState, raiseErrors: boolean) => number;
@@ -56,7 +57,9 @@ setmetatable(_G, {
 export class LuaSandbox {
   readonly L: LuaState = lauxlib.luaL_newstate();
   private callHandler: RedisCallHandler = () => 0;
-  /** Set by the runner when a script passes its time limit. */
+  /** When the current run must stop (epoch ms); the runner sets it for each run. */
+  deadline = Infinity;
+  /** Set when the current run passed its deadline. */
   timedOut = false;
   /**
    * A JS exception thrown inside the VM during this run (a JS stack overflow, a failed allocation):
@@ -70,6 +73,7 @@ export class LuaSandbox {
       lauxlib.luaL_requiref(L, to_luastring(name), open, 1);
       lua.lua_pop(L, 1);
     }
+    this.replaceFunctions('string', stringMatchingFunctions(() => this.checkDeadline()));
     for (const name of ['dofile', 'loadfile', 'load', 'print', 'require']) {
       lua.lua_pushnil(L);
       lua.lua_setglobal(L, to_luastring(name));
@@ -88,6 +92,14 @@ export class LuaSandbox {
     this.makeReadOnly();
     lua.lua_checkstack(L, STACK_BALLAST);
     for (let slot = 0; slot < STACK_BALLAST; slot++) lua.lua_pushnil(L);
+  }
+
+  /** Raises the time limit error once the run is past its deadline (and on every call after that). */
+  checkDeadline(): void {
+    if (this.timedOut || Date.now() > this.deadline) {
+      this.timedOut = true;
+      this.raise('script time limit exceeded');
+    }
   }
 
   /** Why the current run must stop whatever the script catches, if it must. */
@@ -194,6 +206,17 @@ export class LuaSandbox {
       },
       { LOG_DEBUG: 0, LOG_VERBOSE: 1, LOG_NOTICE: 2, LOG_WARNING: 3, REPL_NONE: 0, REPL_AOF: 1, REPL_SLAVE: 2, REPL_REPLICA: 2, REPL_ALL: 3 },
     );
+  }
+
+  /** Sets functions of the global table `library`. */
+  private replaceFunctions(library: string, functions: Record<string, LuaCFunction>): void {
+    const { L } = this;
+    lua.lua_getglobal(L, to_luastring(library));
+    for (const [field, fn] of Object.entries(functions)) {
+      lua.lua_pushjsfunction(L, fn);
+      lua.lua_setfield(L, -2, to_luastring(field));
+    }
+    lua.lua_pop(L, 1);
   }
 
   private installLibrary(name: string, functions: Record<string, LuaCFunction>, constants: Record<string, number> = {}): void {

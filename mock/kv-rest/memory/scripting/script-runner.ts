@@ -10,6 +10,7 @@ import type { CommandContext } from '../handler';
 import { LuaSandbox } from './lua-sandbox';
 import { formatDouble } from '../format-double';
 import { bytesToLua, luaToBytes, pushFieldTable, pushReply, replyFromLua } from './lua-values';
+import { exemptFromStringLimit, runWithStringLimit } from './script-string-limit';
 
 /** Flags this engine accepts: Redis 7.0's and the newer `allow-key-locking`, which changes nothing here. */
 const KNOWN_FLAGS = new Set([...REDIS_70_SCRIPT_FLAGS, 'allow-key-locking']);
@@ -89,24 +90,19 @@ export class ScriptRunner {
     const { sandbox } = this;
     const { L } = sandbox;
     const readOnly = request.readOnly || script.readOnly;
-    const deadline = Date.now() + this.timeLimitMs;
+    sandbox.deadline = Date.now() + this.timeLimitMs;
     sandbox.timedOut = false;
     sandbox.engineFailure = undefined;
     sandbox.setCallHandler((state, raiseErrors) => this.redisCall(state, raiseErrors, request, readOnly));
     sandbox.setKeysAndArgv(request.keys, request.args);
     // Once over the limit, every hook call raises again and pcall re-raises (see lua-sandbox.ts).
-    lua.lua_sethook(L, () => {
-      if (sandbox.timedOut || Date.now() > deadline) {
-        sandbox.timedOut = true;
-        sandbox.raise('script time limit exceeded');
-      }
-    }, lua.LUA_MASKCOUNT, HOOK_EVERY_INSTRUCTIONS);
+    lua.lua_sethook(L, () => sandbox.checkDeadline(), lua.LUA_MASKCOUNT, HOOK_EVERY_INSTRUCTIONS);
     try {
       lua.lua_pushjsfunction(L, this.messageHandler);
       const handler = lua.lua_gettop(L);
       lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
       sandbox.resetEnvironment();
-      const status = lua.lua_pcall(L, 0, 1, handler);
+      const status = runWithStringLimit(() => lua.lua_pcall(L, 0, 1, handler));
       if (sandbox.timedOut) {
         return error(`BUSY script ${request.sha} ran longer than the script time limit of ${this.timeLimitMs} ms and was stopped`);
       }
@@ -184,7 +180,7 @@ export class ScriptRunner {
       reply = request.ctx.call(args);
     }
     if (reply.kind === 'error') return this.fail(L, raiseErrors, reply.message);
-    pushReply(L, reply);
+    exemptFromStringLimit(() => pushReply(L, reply));
     return 1;
   }
 
