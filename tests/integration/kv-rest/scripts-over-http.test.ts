@@ -125,4 +125,13 @@ describe('scripts over HTTP [memory engine]', () => {
     expect(Date.now() - started).toBeLessThan(1000);
     expect((await call(server, '/ping')).json).toEqual({ result: 'PONG' });
   });
+
+  it('finding 16: a deeply nested return value answers 200 in every response format, never a JS stack overflow', async () => {
+    const script = 'local t = {} for i = 1, 5000 do t = {t} end return t';
+    for (const format of ['json', 'resp2']) {
+      const response = await postJson(server, '/', ['EVAL', script, '0'], { headers: { 'upstash-response-format': format } });
+      expect([format, response.status]).toEqual([format, 200]);
+      expect(response.text).toContain('reached lua stack limit');
+    }
+  });
 });

@@ -16,6 +16,7 @@ declare module 'fengari' {
     LUA_TSTRING: number;
     LUA_TTABLE: number;
     LUA_TFUNCTION: number;
+    LUA_MULTRET: number;
     LUA_MASKCOUNT: number;
     LUA_REGISTRYINDEX: number;
     lua_gettop(L: LuaState): number;
@@ -53,6 +54,8 @@ declare module 'fengari' {
     lua_newuserdata(L: LuaState, size: number): unknown;
     lua_topointer(L: LuaState, index: number): unknown;
     lua_call(L: LuaState, nargs: number, nresults: number): void;
+    lua_insert(L: LuaState, index: number): void;
+    lua_rotate(L: LuaState, index: number, n: number): void;
     lua_gettable(L: LuaState, index: number): number;
     lua_isstring(L: LuaState, index: number): boolean;
     lua_touserdata(L: LuaState, index: number): unknown;
@@ -73,6 +76,7 @@ declare module 'fengari' {
     luaL_checkstack(L: LuaState, extra: number, message: LuaString): void;
     luaL_typename(L: LuaState, index: number): LuaString;
     luaL_checktype(L: LuaState, index: number, type: number): void;
+    luaL_checkany(L: LuaState, index: number): void;
     luaL_argcheck(L: LuaState, condition: boolean, index: number, message: LuaString): void;
     luaL_getmetafield(L: LuaState, index: number, field: LuaString): number;
   };

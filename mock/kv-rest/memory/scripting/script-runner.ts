@@ -103,6 +103,7 @@ export class ScriptRunner {
       lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
       sandbox.resetEnvironment();
       const status = runWithStringLimit(() => lua.lua_pcall(L, 0, 1, handler));
+      sandbox.noteStatus(status);
       if (sandbox.timedOut) {
         return error(`BUSY script ${request.sha} ran longer than the script time limit of ${this.timeLimitMs} ms and was stopped`);
       }
