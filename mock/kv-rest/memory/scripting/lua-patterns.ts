@@ -3,20 +3,11 @@
 // the instruction hook that enforces the script time limit never runs: `string.find(('a'):rep(28),
 // ('a*'):rep(14) .. 'b')` takes minutes. This one is the same algorithm, step for step (a property
 // test compares it with fengari's), and asks its host to check the clock every few thousand steps.
-const ESCAPE = 0x25; // %
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const CARET = 0x5e;
-const DASH = 0x2d;
-const STAR = 0x2a;
-const PLUS = 0x2b;
-const QUESTION = 0x3f;
-const OPEN_PAREN = 0x28;
-const CLOSE_PAREN = 0x29;
-const DOLLAR = 0x24;
-const DIGIT_0 = 0x30;
-const DIGIT_1 = 0x31;
-const DIGIT_9 = 0x39;
+/** The pattern syntax's characters, as the byte values the matcher compares. */
+const [ESCAPE, OPEN_BRACKET, CLOSE_BRACKET, CARET, DASH, STAR, PLUS, QUESTION, OPEN_PAREN, CLOSE_PAREN, DOLLAR, DOT, DIGIT_0, DIGIT_1, DIGIT_9] = Array.from(
+  '%[]^-*+?()$.019',
+  (char) => char.charCodeAt(0),
+);
 
 export const CAPTURE_UNFINISHED = -1;
 export const CAPTURE_POSITION = -2;
@@ -221,7 +212,7 @@ export class PatternMatcher {
     if (s >= this.subject.length) return false;
     const c = this.subject[s];
     switch (this.pattern[p]) {
-      case 0x2e: // .
+      case DOT:
         return true;
       case ESCAPE:
         return matchClass(c, this.pattern[p + 1]);
