@@ -48,6 +48,13 @@ describe('finding 15: script errors are errors', () => {
     }
   });
 
+  it('finding 15: reply and error tables are read without running their metamethods, as Redis reads them', async () => {
+    const reading = "setmetatable({}, {__index = function() return 'looked up' end})";
+    expect(await run('EVAL', `return ${reading}`, '0')).toEqual([]);
+    expect(await run('EVAL', `error(${reading})`, '0')).toEqual({ error: expect.stringMatching(/^ERR unknown error script: /) });
+    expect(await run('EVAL', "return setmetatable({}, {__index = function() while true do end end})", '0')).toEqual([]);
+  });
+
   it('finding 15: cjson.decode of deeply nested JSON is an error the script can catch, as in Redis', async () => {
     const engine = engineUnderTest();
     try {

@@ -20,6 +20,7 @@ const ERROR_SHAPES: readonly string[] = [
   "KEYS[1] = 'x' return KEYS[1]",
   'return foo',
   'return {pcall(error, {})}',
+  "return setmetatable({}, {__index = function() return 'looked up' end})",
 ];
 
 const LARGE_VALUES: readonly string[] = [

@@ -42,6 +42,7 @@ declare module 'fengari' {
     lua_setfield(L: LuaState, index: number, key: LuaString): void;
     lua_getfield(L: LuaState, index: number, key: LuaString): number;
     lua_rawset(L: LuaState, index: number): void;
+    lua_rawget(L: LuaState, index: number): number;
     lua_next(L: LuaState, index: number): number;
     lua_setglobal(L: LuaState, name: LuaString): void;
     lua_getglobal(L: LuaState, name: LuaString): number;

@@ -74,8 +74,13 @@ export function errorReplyText(text: string): string {
 const DEEPEST_REPLY_TABLE = 1000;
 const STACK_LIMIT_REACHED = error('ERR reached lua stack limit');
 
-function stringField(L: LuaState, index: number, field: LuaString): string | undefined {
-  const type = lua.lua_getfield(L, index, field);
+/**
+ * The string in field `ok` or `err` of the table at the top of the stack, read raw as Redis reads
+ * it: a metamethod would run Lua code outside the script's protected call.
+ */
+export function textField(L: LuaState, field: 'ok' | 'err'): string | undefined {
+  lua.lua_pushstring(L, field === 'ok' ? OK_FIELD : ERR_FIELD);
+  const type = lua.lua_rawget(L, -2);
   const value = type === lua.LUA_TSTRING ? luaToBytes(lua.lua_tolstring(L, -1)!) : undefined;
   lua.lua_pop(L, 1);
   return value;
@@ -97,9 +102,9 @@ function scalarReply(L: LuaState, index: number): Reply {
 
 /** The reply of a `{err=...}` or `{ok=...}` table at the top of the stack, if it is one. */
 function fieldTableReply(L: LuaState): Reply | undefined {
-  const err = stringField(L, -1, ERR_FIELD);
+  const err = textField(L, 'err');
   if (err !== undefined) return error(err.startsWith('-') ? err.slice(1) : err);
-  const ok = stringField(L, -1, OK_FIELD);
+  const ok = textField(L, 'ok');
   return ok === undefined ? undefined : simple(ok);
 }
 

@@ -9,14 +9,13 @@ import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptSha } from '../../script-she
 import type { CommandContext } from '../handler';
 import { LuaSandbox } from './lua-sandbox';
 import { formatDouble } from '../format-double';
-import { bytesToLua, luaToBytes, pushFieldTable, pushReply, replyFromLua } from './lua-values';
+import { bytesToLua, luaToBytes, pushFieldTable, pushReply, replyFromLua, textField } from './lua-values';
 import { exemptFromStringLimit, runWithStringLimit } from './script-string-limit';
 
 /** Flags this engine accepts: Redis 7.0's and the newer `allow-key-locking`, which changes nothing here. */
 const KNOWN_FLAGS = new Set([...REDIS_70_SCRIPT_FLAGS, 'allow-key-locking']);
 const CHUNK_NAME = to_luastring('@user_script');
 const HOOK_EVERY_INSTRUCTIONS = 1000;
-const ERR_FIELD = to_luastring('err');
 /** How far up the call stack the message handler looks for the script's own line. */
 const MAX_FRAMES_SEARCHED = 250;
 
@@ -86,7 +85,7 @@ export class ScriptRunner {
   run(request: RunRequest): Reply {
     const script = this.compiled.get(request.sha);
     if (!script) return error('NOSCRIPT No matching script. Please use EVAL.');
-    const ref = this.functions.get(request.sha) ?? (this.compile(request.sha, script), this.functions.get(request.sha)!);
+    const ref = this.functionRef(request.sha, script);
     const { sandbox } = this;
     const { L } = sandbox;
     const readOnly = request.readOnly || script.readOnly;
@@ -116,6 +115,15 @@ export class ScriptRunner {
       sandbox.clearStack();
       if (sandbox.engineFailure) this.replaceSandbox();
     }
+  }
+
+  /** The compiled function in the current sandbox, compiled again after the sandbox was replaced. */
+  private functionRef(sha: string, script: CompiledScript): number {
+    const compiled = this.functions.get(sha);
+    if (compiled !== undefined) return compiled;
+    const failure = this.compile(sha, script);
+    if (failure !== undefined) throw new Error(`a script that compiled before no longer compiles: ${failure}`);
+    return this.functions.get(sha)!;
   }
 
   private compile(sha: string, script: CompiledScript): string | undefined {
@@ -148,10 +156,8 @@ export class ScriptRunner {
   private runtimeError(L: LuaState, sha: string): Reply {
     let message: string;
     if (lua.lua_type(L, -1) === lua.LUA_TTABLE) {
-      const type = lua.lua_getfield(L, -1, ERR_FIELD);
-      message = type === lua.LUA_TSTRING || type === lua.LUA_TNUMBER ? luaToBytes(lua.lua_tolstring(L, -1)!) : 'ERR unknown error';
-      lua.lua_pop(L, 1);
-      if (message.startsWith('-')) message = message.slice(1);
+      const text = textField(L, 'err') ?? 'ERR unknown error';
+      message = text.startsWith('-') ? text.slice(1) : text;
     } else {
       message = `ERR ${luaToBytes(lauxlib.luaL_tolstring(L, -1))}`;
     }

@@ -87,15 +87,16 @@ function gmatch(L: LuaState, checkTime: ClockCheck): number {
   const pattern = lauxlib.luaL_checklstring(L, 2);
   let position = 0;
   let lastMatch = -1;
-  lua.lua_pushjsfunction(L, (state) => {
-    const matchHost = host(state, checkTime);
-    const matcher = new PatternMatcher(subject, pattern, matchHost);
+  // Scripts run on one Lua thread (no coroutines), so the iterator is always called with this L.
+  const matchHost = host(L, checkTime);
+  const matcher = new PatternMatcher(subject, pattern, matchHost);
+  lua.lua_pushjsfunction(L, () => {
     for (let start = position; start <= subject.length; start++) {
       matcher.reset();
       const end = matcher.match(start, 0);
       if (end !== -1 && end !== lastMatch) {
         position = lastMatch = end;
-        return pushCaptures(state, matcher, start, end, matchHost.fail);
+        return pushCaptures(L, matcher, start, end, matchHost.fail);
       }
     }
     return 0;
