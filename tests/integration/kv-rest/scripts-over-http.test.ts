@@ -113,6 +113,7 @@ describe('scripts over HTTP [memory engine]', () => {
     ["return string.gsub(string.rep('a', 24), string.rep('a*', 12) .. 'b', '')", OUT_OF_TIME],
     ["for m in string.gmatch(string.rep('a', 24), string.rep('a*', 12) .. 'b') do end", OUT_OF_TIME],
     ["return string.find(string.rep('(', 100000), '%b()')", OUT_OF_TIME],
+    [`local s = string.rep('x', 4194304) for i = 1, 50 do pcall(function() return ${Array(50).fill('s').join('..')} end) end`, OUT_OF_TIME],
     ["return #string.rep('x', 1e9)", TOO_LONG],
     ["local s = string.rep('x', 3e6) return #(s .. s)", TOO_LONG],
     ["local s = string.rep('x', 3e6) return #table.concat({s, s, s})", TOO_LONG],

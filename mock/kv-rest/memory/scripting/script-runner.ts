@@ -101,7 +101,7 @@ export class ScriptRunner {
       const handler = lua.lua_gettop(L);
       lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
       sandbox.resetEnvironment();
-      const status = runWithStringLimit(() => lua.lua_pcall(L, 0, 1, handler));
+      const status = runWithStringLimit(() => sandbox.checkDeadline(), () => lua.lua_pcall(L, 0, 1, handler));
       sandbox.noteStatus(status);
       if (sandbox.timedOut) {
         return error(`BUSY script ${request.sha} ran longer than the script time limit of ${this.timeLimitMs} ms and was stopped`);
