@@ -104,4 +104,35 @@ describe('scripts over HTTP [memory engine]', () => {
     expect((await postJson(server, '/', ['EVAL', "return redis.call('SET', 'victim', 'v')", '0'])).json).toEqual({ result: 'OK' });
     expect((await call(server, '/exists/pwned')).json).toEqual({ result: 0 });
   });
+
+  const TOO_LONG = /^ERR (user_script:1: )?string length overflow: a script may build strings of at most 4194304 bytes script: [0-9a-f]{40}, on @user_script:1\.$/;
+  const OUT_OF_TIME = /^BUSY script [0-9a-f]{40} ran longer than the script time limit of 200 ms and was stopped$/;
+  it.each([
+    ["return string.find(string.rep('a', 24), string.rep('a*', 12) .. 'b')", OUT_OF_TIME],
+    ["return string.match(string.rep('a', 24), string.rep('a-', 12) .. 'b')", OUT_OF_TIME],
+    ["return string.gsub(string.rep('a', 24), string.rep('a*', 12) .. 'b', '')", OUT_OF_TIME],
+    ["for m in string.gmatch(string.rep('a', 24), string.rep('a*', 12) .. 'b') do end", OUT_OF_TIME],
+    ["return string.find(string.rep('(', 100000), '%b()')", OUT_OF_TIME],
+    [`local s = string.rep('x', 4194304) for i = 1, 50 do pcall(function() return ${Array(50).fill('s').join('..')} end) end`, OUT_OF_TIME],
+    ["return #string.rep('x', 1e9)", TOO_LONG],
+    ["local s = string.rep('x', 3e6) return #(s .. s)", TOO_LONG],
+    ["local s = string.rep('x', 3e6) return #table.concat({s, s, s})", TOO_LONG],
+    ["local s = string.rep('x', 3e6) return #string.format('%s%s', s, s)", TOO_LONG],
+    ["return #string.gsub(string.rep('x', 3e6), 'x+', '%0%0')", TOO_LONG],
+  ])('finding 3: %s answers within 1 s with an error, and the server keeps serving', async (script, message) => {
+    const started = Date.now();
+    const response = await evaluate(script);
+    expect([response.status, resultOf(response.json).error]).toEqual([400, expect.stringMatching(message)]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect((await call(server, '/ping')).json).toEqual({ result: 'PONG' });
+  });
+
+  it('finding 16: a deeply nested return value answers 200 in every response format, never a JS stack overflow', async () => {
+    const script = 'local t = {} for i = 1, 5000 do t = {t} end return t';
+    for (const format of ['json', 'resp2']) {
+      const response = await postJson(server, '/', ['EVAL', script, '0'], { headers: { 'upstash-response-format': format } });
+      expect([format, response.status]).toEqual([format, 200]);
+      expect(response.text).toContain('reached lua stack limit');
+    }
+  });
 });

@@ -1,6 +1,7 @@
-// Finding 1 and 15, differentially: every escape attempt on the script sandbox and every shape of
-// script error gets the same reply from the memory engine as from a real redis-server 7.0 of the
-// test's own. `error({})` is left out: it crashes Redis 7.0.15 itself (see the finding 15 test).
+// Findings 1, 15 and 16, differentially: every escape attempt on the script sandbox, every shape of
+// script error and the large and nested values get the same reply from the memory engine as from a
+// real redis-server 7.0 of the test's own. An uncaught `error({})` is left out: it crashes Redis
+// 7.0.15 itself (script-errors-finding-15.test.ts has the answer of the Redis releases that fixed it).
 import { OwnRedisServer, describeWithRedisBinary } from '../../support/redis-server';
 import { engineUnderTest, type EngineUnderTest } from './memory-engine-harness';
 import { RespClient } from './resp-client';
@@ -18,9 +19,20 @@ const ERROR_SHAPES: readonly string[] = [
   'local ok, e = pcall(function() x = 1 end) return e',
   "KEYS[1] = 'x' return KEYS[1]",
   'return foo',
+  'return {pcall(error, {})}',
+  "return setmetatable({}, {__index = function() return 'looked up' end})",
 ];
 
-describeWithRedisBinary('finding 1: escape attempts and script errors answer exactly as redis-server does', () => {
+const LARGE_VALUES: readonly string[] = [
+  'return {1,{2,{3,{4}}}}',
+  'local t = {} for i = 1, 200000 do t[i] = i end return #cjson.encode(t)',
+  'local t = {} for i = 1, 1000 do t = {t} end return cjson.encode(t)',
+  "return cjson.decode(string.rep('[', 1001) .. string.rep(']', 1001))",
+  'return cjson.encode({[1] = 1, [20] = 2})',
+  'return cjson.encode(function() end)',
+];
+
+describeWithRedisBinary('findings 1, 15 and 16: scripts answer exactly as redis-server does', () => {
   let server: OwnRedisServer;
   let redis: RespClient;
   let memory: EngineUnderTest;
@@ -35,8 +47,11 @@ describeWithRedisBinary('finding 1: escape attempts and script errors answer exa
     await memory?.engine.close();
   });
 
-  it.each([...ESCAPE_ATTEMPTS, ...ERROR_SHAPES])('finding 1: %s', async (script) => {
+  const sameReply = async (script: string) => {
     const args = ['EVAL', script, '0'];
     expect(await memory.run(...args)).toEqual(await redis.send(args));
-  });
+  };
+  it.each(ESCAPE_ATTEMPTS)('finding 1: %s', sameReply);
+  it.each(ERROR_SHAPES)('finding 15: %s', sameReply);
+  it.each(LARGE_VALUES)('finding 16: %s', sameReply);
 });

@@ -15,6 +15,8 @@ declare module 'fengari' {
     LUA_TNUMBER: number;
     LUA_TSTRING: number;
     LUA_TTABLE: number;
+    LUA_TFUNCTION: number;
+    LUA_MULTRET: number;
     LUA_MASKCOUNT: number;
     LUA_REGISTRYINDEX: number;
     lua_gettop(L: LuaState): number;
@@ -40,6 +42,7 @@ declare module 'fengari' {
     lua_setfield(L: LuaState, index: number, key: LuaString): void;
     lua_getfield(L: LuaState, index: number, key: LuaString): number;
     lua_rawset(L: LuaState, index: number): void;
+    lua_rawget(L: LuaState, index: number): number;
     lua_next(L: LuaState, index: number): number;
     lua_setglobal(L: LuaState, name: LuaString): void;
     lua_getglobal(L: LuaState, name: LuaString): number;
@@ -51,6 +54,11 @@ declare module 'fengari' {
     lua_getstack(L: LuaState, level: number, ar: LuaDebug): number;
     lua_newuserdata(L: LuaState, size: number): unknown;
     lua_topointer(L: LuaState, index: number): unknown;
+    lua_call(L: LuaState, nargs: number, nresults: number): void;
+    lua_insert(L: LuaState, index: number): void;
+    lua_rotate(L: LuaState, index: number, n: number): void;
+    lua_gettable(L: LuaState, index: number): number;
+    lua_isstring(L: LuaState, index: number): boolean;
     lua_touserdata(L: LuaState, index: number): unknown;
     lua_atnativeerror(L: LuaState, handler: LuaCFunction): void;
     lua_getmetatable(L: LuaState, index: number): number;
@@ -65,7 +73,11 @@ declare module 'fengari' {
     luaL_len(L: LuaState, index: number): number;
     luaL_ref(L: LuaState, table: number): number;
     luaL_tolstring(L: LuaState, index: number): LuaString;
+    luaL_optinteger(L: LuaState, index: number, fallback: number): number;
+    luaL_checkstack(L: LuaState, extra: number, message: LuaString): void;
+    luaL_typename(L: LuaState, index: number): LuaString;
     luaL_checktype(L: LuaState, index: number, type: number): void;
+    luaL_checkany(L: LuaState, index: number): void;
     luaL_argcheck(L: LuaState, condition: boolean, index: number, message: LuaString): void;
     luaL_getmetafield(L: LuaState, index: number, field: LuaString): number;
   };

@@ -9,6 +9,7 @@ import { scriptSha } from '../../script-shebang';
 import { cjsonDecode, cjsonEncode } from './cjson';
 import { bytesToLua, errorReplyText, luaToBytes, pushFieldTable } from './lua-values';
 import { setmetatableUnlessReadOnly, setReadOnly } from './read-only-tables';
+import { stringMatchingFunctions } from './string-matching';
 
 /** What `redis.call` and `redis.pcall` do; the runner sets it for each script run. */
 export type RedisCallHandler = (L: LuaState, raiseErrors: boolean) => number;
@@ -27,21 +28,10 @@ const LIBRARY_TABLES = ['redis', 'string', 'table', 'math', 'cjson'];
 const KEYS_NAME = to_luastring('KEYS');
 const ARGV_NAME = to_luastring('ARGV');
 
-/**
- * Redis's script environment protections, in Lua since they are Lua semantics. pcall and xpcall
- * re-raise once the run is aborted (past its time limit, or after a failure of the engine itself),
- * so a script cannot catch its way past either. `error` with a number gets a position, as in Lua 5.1.
- */
+/** Redis's script environment protections, in Lua since they are Lua semantics. */
 const PROTECT_GLOBALS = `
-local abort_message = ...
-local pcall_, xpcall_, error_, type_, tostring_ = pcall, xpcall, error, type, tostring
-local function unless_aborted(...)
-  local message = abort_message()
-  if message then error_(message, 0) end
-  return ...
-end
-pcall = function(...) return unless_aborted(pcall_(...)) end
-xpcall = function(...) return unless_aborted(xpcall_(...)) end
+local error_, type_, tostring_ = error, type, tostring
+-- error with a number gets a position, as in Lua 5.1.
 error = function(message, level)
   if type_(message) == 'number' then message = tostring_(message) end
   if level == 0 then error_(message, 0) end
@@ -53,10 +43,15 @@ setmetatable(_G, {
 })
 `;
 
+/** lua_pcall's status when a JS exception broke into the VM and could not be turned into a Lua error. */
+const STATUS_JS_EXCEPTION = -1;
+
 export class LuaSandbox {
   readonly L: LuaState = lauxlib.luaL_newstate();
   private callHandler: RedisCallHandler = () => 0;
-  /** Set by the runner when a script passes its time limit. */
+  /** When the current run must stop (epoch ms); the runner sets it for each run. */
+  deadline = Infinity;
+  /** Set when the current run passed its deadline. */
   timedOut = false;
   /**
    * A JS exception thrown inside the VM during this run (a JS stack overflow, a failed allocation):
@@ -70,24 +65,39 @@ export class LuaSandbox {
       lauxlib.luaL_requiref(L, to_luastring(name), open, 1);
       lua.lua_pop(L, 1);
     }
+    this.replaceFunctions('string', stringMatchingFunctions(() => this.checkDeadline()));
     for (const name of ['dofile', 'loadfile', 'load', 'print', 'require']) {
       lua.lua_pushnil(L);
       lua.lua_setglobal(L, to_luastring(name));
     }
     this.installRedisTable();
     this.installLibrary('cjson', { encode: (state) => cjsonEncode(state, (message) => this.raise(message)), decode: (state) => cjsonDecode(state, (message) => this.raise(message)) });
+    // Only records: the JS stack or the Lua stack may be exhausted here, so it does as little as it can.
     lua.lua_atnativeerror(L, (state) => {
       const failure = lua.lua_touserdata(state, 1);
       this.engineFailure = failure instanceof Error ? failure : new Error(String(failure));
-      lua.lua_pushstring(state, to_luastring(this.abortMessage()!));
-      return 1;
+      return 0;
     });
     this.runSetup(PROTECT_GLOBALS);
+    this.installProtectedCalls();
     lua.lua_pushjsfunction(L, setmetatableUnlessReadOnly);
     lua.lua_setglobal(L, to_luastring('setmetatable'));
     this.makeReadOnly();
     lua.lua_checkstack(L, STACK_BALLAST);
     for (let slot = 0; slot < STACK_BALLAST; slot++) lua.lua_pushnil(L);
+  }
+
+  /** Raises the time limit error once the run is past its deadline (and on every call after that). */
+  checkDeadline(): void {
+    if (this.timedOut || Date.now() > this.deadline) {
+      this.timedOut = true;
+      this.raise('script time limit exceeded');
+    }
+  }
+
+  /** Notes a protected call's status; a JS exception makes the whole run fail (see engineFailure). */
+  noteStatus(status: number): void {
+    if (status === STATUS_JS_EXCEPTION) this.engineFailure ??= new Error('a JS exception broke into the script');
   }
 
   /** Why the current run must stop whatever the script catches, if it must. */
@@ -196,6 +206,52 @@ export class LuaSandbox {
     );
   }
 
+  /**
+   * pcall and xpcall as the base library has them, except that they re-raise once the run is aborted
+   * (past its time limit, or after a JS exception), so a script cannot catch its way past either.
+   */
+  private installProtectedCalls(): void {
+    const finish = (L: LuaState, status: number, below: number): number => {
+      this.noteStatus(status);
+      const abort = this.abortMessage();
+      if (abort !== undefined) this.raise(abort);
+      if (status === lua.LUA_OK) return lua.lua_gettop(L) - below;
+      lua.lua_pushboolean(L, false);
+      lua.lua_insert(L, -2);
+      return 2;
+    };
+    const pcall: LuaCFunction = (L) => {
+      lauxlib.luaL_checkany(L, 1);
+      lua.lua_pushboolean(L, true);
+      lua.lua_insert(L, 1);
+      return finish(L, lua.lua_pcall(L, lua.lua_gettop(L) - 2, lua.LUA_MULTRET, 0), 0);
+    };
+    // (f, handler, args...) becomes (f, handler, true, f, args...): the handler stays at index 2.
+    const xpcall: LuaCFunction = (L) => {
+      const count = lua.lua_gettop(L);
+      lauxlib.luaL_checktype(L, 2, lua.LUA_TFUNCTION);
+      lua.lua_pushboolean(L, true);
+      lua.lua_pushvalue(L, 1);
+      lua.lua_rotate(L, 3, 2);
+      return finish(L, lua.lua_pcall(L, count - 2, lua.LUA_MULTRET, 2), 2);
+    };
+    for (const [name, fn] of [['pcall', pcall], ['xpcall', xpcall]] as const) {
+      lua.lua_pushjsfunction(this.L, fn);
+      lua.lua_setglobal(this.L, to_luastring(name));
+    }
+  }
+
+  /** Sets functions of the global table `library`. */
+  private replaceFunctions(library: string, functions: Record<string, LuaCFunction>): void {
+    const { L } = this;
+    lua.lua_getglobal(L, to_luastring(library));
+    for (const [field, fn] of Object.entries(functions)) {
+      lua.lua_pushjsfunction(L, fn);
+      lua.lua_setfield(L, -2, to_luastring(field));
+    }
+    lua.lua_pop(L, 1);
+  }
+
   private installLibrary(name: string, functions: Record<string, LuaCFunction>, constants: Record<string, number> = {}): void {
     const { L } = this;
     lua.lua_createtable(L, 0, Object.keys(functions).length);
@@ -213,15 +269,7 @@ export class LuaSandbox {
   private runSetup(code: string): void {
     const { L } = this;
     const loaded = lauxlib.luaL_loadbuffer(L, to_luastring(code), null, to_luastring('=setup')) === lua.LUA_OK;
-    if (loaded) {
-      lua.lua_pushjsfunction(L, (state) => {
-        const message = this.abortMessage();
-        if (message === undefined) lua.lua_pushnil(state);
-        else lua.lua_pushstring(state, to_luastring(message));
-        return 1;
-      });
-    }
-    if (!loaded || lua.lua_pcall(L, 1, 0, 0) !== lua.LUA_OK) {
+    if (!loaded || lua.lua_pcall(L, 0, 0, 0) !== lua.LUA_OK) {
       throw new Error(`Lua setup failed: ${luaToBytes(lua.lua_tolstring(L, -1)!)}`);
     }
   }

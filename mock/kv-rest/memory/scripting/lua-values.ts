@@ -66,18 +66,28 @@ export function errorReplyText(text: string): string {
   return trimmed.includes(' ') ? trimmed : `ERR ${trimmed}`;
 }
 
-function stringField(L: LuaState, index: number, field: LuaString): string | undefined {
-  const type = lua.lua_getfield(L, index, field);
+/**
+ * Tables nested deeper than this become the error `ERR reached lua stack limit`, Redis's answer
+ * when it runs out of Lua stack. Redis 7.0 gets there at 7995 levels (measured); the bound here is
+ * lower because the reply encoders recurse once per level and overflow the JS stack near 3000.
+ */
+const DEEPEST_REPLY_TABLE = 1000;
+const STACK_LIMIT_REACHED = error('ERR reached lua stack limit');
+
+/**
+ * The string in field `ok` or `err` of the table at the top of the stack, read raw as Redis reads
+ * it: a metamethod would run Lua code outside the script's protected call.
+ */
+export function textField(L: LuaState, field: 'ok' | 'err'): string | undefined {
+  lua.lua_pushstring(L, field === 'ok' ? OK_FIELD : ERR_FIELD);
+  const type = lua.lua_rawget(L, -2);
   const value = type === lua.LUA_TSTRING ? luaToBytes(lua.lua_tolstring(L, -1)!) : undefined;
   lua.lua_pop(L, 1);
   return value;
 }
 
-/**
- * Lua -> Reply: number -> integer (truncated), true -> 1, false/nil -> nil, string -> bulk,
- * {ok=} -> status, {err=} -> error (its text as is), other tables -> arrays up to the first nil.
- */
-export function replyFromLua(L: LuaState, index: number): Reply {
+/** A value that is not a table: number -> integer (truncated), true -> 1, false/nil -> nil, string -> bulk. */
+function scalarReply(L: LuaState, index: number): Reply {
   switch (lua.lua_type(L, index)) {
     case lua.LUA_TNUMBER:
       return integer(Math.trunc(lua.lua_tonumber(L, index)));
@@ -85,26 +95,60 @@ export function replyFromLua(L: LuaState, index: number): Reply {
       return lua.lua_toboolean(L, index) ? integer(1) : NIL;
     case lua.LUA_TSTRING:
       return bulk(luaToBytes(lua.lua_tolstring(L, index)!));
-    case lua.LUA_TTABLE:
-      return tableReply(L, index < 0 ? lua.lua_gettop(L) + index + 1 : index);
     default:
       return NIL;
   }
 }
 
-function tableReply(L: LuaState, index: number): Reply {
-  const err = stringField(L, index, ERR_FIELD);
+/** The reply of a `{err=...}` or `{ok=...}` table at the top of the stack, if it is one. */
+function fieldTableReply(L: LuaState): Reply | undefined {
+  const err = textField(L, 'err');
   if (err !== undefined) return error(err.startsWith('-') ? err.slice(1) : err);
-  const ok = stringField(L, index, OK_FIELD);
-  if (ok !== undefined) return simple(ok);
-  const items: Reply[] = [];
-  for (let position = 1; ; position++) {
-    if (lua.lua_rawgeti(L, index, position) === lua.LUA_TNIL) {
-      lua.lua_pop(L, 1);
-      break;
-    }
-    items.push(replyFromLua(L, -1));
+  const ok = textField(L, 'ok');
+  return ok === undefined ? undefined : simple(ok);
+}
+
+interface OpenTable {
+  readonly items: Reply[];
+  position: number;
+}
+
+/**
+ * Lua -> Reply: scalars as scalarReply, {ok=} -> status, {err=} -> error (its text as is), other
+ * tables -> arrays up to the first nil. Nested tables are walked with a stack of our own, so the
+ * depth costs no JS stack; each open table waits on the Lua stack.
+ */
+export function replyFromLua(L: LuaState, index: number): Reply {
+  if (lua.lua_type(L, index) !== lua.LUA_TTABLE) return scalarReply(L, index);
+  lua.lua_checkstack(L, 3);
+  lua.lua_pushvalue(L, index);
+  const root = fieldTableReply(L);
+  if (root !== undefined) {
     lua.lua_pop(L, 1);
+    return root;
   }
-  return array(items);
+  const open: OpenTable[] = [{ items: [], position: 1 }];
+  for (;;) {
+    const table = open[open.length - 1];
+    const type = lua.lua_rawgeti(L, -1, table.position++);
+    if (type === lua.LUA_TNIL) {
+      lua.lua_pop(L, 2);
+      open.pop();
+      const finished = array(table.items);
+      if (open.length === 0) return finished;
+      open[open.length - 1].items.push(finished);
+    } else if (type !== lua.LUA_TTABLE) {
+      table.items.push(scalarReply(L, -1));
+      lua.lua_pop(L, 1);
+    } else {
+      const special = open.length >= DEEPEST_REPLY_TABLE ? STACK_LIMIT_REACHED : fieldTableReply(L);
+      if (special !== undefined) {
+        table.items.push(special);
+        lua.lua_pop(L, 1);
+      } else {
+        lua.lua_checkstack(L, 3);
+        open.push({ items: [], position: 1 });
+      }
+    }
+  }
 }

@@ -9,13 +9,13 @@ import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptSha } from '../../script-she
 import type { CommandContext } from '../handler';
 import { LuaSandbox } from './lua-sandbox';
 import { formatDouble } from '../format-double';
-import { bytesToLua, luaToBytes, pushFieldTable, pushReply, replyFromLua } from './lua-values';
+import { bytesToLua, luaToBytes, pushFieldTable, pushReply, replyFromLua, textField } from './lua-values';
+import { exemptFromStringLimit, runWithStringLimit } from './script-string-limit';
 
 /** Flags this engine accepts: Redis 7.0's and the newer `allow-key-locking`, which changes nothing here. */
 const KNOWN_FLAGS = new Set([...REDIS_70_SCRIPT_FLAGS, 'allow-key-locking']);
 const CHUNK_NAME = to_luastring('@user_script');
 const HOOK_EVERY_INSTRUCTIONS = 1000;
-const ERR_FIELD = to_luastring('err');
 /** How far up the call stack the message handler looks for the script's own line. */
 const MAX_FRAMES_SEARCHED = 250;
 
@@ -85,28 +85,24 @@ export class ScriptRunner {
   run(request: RunRequest): Reply {
     const script = this.compiled.get(request.sha);
     if (!script) return error('NOSCRIPT No matching script. Please use EVAL.');
-    const ref = this.functions.get(request.sha) ?? (this.compile(request.sha, script), this.functions.get(request.sha)!);
+    const ref = this.functionRef(request.sha, script);
     const { sandbox } = this;
     const { L } = sandbox;
     const readOnly = request.readOnly || script.readOnly;
-    const deadline = Date.now() + this.timeLimitMs;
+    sandbox.deadline = Date.now() + this.timeLimitMs;
     sandbox.timedOut = false;
     sandbox.engineFailure = undefined;
     sandbox.setCallHandler((state, raiseErrors) => this.redisCall(state, raiseErrors, request, readOnly));
     sandbox.setKeysAndArgv(request.keys, request.args);
     // Once over the limit, every hook call raises again and pcall re-raises (see lua-sandbox.ts).
-    lua.lua_sethook(L, () => {
-      if (sandbox.timedOut || Date.now() > deadline) {
-        sandbox.timedOut = true;
-        sandbox.raise('script time limit exceeded');
-      }
-    }, lua.LUA_MASKCOUNT, HOOK_EVERY_INSTRUCTIONS);
+    lua.lua_sethook(L, () => sandbox.checkDeadline(), lua.LUA_MASKCOUNT, HOOK_EVERY_INSTRUCTIONS);
     try {
       lua.lua_pushjsfunction(L, this.messageHandler);
       const handler = lua.lua_gettop(L);
       lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, ref);
       sandbox.resetEnvironment();
-      const status = lua.lua_pcall(L, 0, 1, handler);
+      const status = runWithStringLimit(() => sandbox.checkDeadline(), () => lua.lua_pcall(L, 0, 1, handler));
+      sandbox.noteStatus(status);
       if (sandbox.timedOut) {
         return error(`BUSY script ${request.sha} ran longer than the script time limit of ${this.timeLimitMs} ms and was stopped`);
       }
@@ -119,6 +115,15 @@ export class ScriptRunner {
       sandbox.clearStack();
       if (sandbox.engineFailure) this.replaceSandbox();
     }
+  }
+
+  /** The compiled function in the current sandbox, compiled again after the sandbox was replaced. */
+  private functionRef(sha: string, script: CompiledScript): number {
+    const compiled = this.functions.get(sha);
+    if (compiled !== undefined) return compiled;
+    const failure = this.compile(sha, script);
+    if (failure !== undefined) throw new Error(`a script that compiled before no longer compiles: ${failure}`);
+    return this.functions.get(sha)!;
   }
 
   private compile(sha: string, script: CompiledScript): string | undefined {
@@ -151,10 +156,8 @@ export class ScriptRunner {
   private runtimeError(L: LuaState, sha: string): Reply {
     let message: string;
     if (lua.lua_type(L, -1) === lua.LUA_TTABLE) {
-      const type = lua.lua_getfield(L, -1, ERR_FIELD);
-      message = type === lua.LUA_TSTRING || type === lua.LUA_TNUMBER ? luaToBytes(lua.lua_tolstring(L, -1)!) : 'ERR unknown error';
-      lua.lua_pop(L, 1);
-      if (message.startsWith('-')) message = message.slice(1);
+      const text = textField(L, 'err') ?? 'ERR unknown error';
+      message = text.startsWith('-') ? text.slice(1) : text;
     } else {
       message = `ERR ${luaToBytes(lauxlib.luaL_tolstring(L, -1))}`;
     }
@@ -184,7 +187,7 @@ export class ScriptRunner {
       reply = request.ctx.call(args);
     }
     if (reply.kind === 'error') return this.fail(L, raiseErrors, reply.message);
-    pushReply(L, reply);
+    exemptFromStringLimit(() => pushReply(L, reply));
     return 1;
   }
 
