@@ -7,31 +7,34 @@ describe('boot with a permissive proxy setting', () => {
   let kv: KvRestServer;
   let app: StrapiApp;
   const written: string[] = [];
+  const spies: jest.SpyInstance[] = [];
 
   beforeAll(async () => {
     kv = await startKvRestServer();
-    // Strapi's logger writes to stdout; the warning is logged while Strapi boots.
-    const write = process.stdout.write.bind(process.stdout);
-    const spy = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      written.push(String(chunk));
-      return write(chunk, ...(rest as []));
+    // The warning is logged while Strapi boots, through Strapi's logger (winston): its console
+    // transport is watched, whichever way jest's console then prints the line.
+    const consoleTransport = require(require.resolve('winston/lib/winston/transports/console', { paths: [require.resolve('@strapi/logger')] })) as {
+      prototype: { log(info: Record<string | symbol, unknown>, next: () => void): void };
+    };
+    spies.push(
+      jest.spyOn(consoleTransport.prototype, 'log').mockImplementation((info, next) => {
+        written.push(String(info.message));
+        next();
+      }),
+    );
+    app = await bootStrapiApp({
+      proxy: { koa: true },
+      config: { url: kv.url, token: kv.token, strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } }] },
     });
-    try {
-      app = await bootStrapiApp({
-        proxy: { koa: true },
-        config: { url: kv.url, token: kv.token, strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } }] },
-      });
-    } finally {
-      spy.mockRestore();
-    }
   });
   afterAll(async () => {
+    spies.forEach((spy) => spy.mockRestore());
     await app?.close();
     await kv?.close();
   });
 
   it('logs once that proxy.koa without maxIpsCount lets clients choose their IP, and how to fix it', () => {
-    const warnings = written.join('').split('\n').filter((line) => line.includes('proxy.koa is true without proxy.maxIpsCount'));
+    const warnings = written.filter((line) => line.includes('proxy.koa is true without proxy.maxIpsCount'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('Set proxy: { koa: true, maxIpsCount: <the number of proxies in front of Strapi> }');
   });
