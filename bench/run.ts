@@ -4,6 +4,7 @@
 import { APP_LEGEND, appNotes, appTable, measureAppScenario, summariseApp, type AppSample, type Timing } from './app-bench';
 import { KV_LEGEND, kvSampleKey, kvTable, KV_OPERATIONS, measureKvOperation, prepareKvTargets, runRedisBenchmark, summariseKv, type KvSample, type RedisBenchmarkSample } from './kv-bench';
 import { measureMemory, MEMORY_LEGEND, memoryTable } from './memory';
+import { measureOverAdmission, OVER_ADMISSION_LEGEND, overAdmissionTable } from './over-admission';
 import { CONNECTIONS } from './load';
 import { forkChild, stopAllProcesses, stopProcessesOnSignals } from './processes';
 import { machineDescription, renderReport, writeResults } from './report';
@@ -20,9 +21,10 @@ interface Mode {
   readonly kv: Timing;
   readonly memoryCallers: number;
   readonly redisBenchmarkRequests: number;
+  readonly overAdmissionRounds: number;
 }
 
-const QUICK: Mode = { rounds: 1, app: { warmupSeconds: 1, seconds: 2 }, kv: { warmupSeconds: 0.5, seconds: 2 }, memoryCallers: 100_000, redisBenchmarkRequests: 50_000 };
+const QUICK: Mode = { rounds: 1, app: { warmupSeconds: 1, seconds: 2 }, kv: { warmupSeconds: 0.5, seconds: 2 }, memoryCallers: 100_000, redisBenchmarkRequests: 50_000, overAdmissionRounds: 1 };
 const FULL: Mode = {
   rounds: 3,
   app: { warmupSeconds: 2, seconds: 6 },
@@ -30,6 +32,7 @@ const FULL: Mode = {
   kv: { warmupSeconds: 1, seconds: 4 },
   memoryCallers: 1_000_000,
   redisBenchmarkRequests: 100_000,
+  overAdmissionRounds: 5,
 };
 
 const progress = (message: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
@@ -67,6 +70,8 @@ async function main(): Promise<void> {
     }
     if (redis) reference.push(await runRedisBenchmark(redis, mode.redisBenchmarkRequests));
   }
+  progress(`over-admission: ${mode.overAdmissionRounds} round(s) of bursts with every core busy`);
+  const overAdmission = await measureOverAdmission(store.ready.memory, mode.overAdmissionRounds);
   progress(`memory: ${mode.memoryCallers.toLocaleString('en-US')} callers`);
   const memory = await measureMemory(store.ready.memory, mode.memoryCallers);
 
@@ -86,6 +91,7 @@ async function main(): Promise<void> {
         body: [appTable(app), '', APP_LEGEND, ...notes].join('\n'),
       },
       { title: `The key-value REST server alone (${mode.kv.seconds} s per run)`, body: `${kvTable(kv, reference)}\n\n${KV_LEGEND}` },
+      { title: `Over-admission under CPU load: store timeout vs exact limits (${mode.overAdmissionRounds} round(s))`, body: `${overAdmissionTable(overAdmission)}\n\n${OVER_ADMISSION_LEGEND}` },
       { title: 'Memory: distinct callers through the plugin middleware', body: `${memoryTable(memory)}\n\n${MEMORY_LEGEND}` },
     ],
   });

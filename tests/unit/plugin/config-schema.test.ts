@@ -29,7 +29,7 @@ describe('config schema', () => {
       prefix: '@cms',
       analytics: false,
       strategy: [],
-      timeout: 300,
+      timeout: 1000,
       failureMode: 'open',
       headers: 'standard',
       allowList: [],

@@ -17,7 +17,7 @@ describe('createRateLimitMiddleware', () => {
 
   it('applies the defaults and can be closed at once', () => {
     const limiter = createRateLimitMiddleware({ url: 'http://127.0.0.1:1', token: 't' });
-    expect(limiter.config).toMatchObject({ enabled: true, prefix: '@cms', timeout: 300, failureMode: 'open', headers: 'standard' });
+    expect(limiter.config).toMatchObject({ enabled: true, prefix: '@cms', timeout: 1000, failureMode: 'open', headers: 'standard' });
     expect(typeof limiter).toBe('function');
     limiter.close();
   });

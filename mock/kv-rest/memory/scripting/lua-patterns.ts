@@ -154,6 +154,7 @@ export class PatternMatcher {
       }
       s++;
       p = end;
+      this.spend(1);
     }
     this.depth++;
     return result;

@@ -92,6 +92,7 @@ export class ScriptRunner {
     sandbox.deadline = Date.now() + this.timeLimitMs;
     sandbox.timedOut = false;
     sandbox.engineFailure = undefined;
+    this.errorLine = 0;
     sandbox.setCallHandler((state, raiseErrors) => this.redisCall(state, raiseErrors, request, readOnly));
     sandbox.setKeysAndArgv(request.keys, request.args);
     // Once over the limit, every hook call raises again and pcall re-raises (see lua-sandbox.ts).
