@@ -5,7 +5,7 @@ import { allowedForReadOnlyToken, lookupCommand } from '../command-table';
 import type { Engine } from '../engine';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
 import type { Command } from './command-input';
-import { engineFailure } from './http-error';
+import { engineFailure, HttpError } from './http-error';
 import type { RequestLimits } from './limits';
 import type { Principal, TokenRegistry } from './tokens';
 
@@ -69,7 +69,7 @@ export class CommandRunner {
       }
     }
     await flush();
-    return replies;
+    return this.bounded(replies);
   }
 
   /** `/multi-exec`: all commands atomically, or one error when any check fails (nothing runs). */
@@ -81,7 +81,14 @@ export class CommandRunner {
     }
     const overLimit = this.limits.reserve(commands.length);
     if (overLimit) return error(`EXECABORT Transaction discarded: ${overLimit.message}`);
-    return this.execute(commands, true, context);
+    return this.bounded(await this.execute(commands, true, context));
+  }
+
+  /** The replies, or a 400 when they are more than one response may carry. */
+  private bounded(replies: Reply[]): Reply[] {
+    const tooLarge = this.limits.responseTooLarge(replies);
+    if (tooLarge) throw new HttpError(400, tooLarge);
+    return replies;
   }
 
   /** The engine's replies; an engine that cannot answer (store down, timeout) is a 400 `{error}`. */
