@@ -49,4 +49,9 @@ describeWithRedisBinary('finding 6: scripts that crash Redis 7.0 never reach it 
   it('guarded scripts return what the script returns, long brackets in the text included', async () => {
     expect((await postJson(server, '/', ['EVAL', "return {']]', [==[a]=]b]==], KEYS[1], ARGV[1]}", '1', 'k', 'v'])).json).toEqual({ result: [']]', 'a]=]b', 'k', 'v'] });
   });
+
+  it('refuses a shebang flag no Redis version knows, as Redis does, and drops only the newer versions\' allow-key-locking', async () => {
+    expect((await postJson(server, '/', ['EVAL', '#!lua flags=no-such-flag\nreturn 1', '0'])).json).toEqual({ error: 'ERR Unexpected flag in script shebang: no-such-flag' });
+    expect((await postJson(server, '/', ['EVAL', '#!lua flags=allow-key-locking,no-writes\nreturn 1', '0'])).json).toEqual({ result: 1 });
+  });
 });
