@@ -1,30 +1,22 @@
 // Finding 10: the redis engine re-parsed a split reply from its start on every chunk: LRANGE of
 // 100k elements took 1.3 s and 150k failed the 2 s time limit (dropping everything queued on that
 // pooled connection). Each byte is now parsed once.
-import { startKvRestServer, type KvRestServer } from '../../../mock';
 import { call, postJson } from '../../support/kv-servers';
-import { describeWithRedisBinary, OwnRedisServer } from '../../support/redis-server';
+import { describeWithRedisBinary, useRedisEngineServer } from '../../support/redis-server';
 
 const COUNT = 250_000;
 
 describeWithRedisBinary('finding 10: large replies through the redis engine', () => {
-  let redis: OwnRedisServer;
-  let server: KvRestServer;
+  const context = useRedisEngineServer();
   beforeAll(async () => {
-    redis = await OwnRedisServer.start();
-    server = await startKvRestServer({ engine: 'redis', redisUrl: redis.url });
     for (let start = 0; start < COUNT; start += 25_000) {
-      await postJson(server, '/', ['RPUSH', 'long', ...Array.from({ length: 25_000 }, (_, index) => `item-${start + index}`)]);
+      await postJson(context.server, '/', ['RPUSH', 'long', ...Array.from({ length: 25_000 }, (_, index) => `item-${start + index}`)]);
     }
-  });
-  afterAll(async () => {
-    await server?.close();
-    await redis?.stop();
   });
 
   it('finding 10: LRANGE of 250k elements answers well within the 2 s time limit', async () => {
     const started = Date.now();
-    const response = await call(server, '/lrange/long/0/-1');
+    const response = await call(context.server, '/lrange/long/0/-1');
     const elapsed = Date.now() - started;
     const { result } = response.json as { result: string[] };
     expect([result.length, result[0], result[COUNT - 1]]).toEqual([COUNT, 'item-0', `item-${COUNT - 1}`]);

@@ -3,35 +3,25 @@
 // SLOWLOG RESET, MEMORY PURGE ran. The redis engine now reaches Redis as a gateway user that Redis
 // itself confines to the REST policy, inside scripts too, and users created through the REST API
 // get the same refusals.
-import { startKvRestServer, type KvRestServer } from '../../../mock';
 import { call, postJson } from '../../support/kv-servers';
-import { describeWithRedisBinary, OwnRedisServer } from '../../support/redis-server';
+import { describeWithRedisBinary, useRedisEngineServer } from '../../support/redis-server';
 
 /** Redis 7.0's refusal of a command the script's ACL user may not run. */
 const REFUSED = { error: expect.stringMatching(/^ERR The user executing the script can't run this command or subcommand script: [0-9a-f]{40}, on @user_script:1\.$/) };
 
 describeWithRedisBinary('findings 8 and 9: scripts cannot leave the REST policy [redis engine]', () => {
-  let redis: OwnRedisServer;
-  let server: KvRestServer;
-  beforeAll(async () => {
-    redis = await OwnRedisServer.start();
-    server = await startKvRestServer({ engine: 'redis', redisUrl: redis.url });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await redis?.stop();
-  });
+  const context = useRedisEngineServer();
 
   it("finding 8: a Read Only token's script cannot SELECT another database", async () => {
-    const response = await postJson(server, '/', ['EVAL_RO', "redis.call('SELECT', '3') return redis.call('GET', 'k')", '0'], { token: server.readonlyToken });
+    const response = await postJson(context.server, '/', ['EVAL_RO', "redis.call('SELECT', '3') return redis.call('GET', 'k')", '0'], { token: context.server.readonlyToken });
     expect(response.json).toEqual(REFUSED);
   });
 
   it("finding 8: a Standard token's script cannot SWAPDB 0 3", async () => {
-    await call(server, '/set/stays/here');
-    const response = await postJson(server, '/', ['EVAL', "return redis.call('SWAPDB', '0', '3')", '0']);
+    await call(context.server, '/set/stays/here');
+    const response = await postJson(context.server, '/', ['EVAL', "return redis.call('SWAPDB', '0', '3')", '0']);
     expect(response.json).toEqual(REFUSED);
-    expect((await call(server, '/get/stays')).json).toEqual({ result: 'here' });
+    expect((await call(context.server, '/get/stays')).json).toEqual({ result: 'here' });
   });
 
   it.each([
@@ -42,21 +32,21 @@ describeWithRedisBinary('findings 8 and 9: scripts cannot leave the REST policy 
     [['MEMORY', 'PURGE']],
   ])('finding 9: a script cannot run %j', async (command) => {
     const args = command.map((arg) => `'${arg}'`).join(', ');
-    const response = await postJson(server, '/', ['EVAL', `return redis.call(${args})`, '0']);
+    const response = await postJson(context.server, '/', ['EVAL', `return redis.call(${args})`, '0']);
     expect(response.json).toEqual(REFUSED);
   });
 
   it('finding 9: users created through the REST API get the same refusals, even with +@all', async () => {
-    expect((await postJson(server, '/', ['ACL', 'SETUSER', 'wide', 'on', '>pw', '~*', '&*', '+@all'])).json).toEqual({ result: 'OK' });
-    const token = ((await postJson(server, '/', ['ACL', 'RESTTOKEN', 'wide', 'pw'])).json as { result: string }).result;
-    expect((await postJson(server, '/', ['EVAL', "return redis.call('SET', 'w', '1')", '0'], { token })).json).toEqual({ result: 'OK' });
-    expect((await postJson(server, '/', ['EVAL', "return redis.call('SELECT', '2')", '0'], { token })).json).toEqual(REFUSED);
+    expect((await postJson(context.server, '/', ['ACL', 'SETUSER', 'wide', 'on', '>pw', '~*', '&*', '+@all'])).json).toEqual({ result: 'OK' });
+    const token = ((await postJson(context.server, '/', ['ACL', 'RESTTOKEN', 'wide', 'pw'])).json as { result: string }).result;
+    expect((await postJson(context.server, '/', ['EVAL', "return redis.call('SET', 'w', '1')", '0'], { token })).json).toEqual({ result: 'OK' });
+    expect((await postJson(context.server, '/', ['EVAL', "return redis.call('SELECT', '2')", '0'], { token })).json).toEqual(REFUSED);
   });
 
   it("finding 9: selectors and the engine's own users are not the REST API's to change", async () => {
-    expect((await postJson(server, '/', ['ACL', 'SETUSER', 'sel', 'on', '>pw', '(+select ~*)'])).json).toEqual({ error: 'ERR ACL selectors are not available through the REST API' });
-    expect((await postJson(server, '/', ['ACL', 'SETUSER', 'kv-rest-gateway', '+@all'])).json).toEqual({ error: "ERR the user 'kv-rest-gateway' belongs to the REST server itself and cannot be changed through the REST API" });
-    expect((await postJson(server, '/', ['ACL', 'SETUSER', 'default', 'off'])).json).toEqual({ error: "ERR the user 'default' belongs to the REST server itself and cannot be changed through the REST API" });
-    expect((await call(server, '/acl/whoami')).json).toEqual({ result: 'default' });
+    expect((await postJson(context.server, '/', ['ACL', 'SETUSER', 'sel', 'on', '>pw', '(+select ~*)'])).json).toEqual({ error: 'ERR ACL selectors are not available through the REST API' });
+    expect((await postJson(context.server, '/', ['ACL', 'SETUSER', 'kv-rest-gateway', '+@all'])).json).toEqual({ error: "ERR the user 'kv-rest-gateway' belongs to the REST server itself and cannot be changed through the REST API" });
+    expect((await postJson(context.server, '/', ['ACL', 'SETUSER', 'default', 'off'])).json).toEqual({ error: "ERR the user 'default' belongs to the REST server itself and cannot be changed through the REST API" });
+    expect((await call(context.server, '/acl/whoami')).json).toEqual({ result: 'default' });
   });
 });
