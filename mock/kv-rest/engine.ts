@@ -7,6 +7,8 @@ export interface Caller {
   readonly user: string;
   /** `ip:port` of the HTTP client, shown by MONITOR. */
   readonly address: string;
+  /** The database's Read Only token: the redis engine runs its commands as a user confined to that token's rights. */
+  readonly readOnly?: boolean;
 }
 
 export interface ExecuteOptions {

@@ -2,7 +2,7 @@
 // the engine. Checks that fail become error replies in their slot, or discard a whole transaction.
 import { randomBytes } from 'node:crypto';
 import { allowedForReadOnlyToken, lookupCommand } from '../command-table';
-import type { Engine } from '../engine';
+import type { Caller, Engine } from '../engine';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
 import type { Command } from './command-input';
 import { engineFailure, HttpError } from './http-error';
@@ -94,7 +94,7 @@ export class CommandRunner {
   /** The engine's replies; an engine that cannot answer (store down, timeout) is a 400 `{error}`. */
   private async execute(commands: readonly Command[], transaction: boolean, context: RunContext): Promise<Reply[]> {
     try {
-      return await this.engine.execute(commands, { transaction, caller: { user: context.principal.user, address: context.address } });
+      return await this.engine.execute(commands, { transaction, caller: callerOf(context) });
     } catch (failure) {
       throw engineFailure(failure);
     }
@@ -111,4 +111,9 @@ export class CommandRunner {
     if (!authenticated) return error(`ERR Wrong password or user "${user}" does not exist`);
     return bulk(this.tokens.mintForUser(user, this.tokenSecret));
   }
+}
+
+/** Who the engine runs a request's commands as. */
+export function callerOf(context: RunContext): Caller {
+  return { user: context.principal.user, address: context.address, readOnly: context.principal.readOnly };
 }

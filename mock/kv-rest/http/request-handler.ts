@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Engine } from '../engine';
 import { type Command, commandFromJsonBody, commandFromPath, commandsFromJsonBody } from './command-input';
-import type { CommandRunner, RunContext } from './command-runner';
+import { callerOf, type CommandRunner, type RunContext } from './command-runner';
 import { encodeEnvelope, encodeEnvelopes, encodeErrorBody } from './encode-json';
 import { encodeResp2 } from './encode-resp2';
 import { ConnectionMemo } from './connection-memo';
@@ -123,7 +123,7 @@ export class RequestHandler {
   private async stream(request: IncomingMessage, response: ServerResponse, route: string, targets: string[], context: RunContext): Promise<void> {
     requireEventStream(request, `/${route}`);
     response.setHeader(this.headerNames.syncToken, this.nextSyncToken());
-    const caller = { user: context.principal.user, address: context.address };
+    const caller = callerOf(context);
     if (route === 'monitor') {
       if (context.principal.readOnly) throw new HttpError(400, "NOPERM this user has no permissions to run the 'monitor' command");
       return this.streams.monitor(response, this.engine, caller);

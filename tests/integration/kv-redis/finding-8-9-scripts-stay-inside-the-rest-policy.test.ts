@@ -49,4 +49,19 @@ describeWithRedisBinary('findings 8 and 9: scripts cannot leave the REST policy 
     expect((await postJson(context.server, '/', ['ACL', 'SETUSER', 'default', 'off'])).json).toEqual({ error: "ERR the user 'default' belongs to the REST server itself and cannot be changed through the REST API" });
     expect((await call(context.server, '/acl/whoami')).json).toEqual({ result: 'default' });
   });
+
+  it.each([["KEYS", "*"], ["SCAN", "0"], ["RANDOMKEY"], ["INFO"], ["PUBLISH", "news", "x"]])(
+    "a Read Only token's EVAL_RO cannot run %s, which the token may not run directly either",
+    async (...command) => {
+      const args = command.map((arg) => `'${arg}'`).join(', ');
+      expect((await postJson(context.server, '/', ['EVAL_RO', `return redis.call(${args})`, '0'], { token: context.server.readonlyToken })).json).toEqual(REFUSED);
+    },
+  );
+
+  it("a Read Only token's EVAL_RO still reads, and the Standard token's EVAL_RO may run KEYS", async () => {
+    await call(context.server, '/set/readable/yes');
+    expect((await postJson(context.server, '/', ['EVAL_RO', "return redis.call('GET', KEYS[1])", '1', 'readable'], { token: context.server.readonlyToken })).json).toEqual({ result: 'yes' });
+    expect((await postJson(context.server, '/', ['EVAL_RO', "return #redis.call('KEYS', 'readable')", '0'])).json).toEqual({ result: 1 });
+    expect((await call(context.server, '/acl/whoami')).json).toEqual({ result: 'default' });
+  });
 });
