@@ -72,8 +72,10 @@ export function confinementFor(redis: RedisCommandNames, password: string, readO
   const allowed: string[] = [];
   const refusals: string[] = [];
   for (const name of redis.topLevel) {
-    if (containers.has(name)) {
-      for (const sub of redis.subcommands.get(name) ?? []) (names.has(sub) ? allowed : refusals).push(sub);
+    const subcommands = redis.subcommands.get(name) ?? [];
+    // A container whose subcommands Redis did not list is refused whole.
+    if (containers.has(name) && subcommands.length > 0) {
+      for (const sub of subcommands) (names.has(sub) ? allowed : refusals).push(sub);
     } else (names.has(name) ? allowed : refusals).push(name);
   }
   return {
