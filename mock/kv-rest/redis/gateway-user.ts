@@ -8,6 +8,7 @@
 // may not use selectors (a selector's rights would add to the refusals instead of being limited).
 import { allCommands, allowedForReadOnlyToken, type CommandSpec } from '../command-table';
 import { error, type ErrorReply, type Reply } from '../reply';
+import { BEYOND_THE_DATABASE } from './database-confinement';
 
 /** The engine's Redis users, for the Standard token and for the Read Only token. */
 export const GATEWAY_USER = 'kv-rest-gateway';
@@ -22,7 +23,7 @@ const STANDARD_ROUTE_COMMANDS = ['monitor'];
 function restCommands(readOnly: boolean): { readonly names: ReadonlySet<string>; readonly containers: ReadonlySet<string> } {
   const names = new Set<string>(readOnly ? ROUTE_COMMANDS : [...ROUTE_COMMANDS, ...STANDARD_ROUTE_COMMANDS]);
   const containers = new Set<string>();
-  const served = (spec: CommandSpec): boolean => !spec.unsupported && (!readOnly || allowedForReadOnlyToken(spec));
+  const served = (spec: CommandSpec): boolean => !spec.unsupported && !BEYOND_THE_DATABASE.has(spec.name) && (!readOnly || allowedForReadOnlyToken(spec));
   for (const spec of allCommands()) {
     if (spec.subcommands) {
       containers.add(spec.name);

@@ -9,6 +9,7 @@ import { EngineRefusal, type Caller, type Engine, type ExecuteOptions, type PubS
 import { bulk, type ErrorReply, type Reply } from '../reply';
 import { parseRedisUrl, RedisConnection, RedisTimeoutError, type RedisAddress } from './connection';
 import { confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, READER_USER, readCommandNames } from './gateway-user';
+import { confineToDatabase } from './database-confinement';
 import { ScriptKiller } from './script-killer';
 import { ScriptRewrites } from './script-rewrites';
 
@@ -60,7 +61,8 @@ class RedisEngine implements Engine {
     const { refusals } = await this.gatewayReady();
     const planned: Planned[] = commands.map((command) => {
       const confined = confineAclCommand(command, refusals, this.engineUsers);
-      return 'kind' in confined ? { refused: confined } : { send: this.scripts.translate(confined as readonly string[]) };
+      const inDatabase = 'kind' in confined ? confined : confineToDatabase(confined as readonly string[], this.address.db);
+      return 'kind' in inDatabase ? { refused: inDatabase } : { send: this.scripts.translate(inDatabase as readonly string[]) };
     });
     const toSend = planned.flatMap((plan) => ('send' in plan ? [plan.send] : []));
     const firstRefusal = planned.find((plan): plan is { refused: ErrorReply } => 'refused' in plan);

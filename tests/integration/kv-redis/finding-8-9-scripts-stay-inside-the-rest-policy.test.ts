@@ -3,6 +3,7 @@
 // SLOWLOG RESET, MEMORY PURGE ran. The redis engine now reaches Redis as a gateway user that Redis
 // itself confines to the REST policy, inside scripts too, and users created through the REST API
 // get the same refusals.
+import { startKvRestServer, type KvRestServer } from '../../../mock';
 import { call, postJson } from '../../support/kv-servers';
 import { describeWithRedisBinary, useRedisEngineServer } from '../../support/redis-server';
 
@@ -63,5 +64,30 @@ describeWithRedisBinary('findings 8 and 9: scripts cannot leave the REST policy 
     expect((await postJson(context.server, '/', ['EVAL_RO', "return redis.call('GET', KEYS[1])", '1', 'readable'], { token: context.server.readonlyToken })).json).toEqual({ result: 'yes' });
     expect((await postJson(context.server, '/', ['EVAL_RO', "return #redis.call('KEYS', 'readable')", '0'])).json).toEqual({ result: 1 });
     expect((await call(context.server, '/acl/whoami')).json).toEqual({ result: 'default' });
+  });
+});
+
+describeWithRedisBinary('finding 8: the REST API stays inside its own database of a shared Redis [redis engine]', () => {
+  const context = useRedisEngineServer();
+  let neighbour: KvRestServer;
+  beforeAll(async () => {
+    neighbour = await startKvRestServer({ engine: 'redis', redisUrl: context.redis.url.replace(/\/0$/, '/5') });
+  });
+  afterAll(() => neighbour?.close());
+
+  it("finding 8: FLUSHALL empties the server's own database only, and scripts may not run it", async () => {
+    await call(neighbour, '/set/neighbours/key');
+    await call(context.server, '/set/mine/key');
+    expect((await call(context.server, '/flushall')).json).toEqual({ result: 'OK' });
+    expect([(await call(context.server, '/dbsize')).json, (await call(neighbour, '/dbsize')).json]).toEqual([{ result: 0 }, { result: 1 }]);
+    expect((await postJson(context.server, '/', ['EVAL', "return redis.call('FLUSHALL')", '0'])).json).toEqual(REFUSED);
+    expect((await call(neighbour, '/get/neighbours')).json).toEqual({ result: 'key' });
+  });
+
+  it('finding 8: COPY into another database is refused', async () => {
+    await call(context.server, '/set/source/v');
+    expect((await call(context.server, '/copy/source/target/DB/5')).json).toEqual({ error: 'ERR DB index is out of range' });
+    expect((await call(context.server, '/copy/source/target/DB/0')).json).toEqual({ result: 1 });
+    expect((await call(neighbour, '/exists/target')).json).toEqual({ result: 0 });
   });
 });

@@ -9,9 +9,13 @@ import { error } from '../../../mock/kv-rest/reply';
 /** Commands served by their own routes (streams, /multi-exec), which the HTTP lookup refuses as commands. */
 const ROUTES = { standard: ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'multi', 'exec', 'discard', 'monitor'], readOnly: ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'multi', 'exec', 'discard'] };
 
+/** Served by the engine as FLUSHDB: the engine's users may not empty the other databases. */
+const BEYOND_THE_DATABASE = ['flushall'];
+
 /** Whether the HTTP layer runs `name` (`cmd` or `container|sub`) for the token, asked with as many arguments as its arity wants. */
 function restAllows(name: string, readOnly: boolean): boolean {
   if ((readOnly ? ROUTES.readOnly : ROUTES.standard).includes(name)) return true;
+  if (BEYOND_THE_DATABASE.includes(name)) return false;
   const [top, sub] = name.split('|');
   const container = allCommands().find((spec) => spec.name === top);
   const spec = sub === undefined ? container : container?.subcommands?.get(sub);
