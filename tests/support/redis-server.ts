@@ -2,7 +2,6 @@
 // may stop and start again. Without the binary, suites skip and say why, unless REQUIRE_REDIS=1.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { startKvRestServer, type KvRestServer, type KvRestServerOptions } from '../../mock';
 import { describeWithProgram, type InstalledProgram } from './installed-program';
 
 const REDIS_SERVER: InstalledProgram = {
@@ -70,21 +69,4 @@ export class OwnRedisServer {
 /** `describe` when redis-server can run here; otherwise a skipped suite that says why (or a failure under REQUIRE_REDIS=1). */
 export function describeWithRedisBinary(title: string, suite: () => void): void {
   describeWithProgram(REDIS_SERVER, title, suite);
-}
-
-/**
- * For the enclosing `describe`: a throwaway redis-server (started with `redisArgs`) and a key-value
- * server on the redis engine in front of it, both stopped after the suite.
- */
-export function useRedisEngineServer(options: KvRestServerOptions = {}, redisArgs: readonly string[] = []): { readonly redis: OwnRedisServer; readonly server: KvRestServer } {
-  const context = {} as { redis: OwnRedisServer; server: KvRestServer };
-  beforeAll(async () => {
-    context.redis = await OwnRedisServer.start(redisArgs);
-    context.server = await startKvRestServer({ ...options, engine: 'redis', redisUrl: context.redis.url });
-  });
-  afterAll(async () => {
-    await context.server?.close();
-    await context.redis?.stop();
-  });
-  return context;
 }

@@ -1,8 +1,8 @@
 // Finding 10: the redis engine re-parsed a split reply from its start on every chunk: LRANGE of
 // 100k elements took 1.3 s and 150k failed the 2 s time limit (dropping everything queued on that
 // pooled connection). Each byte is now parsed once.
-import { call, postJson } from '../../support/kv-servers';
-import { describeWithRedisBinary, useRedisEngineServer } from '../../support/redis-server';
+import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
+import { describeWithRedisBinary } from '../../support/redis-server';
 
 const COUNT = 250_000;
 

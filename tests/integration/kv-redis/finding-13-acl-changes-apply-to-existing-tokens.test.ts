@@ -1,8 +1,8 @@
 // Finding 13 (redis engine): an ACL user's token kept its rights after `ACL SETUSER u off` (or a new
 // password), because its connection had authenticated before and Redis keeps a connection's rights.
 // The engine now authenticates again before each use of the user's connection.
-import { call, postJson } from '../../support/kv-servers';
-import { describeWithRedisBinary, useRedisEngineServer } from '../../support/redis-server';
+import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
+import { describeWithRedisBinary } from '../../support/redis-server';
 
 describeWithRedisBinary('finding 13: ACL changes apply to existing tokens at once [redis engine]', () => {
   const context = useRedisEngineServer();

@@ -1,8 +1,8 @@
 // Finding 6: a script whose error value is a table without a string `err` (`error({})`) makes
 // Redis 7.0.15 dereference NULL and die, taking its data along. Through the redis engine the Read
 // Only token's EVAL_RO of such scripts answers an error and redis-server keeps serving.
-import { call, postJson } from '../../support/kv-servers';
-import { describeWithRedisBinary, useRedisEngineServer } from '../../support/redis-server';
+import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
+import { describeWithRedisBinary } from '../../support/redis-server';
 
 const CRASHING_SCRIPTS = ['error({})', 'error({1})', 'error({err={}})', "local t = setmetatable({}, {__index = function() error({}) end}) return t.x", "redis.pcall('GET', 'k') error({})"];
 

@@ -1,8 +1,9 @@
 // Finding 7: `EVAL_RO "while true do end" 0` held redis-server: after its busy threshold every
 // request got BUSY, and SCRIPT KILL is not the REST API's to send. The redis engine now sends
 // SCRIPT KILL itself when a script overruns its time limit, so the store answers again by itself.
-import { call, postJson } from '../../support/kv-servers';
-import { describeWithRedisBinary, useRedisEngineServer } from '../../support/redis-server';
+import { parseRedisUrl, RedisConnection } from '../../../mock/kv-rest/redis/connection';
+import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
+import { describeWithRedisBinary } from '../../support/redis-server';
 
 describeWithRedisBinary('finding 7: an endless read-only script does not wedge the store [redis engine]', () => {
   // Redis takes other clients' commands (SCRIPT KILL included) once a script has run 300 ms.
@@ -21,7 +22,6 @@ describeWithRedisBinary('finding 7: an endless read-only script does not wedge t
   });
 
   it('finding 7: a BUSY reply from a script started elsewhere makes the engine kill it too', async () => {
-    const { RedisConnection, parseRedisUrl } = await import('../../../mock/kv-rest/redis/connection');
     const outsider = await RedisConnection.open(parseRedisUrl(context.redis.url), 10_000);
     const running = outsider.send([['EVAL', 'while true do end', '0']]);
     await new Promise((resolve) => setTimeout(resolve, 400));

@@ -4,8 +4,8 @@
 // itself confines to the REST policy, inside scripts too, and users created through the REST API
 // get the same refusals.
 import { startKvRestServer, type KvRestServer } from '../../../mock';
-import { call, postJson } from '../../support/kv-servers';
-import { describeWithRedisBinary, useRedisEngineServer } from '../../support/redis-server';
+import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
+import { describeWithRedisBinary } from '../../support/redis-server';
 
 /** Redis 7.0's refusal of a command the script's ACL user may not run. */
 const REFUSED = { error: expect.stringMatching(/^ERR The user executing the script can't run this command or subcommand script: [0-9a-f]{40}, on @user_script:1\.$/) };
