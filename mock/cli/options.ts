@@ -81,6 +81,9 @@ export function parseMockOptions(argv: readonly string[], env: NodeJS.ProcessEnv
 }
 
 export function mockUsage(): string {
-  const lines = Object.values(MOCK_OPTIONS).map((spec) => `  --${spec.flag.padEnd(20)} ${spec.env.padEnd(24)} ${spec.help}`);
-  return ['Usage: strapi-plugin-ratelimit mock [options]', '', 'Starts the local key-value REST server and the workflow trigger server.', '', '  flag                   environment variable', ...lines].join('\n');
+  const specs: readonly OptionSpec[] = Object.values(MOCK_OPTIONS);
+  const flagWidth = Math.max(...specs.map((spec) => spec.flag.length)) + 3;
+  const envWidth = Math.max(...specs.map((spec) => spec.env.length)) + 1;
+  const lines = specs.map((spec) => `  ${`--${spec.flag}`.padEnd(flagWidth)}${spec.env.padEnd(envWidth)}${spec.help}`);
+  return ['Usage: strapi-plugin-ratelimit mock [options]', '', 'Starts the local key-value REST server and the workflow trigger server.', '', `  ${'flag'.padEnd(flagWidth)}environment variable`, ...lines].join('\n');
 }
