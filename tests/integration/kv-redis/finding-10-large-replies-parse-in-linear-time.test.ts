@@ -14,12 +14,12 @@ describeWithRedisBinary('finding 10: large replies through the redis engine', ()
     }
   });
 
-  it('finding 10: LRANGE of 250k elements answers well within the 2 s time limit', async () => {
+  it('finding 10: LRANGE of 250k elements answers whole, within the 2 s time limit (the parser\'s work is counted in resp-codec-keeps-reply-types)', async () => {
     const started = Date.now();
     const response = await call(context.server, '/lrange/long/0/-1');
     const elapsed = Date.now() - started;
     const { result } = response.json as { result: string[] };
     expect([result.length, result[0], result[COUNT - 1]]).toEqual([COUNT, 'item-0', `item-${COUNT - 1}`]);
-    expect(elapsed).toBeLessThan(1000);
+    expect(elapsed).toBeLessThan(2000);
   });
 });
