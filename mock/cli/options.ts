@@ -17,8 +17,14 @@ export const MOCK_OPTIONS = {
   prefix: { flag: 'prefix', env: 'MOCK_PREFIX', type: 'string', help: 'header prefix, Upstash (default) or Svc' },
   maxRequestBytes: { flag: 'max-request-bytes', env: 'MOCK_MAX_REQUEST_BYTES', type: 'count', help: 'largest command in bytes (default 10485760)' },
   dailyLimit: { flag: 'daily-limit', env: 'MOCK_DAILY_LIMIT', type: 'count', help: 'commands per UTC day, 0 = unlimited (default 0)' },
+  maxResponseBytes: { flag: 'max-response-bytes', env: 'MOCK_MAX_RESPONSE_BYTES', type: 'count', help: 'largest response in bytes; a pipeline asking more gets 400 (default 67108864)' },
+  maxStreamBufferBytes: { flag: 'max-stream-buffer-bytes', env: 'MOCK_MAX_STREAM_BUFFER_BYTES', type: 'count', help: 'unsent bytes of one /subscribe or /monitor stream before its slow client is disconnected (default 33554432)' },
+  headersTimeoutMs: { flag: 'headers-timeout-ms', env: 'MOCK_HEADERS_TIMEOUT_MS', type: 'count', help: 'longest wait for request headers, then 408 (default 10000)' },
+  requestTimeoutMs: { flag: 'request-timeout-ms', env: 'MOCK_REQUEST_TIMEOUT_MS', type: 'count', help: 'longest wait for a whole request, then 408 (default 30000)' },
+  maxConnections: { flag: 'max-connections', env: 'MOCK_MAX_CONNECTIONS', type: 'count', help: 'open connections at most; more are closed at once (default 10000)' },
   engine: { flag: 'engine', env: 'MOCK_ENGINE', type: 'engine', help: 'memory (default, embedded) or redis (a real redis-server)' },
   redisUrl: { flag: 'redis-url', env: 'MOCK_REDIS_URL', type: 'string', help: 'redis engine: redis://[user:pass@]host:port/db (default redis://127.0.0.1:6379/0)' },
+  redisTimeoutMs: { flag: 'redis-timeout-ms', env: 'MOCK_REDIS_TIMEOUT_MS', type: 'count', help: 'redis engine: longest wait for redis-server to answer, streams included (default 2000)' },
   workflowPort: { flag: 'workflow-port', env: 'MOCK_WORKFLOW_PORT', type: 'port', help: 'workflow trigger server port (default 8080; 0 = any free port)' },
   workflowToken: { flag: 'workflow-token', env: 'MOCK_WORKFLOW_TOKEN', type: 'string', help: 'workflow server bearer token (default: random)' },
   signingKey: { flag: 'signing-key', env: 'MOCK_SIGNING_KEY', type: 'string', help: 'workflow server: current signing key of deliveries (default: random)' },
@@ -83,6 +89,9 @@ export function parseMockOptions(argv: readonly string[], env: NodeJS.ProcessEnv
 }
 
 export function mockUsage(): string {
-  const lines = Object.values(MOCK_OPTIONS).map((spec) => `  --${spec.flag.padEnd(20)} ${spec.env.padEnd(24)} ${spec.help}`);
-  return ['Usage: strapi-plugin-ratelimit mock [options]', '', 'Starts the local key-value REST server and the workflow trigger server.', '', '  flag                   environment variable', ...lines].join('\n');
+  const specs: readonly OptionSpec[] = Object.values(MOCK_OPTIONS);
+  const flagWidth = Math.max(...specs.map((spec) => spec.flag.length)) + 3;
+  const envWidth = Math.max(...specs.map((spec) => spec.env.length)) + 1;
+  const lines = specs.map((spec) => `  ${`--${spec.flag}`.padEnd(flagWidth)}${spec.env.padEnd(envWidth)}${spec.help}`);
+  return ['Usage: strapi-plugin-ratelimit mock [options]', '', 'Starts the local key-value REST server and the workflow trigger server.', '', `  ${'flag'.padEnd(flagWidth)}environment variable`, ...lines].join('\n');
 }

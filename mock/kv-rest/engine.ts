@@ -13,6 +13,8 @@ export interface Caller {
    * off), so a token never outlives the credential it stands for.
    */
   readonly passwordSha256?: string;
+  /** The database's Read Only token: the redis engine runs its commands as a user confined to that token's rights. */
+  readonly readOnly?: boolean;
 }
 
 export interface ExecuteOptions {

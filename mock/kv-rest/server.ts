@@ -3,6 +3,7 @@
 import { createServer } from 'node:http';
 import { listen } from '../listen';
 import type { Engine } from './engine';
+import { answerClientError } from './http/client-errors';
 import { CommandRunner } from './http/command-runner';
 import { RequestLimits } from './http/limits';
 import { RequestHandler } from './http/request-handler';
@@ -25,6 +26,16 @@ export interface KvRestServerOptions {
   maxRequestBytes?: number;
   /** Commands accepted per UTC day; 0 (the default) means unlimited. */
   dailyLimit?: number;
+  /** Largest response, in bytes of its strings (default 64 MiB); a pipeline asking for more gets a 400. */
+  maxResponseBytes?: number;
+  /** Unsent output of one /subscribe or /monitor stream past which its client is disconnected (default 32 MiB, Redis's pub/sub hard limit). */
+  maxStreamBufferBytes?: number;
+  /** Longest wait for a request's headers (default 10000 ms); then 408 and the connection closes. */
+  headersTimeoutMs?: number;
+  /** Longest wait for a whole request, body included (default 30000 ms); then 408 and the connection closes. */
+  requestTimeoutMs?: number;
+  /** Open connections at most (default 10000, Redis's maxclients); connections past it are closed at once. */
+  maxConnections?: number;
   /** `memory` (default, embedded), `redis` (a real redis-server at `redisUrl`) or an engine instance. */
   engine?: 'memory' | 'redis' | Engine;
   /** The redis engine's server: `redis://[user:password@]host:port/db` (default redis://127.0.0.1:6379/0). */
@@ -50,7 +61,15 @@ export const KV_REST_DEFAULTS = {
   prefix: 'Upstash',
   maxRequestBytes: 10 * 1024 * 1024,
   dailyLimit: 0,
+  maxResponseBytes: 64 * 1024 * 1024,
+  maxStreamBufferBytes: 32 * 1024 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  maxConnections: 10_000,
 } as const;
+
+/** How often Node checks the header and request timeouts (its default, 30 s, would let them run that much late). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
 export async function startKvRestServer(options: KvRestServerOptions = {}): Promise<KvRestServer> {
   const settings = { ...KV_REST_DEFAULTS, ...withoutUndefined(options) };
@@ -64,13 +83,24 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
         ? createRedisEngine({ url: options.redisUrl, commandTimeoutMs: options.redisTimeoutMs })
         : createMemoryEngine({ scriptTimeLimitMs: options.scriptTimeLimitMs, runAtEndOfTurn: true });
   const tokens = new TokenRegistry(token, readonlyToken);
-  const limits = new RequestLimits({ maxRequestBytes: settings.maxRequestBytes, dailyLimit: settings.dailyLimit });
+  const limits = new RequestLimits({ maxRequestBytes: settings.maxRequestBytes, dailyLimit: settings.dailyLimit, maxResponseBytes: settings.maxResponseBytes });
   const handler = new RequestHandler(engine, new CommandRunner(engine, tokens, limits), tokens, {
     prefix: settings.prefix,
     maxBodyBytes: settings.maxRequestBytes * 4,
+    maxStreamBufferBytes: settings.maxStreamBufferBytes,
   });
-  const server = createServer({ keepAliveTimeout: 65_000 }, handler.handle);
-  server.on('clientError', (_failure, socket) => socket.destroy());
+  const server = createServer(
+    {
+      keepAliveTimeout: 65_000,
+      headersTimeout: settings.headersTimeoutMs,
+      // Node requires the request timeout to be at least the headers timeout.
+      requestTimeout: Math.max(settings.requestTimeoutMs, settings.headersTimeoutMs),
+      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS, settings.headersTimeoutMs),
+    },
+    handler.handle,
+  );
+  server.maxConnections = settings.maxConnections;
+  server.on('clientError', answerClientError);
   const address = await listen(server, settings.port, settings.host);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {

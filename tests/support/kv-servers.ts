@@ -1,6 +1,8 @@
 // Test support: starts the key-value REST server on each engine available here, so one contract
-// suite runs against all of them, and small helpers to call it over plain HTTP.
+// suite runs against all of them, or on the redis engine in front of a redis-server of the suite's
+// own, and small helpers to call it over plain HTTP.
 import { startKvRestServer, type KvRestServer, type KvRestServerOptions } from '../../mock';
+import { OwnRedisServer } from './redis-server';
 
 export type EngineName = 'memory' | 'redis';
 
@@ -56,3 +58,20 @@ export async function call(server: KvRestServer, path: string, init: RequestInit
 
 export const postJson = (server: KvRestServer, path: string, body: unknown, init: RequestInit & { token?: string | null } = {}): Promise<RawResponse> =>
   call(server, path, { ...init, method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...(init.headers as Record<string, string>) } });
+
+/**
+ * For the enclosing `describe`: a throwaway redis-server (started with `redisArgs`) and a key-value
+ * server on the redis engine in front of it, both stopped after the suite.
+ */
+export function useRedisEngineServer(options: KvRestServerOptions = {}, redisArgs: readonly string[] = []): { readonly redis: OwnRedisServer; readonly server: KvRestServer } {
+  const context = {} as { redis: OwnRedisServer; server: KvRestServer };
+  beforeAll(async () => {
+    context.redis = await OwnRedisServer.start(redisArgs);
+    context.server = await startKvRestServer({ ...options, engine: 'redis', redisUrl: context.redis.url });
+  });
+  afterAll(async () => {
+    await context.server?.close();
+    await context.redis?.stop();
+  });
+  return context;
+}

@@ -2,10 +2,10 @@
 // the engine. Checks that fail become error replies in their slot, or discard a whole transaction.
 import { randomBytes } from 'node:crypto';
 import { allowedForReadOnlyToken, lookupCommand } from '../command-table';
-import type { Engine } from '../engine';
+import type { Caller, Engine } from '../engine';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
 import type { Command } from './command-input';
-import { engineFailure } from './http-error';
+import { engineFailure, HttpError } from './http-error';
 import type { RequestLimits } from './limits';
 import type { Principal, TokenRegistry } from './tokens';
 
@@ -69,7 +69,7 @@ export class CommandRunner {
       }
     }
     await flush();
-    return replies;
+    return this.bounded(replies);
   }
 
   /** `/multi-exec`: all commands atomically, or one error when any check fails (nothing runs). */
@@ -81,13 +81,20 @@ export class CommandRunner {
     }
     const overLimit = this.limits.reserve(commands.length);
     if (overLimit) return error(`EXECABORT Transaction discarded: ${overLimit.message}`);
-    return this.execute(commands, true, context);
+    return this.bounded(await this.execute(commands, true, context));
+  }
+
+  /** The replies, or a 400 when they are more than one response may carry. */
+  private bounded(replies: Reply[]): Reply[] {
+    const tooLarge = this.limits.responseTooLarge(replies);
+    if (tooLarge) throw new HttpError(400, tooLarge);
+    return replies;
   }
 
   /** The engine's replies; an engine that cannot answer (store down, timeout) is a 400 `{error}`. */
   private async execute(commands: readonly Command[], transaction: boolean, context: RunContext): Promise<Reply[]> {
     try {
-      return await this.engine.execute(commands, { transaction, caller: { user: context.principal.user, address: context.address } });
+      return await this.engine.execute(commands, { transaction, caller: callerOf(context) });
     } catch (failure) {
       throw engineFailure(failure);
     }
@@ -104,4 +111,9 @@ export class CommandRunner {
     if (!authenticated) return error(`ERR Wrong password or user "${user}" does not exist`);
     return bulk(this.tokens.mintForUser(user, this.tokenSecret));
   }
+}
+
+/** Who the engine runs a request's commands as. */
+export function callerOf(context: RunContext): Caller {
+  return { user: context.principal.user, address: context.address, readOnly: context.principal.readOnly };
 }

@@ -1,5 +1,8 @@
 // The Server-Sent Events routes: /monitor and /subscribe|/psubscribe/<targets>, each line `data: <text>`.
 // A stream holds an engine subscription that is closed when the client goes away or the server stops.
+// Each stream's unsent output is bounded: a client that reads slower than its events arrive is
+// disconnected once that much waits for it, as Redis drops pub/sub clients past
+// `client-output-buffer-limit pubsub`; nothing else holds events for it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bytesToUtf8 } from '../bytes';
 import type { Caller, Engine, Subscription } from '../engine';
@@ -25,47 +28,66 @@ export function requireEventStream(request: IncomingMessage, route: string): voi
 export class EventStreams {
   private readonly open = new Set<Subscription>();
 
-  private async attach(request: IncomingMessage, response: ServerResponse, start: () => Promise<Subscription>): Promise<void> {
-    let subscription: Subscription;
+  /** `maxBufferedBytes`: unsent output past which a stream's client is disconnected. */
+  constructor(private readonly maxBufferedBytes: number) {}
+
+  /**
+   * Opens a stream: `start` gets the function to call with each event's text, and may call it
+   * before its subscription resolves (Redis's confirmation and the first events can arrive in one
+   * chunk); such events wait, bounded, until the response has started. The close handler is in
+   * place before anything can fail, so a subscription always ends with its client.
+   */
+  private async attach(response: ServerResponse, firstLine: string | undefined, start: (emit: (text: string) => void) => Promise<Subscription>): Promise<void> {
+    let subscription: Subscription | undefined;
+    let started = false;
+    let ended = false;
+    const early: string[] = [];
+    let earlyBytes = 0;
+    const end = (): void => {
+      if (ended) return;
+      ended = true;
+      if (subscription && this.open.delete(subscription)) void subscription.close().catch(() => undefined);
+      if (started) response.destroy();
+    };
+    response.on('close', end);
+    const emit = (text: string): void => {
+      if (ended) return;
+      if (started) this.write(response, text, end);
+      else if ((earlyBytes += text.length) > this.maxBufferedBytes) end();
+      else early.push(text);
+    };
     try {
-      subscription = await start();
+      subscription = await start(emit);
     } catch (failure) {
+      ended = true;
       throw engineFailure(failure);
     }
-    this.open.add(subscription);
-    const end = (): void => {
-      if (!this.open.delete(subscription)) return;
+    if (ended) {
+      // The client left (or the early events overflowed) while the stream opened.
       void subscription.close().catch(() => undefined);
-      response.end();
-    };
-    request.on('close', end);
-    response.on('close', end);
+      if (!response.headersSent) response.destroy();
+      return;
+    }
+    this.open.add(subscription);
+    openStream(response);
+    started = true;
+    if (firstLine !== undefined) this.write(response, firstLine, end);
+    for (const text of early.splice(0)) this.write(response, text, end);
   }
 
-  async monitor(request: IncomingMessage, response: ServerResponse, engine: Engine, caller: Caller): Promise<void> {
-    await this.attach(request, response, async () => {
-      const subscription = await engine.monitor((line) => sendData(response, bytesToUtf8(line)), caller);
-      openStream(response);
-      sendData(response, '"OK"');
-      return subscription;
-    });
+  /** Sends one event, or disconnects a client that has let more than the bound pile up. */
+  private write(response: ServerResponse, text: string, end: () => void): void {
+    if (response.destroyed) return;
+    sendData(response, text);
+    if (response.writableLength > this.maxBufferedBytes) end();
   }
 
-  async subscribe(request: IncomingMessage, response: ServerResponse, engine: Engine, mode: 'channel' | 'pattern', targets: string[], caller: Caller): Promise<void> {
-    let started = false;
-    const pending: string[] = [];
-    const emit = (fields: readonly string[]): void => {
-      const line = fields.map(bytesToUtf8).join(',');
-      if (started) sendData(response, line);
-      else pending.push(line);
-    };
-    await this.attach(request, response, async () => {
-      const subscription = await engine.subscribe(mode, targets, emit, caller);
-      openStream(response);
-      started = true;
-      for (const line of pending) sendData(response, line);
-      return subscription;
-    });
+  async monitor(response: ServerResponse, engine: Engine, caller: Caller): Promise<void> {
+    await this.attach(response, '"OK"', (emit) => engine.monitor((line) => emit(bytesToUtf8(line)), caller));
+  }
+
+  async subscribe(response: ServerResponse, engine: Engine, mode: 'channel' | 'pattern', targets: string[], caller: Caller): Promise<void> {
+    await this.attach(response, undefined, (emit) => engine.subscribe(mode, targets, (fields) => emit(fields.map(bytesToUtf8).join(',')), caller));
   }
 
   async closeAll(): Promise<void> {

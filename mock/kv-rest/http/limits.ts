@@ -1,12 +1,15 @@
 // The REST API's request limits: the maximum size of one command and the daily command count,
-// both answered with an error in the command's slot (and discarding a whole transaction).
-import { error, type ErrorReply } from '../reply';
+// both answered with an error in the command's slot (and discarding a whole transaction), and the
+// maximum size of one response, so no pipeline makes the server build an answer without bound.
+import { error, type ErrorReply, type Reply } from '../reply';
 
 export interface LimitOptions {
   /** Largest total size of one command's arguments, in bytes. */
   readonly maxRequestBytes: number;
   /** Commands accepted per UTC day; 0 means no limit. */
   readonly dailyLimit: number;
+  /** Largest total size of one response's strings, in bytes. */
+  readonly maxResponseBytes: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -37,6 +40,21 @@ export class RequestLimits {
       return error(`ERR max daily request limit exceeded. Limit: ${this.options.dailyLimit}, Usage: ${this.usedToday}`);
     }
     this.usedToday += count;
+    return undefined;
+  }
+
+  /**
+   * The error text when `replies` hold more string bytes than one response may carry (counted
+   * before encoding, walking the replies once with a stack of their own, never recursing).
+   */
+  responseTooLarge(replies: readonly Reply[]): string | undefined {
+    let size = 0;
+    const pending: Reply[] = [...replies];
+    for (let reply = pending.pop(); reply !== undefined; reply = pending.pop()) {
+      if (reply.kind === 'array') for (const item of reply.items) pending.push(item);
+      else size += reply.kind === 'bulk' || reply.kind === 'simple' ? reply.value.length : reply.kind === 'error' ? reply.message.length : 8;
+      if (size > this.options.maxResponseBytes) return `ERR the response exceeds the limit of ${this.options.maxResponseBytes} bytes: send fewer commands, or ask for less at once`;
+    }
     return undefined;
   }
 }

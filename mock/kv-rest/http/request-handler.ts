@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Engine } from '../engine';
 import { type Command, commandFromJsonBody, commandFromPath, commandsFromJsonBody } from './command-input';
-import type { CommandRunner, RunContext } from './command-runner';
+import { callerOf, type CommandRunner, type RunContext } from './command-runner';
 import { encodeEnvelope, encodeEnvelopes, encodeErrorBody } from './encode-json';
 import { encodeResp2 } from './encode-resp2';
 import { ConnectionMemo } from './connection-memo';
@@ -19,6 +19,8 @@ export interface HandlerOptions {
   readonly prefix: string;
   /** Bodies larger than this are refused with 413 before they are read whole. */
   readonly maxBodyBytes: number;
+  /** A stream's unsent output past which its client is disconnected. */
+  readonly maxStreamBufferBytes: number;
 }
 
 interface Format {
@@ -28,7 +30,7 @@ interface Format {
 
 export class RequestHandler {
   private syncCounter = 0;
-  readonly streams = new EventStreams();
+  readonly streams: EventStreams;
   private readonly headerNames: { encoding: string; format: string; syncToken: string };
   private readonly connections: ConnectionMemo;
 
@@ -39,6 +41,7 @@ export class RequestHandler {
     private readonly options: HandlerOptions,
   ) {
     this.connections = new ConnectionMemo(tokens);
+    this.streams = new EventStreams(options.maxStreamBufferBytes);
     const prefix = options.prefix.toLowerCase();
     this.headerNames = { encoding: `${prefix}-encoding`, format: `${prefix}-response-format`, syncToken: `${prefix}-sync-token` };
   }
@@ -120,13 +123,13 @@ export class RequestHandler {
   private async stream(request: IncomingMessage, response: ServerResponse, route: string, targets: string[], context: RunContext): Promise<void> {
     requireEventStream(request, `/${route}`);
     response.setHeader(this.headerNames.syncToken, this.nextSyncToken());
-    const caller = { user: context.principal.user, address: context.address };
+    const caller = callerOf(context);
     if (route === 'monitor') {
       if (context.principal.readOnly) throw new HttpError(400, "NOPERM this user has no permissions to run the 'monitor' command");
-      return this.streams.monitor(request, response, this.engine, caller);
+      return this.streams.monitor(response, this.engine, caller);
     }
     if (targets.length === 0) throw new HttpError(400, `ERR /${route} needs at least one ${route === 'subscribe' ? 'channel' : 'pattern'}: /${route}/<name>`);
-    return this.streams.subscribe(request, response, this.engine, route === 'subscribe' ? 'channel' : 'pattern', targets, caller);
+    return this.streams.subscribe(response, this.engine, route === 'subscribe' ? 'channel' : 'pattern', targets, caller);
   }
 
   private format(request: IncomingMessage): Format {

@@ -1,26 +1,34 @@
-// The redis engine's confinement: the REST API's tokens reach Redis as an ACL user of the engine's
+// The redis engine's confinement: the REST API's tokens reach Redis as ACL users of the engine's
 // own that may run exactly the commands the REST policy serves (command-table.ts), so Redis itself
 // refuses the rest, inside scripts too: `redis.call('SELECT', 3)`, SWAPDB, MIGRATE (which makes
-// redis-server connect anywhere), RESTORE, DEBUG, CONFIG, MODULE, SHUTDOWN, FUNCTION ... Users that
-// REST callers create with ACL SETUSER get the same refusals appended to their rules, and may not
-// use selectors (a selector's rights would add to the refusals instead of being limited by them).
-import { allCommands } from '../command-table';
+// redis-server connect anywhere), RESTORE, DEBUG, CONFIG, MODULE, SHUTDOWN, FUNCTION ... The
+// Standard token's user may run what REST serves; the Read Only token's user only what that token
+// may run, so its EVAL_RO scripts cannot run KEYS, SCAN, INFO or PUBLISH either. Users that REST
+// callers create with ACL SETUSER get the Standard token's refusals appended to their rules, and
+// may not use selectors (a selector's rights would add to the refusals instead of being limited).
+import { allCommands, allowedForReadOnlyToken, type CommandSpec } from '../command-table';
 import { error, type ErrorReply, type Reply } from '../reply';
+import { BEYOND_THE_DATABASE } from './database-confinement';
 
+/** The engine's Redis users, for the Standard token and for the Read Only token. */
 export const GATEWAY_USER = 'kv-rest-gateway';
+export const READER_USER = 'kv-rest-reader';
 
 /** Commands the REST API serves through its own routes (streams, /multi-exec) rather than as commands. */
-const ROUTE_COMMANDS = ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'monitor', 'multi', 'exec', 'discard', 'ping'];
+const ROUTE_COMMANDS = ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'multi', 'exec', 'discard', 'ping'];
+/** Routes the Read Only token may not use. */
+const STANDARD_ROUTE_COMMANDS = ['monitor'];
 
-/** What the REST policy serves: top-level names and `container|sub` names, lower case. */
-function restCommands(): { readonly names: ReadonlySet<string>; readonly containers: ReadonlySet<string> } {
-  const names = new Set<string>(ROUTE_COMMANDS);
+/** What a token may run: top-level names and `container|sub` names, lower case. */
+function restCommands(readOnly: boolean): { readonly names: ReadonlySet<string>; readonly containers: ReadonlySet<string> } {
+  const names = new Set<string>(readOnly ? ROUTE_COMMANDS : [...ROUTE_COMMANDS, ...STANDARD_ROUTE_COMMANDS]);
   const containers = new Set<string>();
+  const served = (spec: CommandSpec): boolean => !spec.unsupported && !BEYOND_THE_DATABASE.has(spec.name) && (!readOnly || allowedForReadOnlyToken(spec));
   for (const spec of allCommands()) {
     if (spec.subcommands) {
       containers.add(spec.name);
-      for (const sub of spec.subcommands.values()) if (!sub.unsupported) names.add(sub.name);
-    } else if (!spec.unsupported) names.add(spec.name);
+      for (const sub of spec.subcommands.values()) if (served(sub)) names.add(sub.name);
+    } else if (served(spec)) names.add(spec.name);
   }
   return { names, containers };
 }
@@ -34,7 +42,7 @@ export interface RedisCommandNames {
 
 /** The commands to ask Redis for: `COMMAND LIST`, then `COMMAND INFO` of the containers REST serves. */
 export function containersToDescribe(): string[] {
-  return [...restCommands().containers];
+  return [...restCommands(false).containers];
 }
 
 /** Reads the replies of `COMMAND LIST` and `COMMAND INFO <containers...>`. */
@@ -53,24 +61,26 @@ export function readCommandNames(list: Reply, info: Reply): RedisCommandNames {
 }
 
 export interface Confinement {
-  /** ACL rules of the gateway user, after its name: it may run what REST serves, nothing else. */
-  readonly gatewayRules: readonly string[];
-  /** Rules appended to every ACL SETUSER a REST caller sends: refusals of what REST does not serve. */
+  /** ACL rules of the user, after its name: it may run what the token may run, nothing else. */
+  readonly rules: readonly string[];
+  /** The other commands of this Redis, as rules that refuse them. */
   readonly refusals: readonly string[];
 }
 
-/** The gateway's rules and the refusals, for the commands this Redis has. */
-export function confinementFor(redis: RedisCommandNames, password: string): Confinement {
-  const { names, containers } = restCommands();
+/** A token's user's rules and the refusals, for the commands this Redis has. */
+export function confinementFor(redis: RedisCommandNames, password: string, readOnly: boolean): Confinement {
+  const { names, containers } = restCommands(readOnly);
   const allowed: string[] = [];
   const refusals: string[] = [];
   for (const name of redis.topLevel) {
-    if (containers.has(name)) {
-      for (const sub of redis.subcommands.get(name) ?? []) (names.has(sub) ? allowed : refusals).push(sub);
+    const subcommands = redis.subcommands.get(name) ?? [];
+    // A container whose subcommands Redis did not list is refused whole.
+    if (containers.has(name) && subcommands.length > 0) {
+      for (const sub of subcommands) (names.has(sub) ? allowed : refusals).push(sub);
     } else (names.has(name) ? allowed : refusals).push(name);
   }
   return {
-    gatewayRules: ['reset', 'on', `>${password}`, '~*', '&*', '-@all', ...allowed.map((name) => `+${name}`)],
+    rules: ['on', `>${password}`, '~*', '&*', '-@all', ...allowed.map((name) => `+${name}`)],
     refusals: refusals.map((name) => `-${name}`),
   };
 }

@@ -1,14 +1,15 @@
 // The `redis` engine: the Engine interface served by a real redis-server over TCP. Ordinary
 // commands share a small pool of pipelined connections; each transaction, each ACL user's commands,
 // each subscription and each MONITOR get a connection of their own, so nothing interleaves.
-// The database's own tokens reach Redis as the engine's gateway user (gateway-user.ts), which Redis
-// itself confines to what the REST API serves; the Redis URL's user only administers: it creates
-// the gateway user and ends overrunning scripts (script-killer.ts).
+// The database's own tokens reach Redis as the engine's own users (gateway-user.ts), which Redis
+// itself confines to what each token may run; the Redis URL's user only administers: it creates
+// those users and ends overrunning scripts (script-killer.ts).
 import { randomBytes } from 'node:crypto';
 import { EngineRefusal, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
 import { bulk, type ErrorReply, type Reply } from '../reply';
 import { parseRedisUrl, RedisConnection, RedisTimeoutError, type RedisAddress } from './connection';
-import { confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, readCommandNames } from './gateway-user';
+import { confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, READER_USER, readCommandNames } from './gateway-user';
+import { confineToDatabase } from './database-confinement';
 import { ScriptKiller } from './script-killer';
 import { ScriptRewrites } from './script-rewrites';
 
@@ -22,6 +23,7 @@ export interface RedisEngineOptions {
 }
 
 interface Gateway {
+  /** The password of both of the engine's users. */
   readonly password: string;
   /** Appended to REST callers' ACL SETUSER rules. */
   readonly refusals: readonly string[];
@@ -33,12 +35,13 @@ class RedisEngine implements Engine {
   readonly name = 'redis' as const;
   private readonly address: RedisAddress;
   private readonly timeoutMs: number;
-  private readonly pool: Promise<RedisConnection>[] = [];
+  /** Pooled connections of the Standard token and of the Read Only token. */
+  private readonly pools = { standard: [] as Promise<RedisConnection>[], readOnly: [] as Promise<RedisConnection>[] };
   private next = 0;
   private slotThisTurn: number | undefined;
   private readonly scripts = new ScriptRewrites();
   private readonly killer: ScriptKiller;
-  /** Users REST callers may not change: the gateway and the user the engine administers Redis as. */
+  /** Users REST callers may not change: the engine's own and the user it administers Redis as. */
   private readonly engineUsers: ReadonlySet<string>;
   private gateway: Promise<Gateway> | undefined;
   /** Passwords of ACL users seen by authenticate(), to open connections as them. */
@@ -51,14 +54,15 @@ class RedisEngine implements Engine {
     this.address = parseRedisUrl(options.url ?? 'redis://127.0.0.1:6379/0');
     this.timeoutMs = options.commandTimeoutMs ?? 2000;
     this.killer = new ScriptKiller(this.address);
-    this.engineUsers = new Set([GATEWAY_USER, this.address.user ?? 'default']);
+    this.engineUsers = new Set([GATEWAY_USER, READER_USER, this.address.user ?? 'default']);
   }
 
   async execute(commands: readonly (readonly string[])[], options: ExecuteOptions): Promise<Reply[]> {
     const { refusals } = await this.gatewayReady();
     const planned: Planned[] = commands.map((command) => {
       const confined = confineAclCommand(command, refusals, this.engineUsers);
-      return 'kind' in confined ? { refused: confined } : { send: this.scripts.translate(confined as readonly string[]) };
+      const inDatabase = 'kind' in confined ? confined : confineToDatabase(confined as readonly string[], this.address.db);
+      return 'kind' in inDatabase ? { refused: inDatabase } : { send: this.scripts.translate(inDatabase as readonly string[]) };
     });
     const toSend = planned.flatMap((plan) => ('send' in plan ? [plan.send] : []));
     const firstRefusal = planned.find((plan): plan is { refused: ErrorReply } => 'refused' in plan);
@@ -110,10 +114,12 @@ class RedisEngine implements Engine {
 
   async close(): Promise<void> {
     this.closed = true;
-    const connections = [...this.pool, ...this.userConnections.values()];
-    this.pool.length = 0;
+    const connections = [...this.pools.standard, ...this.pools.readOnly, ...this.userConnections.values()];
+    this.pools.standard.length = 0;
+    this.pools.readOnly.length = 0;
     this.userConnections.clear();
-    for (const pending of connections) pending.then((connection) => connection.close(), () => undefined);
+    // Pools fill by slot, so they may have holes.
+    for (const pending of connections) pending?.then((connection) => connection.close(), () => undefined);
     for (const stream of this.streams) stream.close();
     this.streams.clear();
     this.killer.close();
@@ -124,12 +130,13 @@ class RedisEngine implements Engine {
   private answer(command: readonly string[], reply: Reply, caller: Caller): Reply {
     const answered = this.scripts.answer(command, reply);
     const whoami = command[0].toLowerCase() === 'acl' && command[1]?.toLowerCase() === 'whoami';
-    return whoami && caller.user === 'default' && answered.kind === 'bulk' && answered.value === GATEWAY_USER ? bulk('default') : answered;
+    return whoami && caller.user === 'default' && answered.kind === 'bulk' && this.engineUsers.has(answered.value) ? bulk('default') : answered;
   }
 
   /**
-   * The gateway user, created (or updated) once with the URL's user. Its password is this engine's
-   * own, added to the user's passwords, so several REST servers can share one Redis; close() removes it.
+   * The engine's users, created (or updated) once with the URL's user. Their password is this
+   * engine's own, added to the users' passwords, so several REST servers can share one Redis;
+   * close() removes it.
    */
   private gatewayReady(): Promise<Gateway> {
     if (this.closed) return Promise.reject(new Error('the redis engine is closed'));
@@ -145,12 +152,18 @@ class RedisEngine implements Engine {
     try {
       const [list, info] = await admin.send([['COMMAND', 'LIST'], ['COMMAND', 'INFO', ...containersToDescribe()]]);
       const password = randomBytes(24).toString('hex');
-      const confinement = confinementFor(readCommandNames(list, info), password);
-      const [created] = await admin.send([['ACL', 'SETUSER', GATEWAY_USER, ...confinement.gatewayRules]]);
-      if (created.kind === 'error') {
-        throw new Error(`the redis engine could not create its ACL user ${GATEWAY_USER} (the Redis URL's user must be allowed to run ACL SETUSER): ${created.message}`);
+      const commands = readCommandNames(list, info);
+      const standard = confinementFor(commands, password, false);
+      const readOnly = confinementFor(commands, password, true);
+      const replies = await admin.send([
+        ['ACL', 'SETUSER', GATEWAY_USER, ...standard.rules],
+        ['ACL', 'SETUSER', READER_USER, ...readOnly.rules],
+      ]);
+      const refused = replies.find((reply) => reply.kind === 'error');
+      if (refused?.kind === 'error') {
+        throw new Error(`the redis engine could not create its ACL users (the Redis URL's user must be allowed to run ACL SETUSER): ${refused.message}`);
       }
-      return { password, refusals: confinement.refusals };
+      return { password, refusals: standard.refusals };
     } finally {
       admin.close();
     }
@@ -160,22 +173,23 @@ class RedisEngine implements Engine {
     const gateway = await this.gateway?.catch(() => undefined);
     if (!gateway) return;
     const admin = await RedisConnection.open(this.address, this.timeoutMs).catch(() => undefined);
-    await admin?.send([['ACL', 'SETUSER', GATEWAY_USER, `<${gateway.password}`]]).catch(() => undefined);
+    await admin?.send([['ACL', 'SETUSER', GATEWAY_USER, `<${gateway.password}`], ['ACL', 'SETUSER', READER_USER, `<${gateway.password}`]]).catch(() => undefined);
     admin?.close();
   }
 
   private async open(caller: Caller): Promise<RedisConnection> {
     if (this.closed) throw new Error('the redis engine is closed');
     if (caller.user === 'default') {
+      const user = caller.readOnly ? READER_USER : GATEWAY_USER;
       const { password } = await this.gatewayReady();
       try {
-        return await RedisConnection.open(this.address, this.timeoutMs, { user: GATEWAY_USER, password });
+        return await RedisConnection.open(this.address, this.timeoutMs, { user, password });
       } catch (failure) {
-        // A restarted Redis, or an operator, removed the gateway user: create it again, once.
+        // A restarted Redis, or an operator, removed the engine's users: create them again, once.
         if (!(failure as Error).message.startsWith('WRONGPASS')) throw failure;
         this.gateway = undefined;
         const again = await this.gatewayReady();
-        return RedisConnection.open(this.address, this.timeoutMs, { user: GATEWAY_USER, password: again.password });
+        return RedisConnection.open(this.address, this.timeoutMs, { user, password: again.password });
       }
     }
     const password = this.passwords.get(caller.user);
@@ -189,22 +203,25 @@ class RedisEngine implements Engine {
   }
 
   /**
-   * A pooled connection for the database's own tokens; one per ACL user otherwise. Dead ones are
-   * replaced. The pool turns once per turn of the event loop, not per request, so the requests
-   * that arrive together share one connection and so one write (see connection.ts).
+   * A pooled connection for the database's own tokens (a pool per token); one per ACL user
+   * otherwise. Missing and dead ones are opened. The pools turn once per turn of the event loop,
+   * not per request, so the requests that arrive together share one connection and so one write
+   * (see connection.ts).
    */
   private async connectionFor(caller: Caller): Promise<RedisConnection> {
     if (caller.user !== 'default') return this.userConnection(caller);
+    const pool = caller.readOnly ? this.pools.readOnly : this.pools.standard;
     if (this.slotThisTurn === undefined) {
-      if (this.pool.length < this.poolSize) this.pool.push(this.open(caller));
-      this.slotThisTurn = this.next++ % this.pool.length;
+      this.slotThisTurn = this.next++ % this.poolSize;
       setImmediate(() => (this.slotThisTurn = undefined));
     }
     const slot = this.slotThisTurn;
-    const connection = await this.pool[slot].catch(() => undefined);
+    const pending = pool[slot];
+    if (pending === undefined) return (pool[slot] = this.open(caller));
+    const connection = await pending.catch(() => undefined);
     if (connection?.usable) return connection;
-    this.pool[slot] = this.open(caller);
-    return this.pool[slot];
+    if (pool[slot] === pending) pool[slot] = this.open(caller);
+    return pool[slot];
   }
 
   /**

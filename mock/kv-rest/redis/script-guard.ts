@@ -38,15 +38,22 @@ const WRAPPER =
   `return error({err = r .. '${LINE_MARK}' .. line}) ` +
   'end return run(';
 
-/** The lowest long-bracket level `n` such that `]` + n `=` + `]` does not occur in `text` (linear). */
-function freeBracketLevel(text: string): number {
+/**
+ * `text` as a Lua long-bracket string literal that reads back as `text`: its level `n` is the
+ * lowest such that `]` + n `=` + `]` occurs neither in the text nor across its end (a text ending
+ * in `]=` would otherwise close a level-1 literal early). Found in one pass over the text.
+ */
+export function longStringLiteral(text: string): string {
+  const scanned = `${text}]`;
   let highest = -1;
-  for (let index = text.indexOf(']'); index >= 0; index = text.indexOf(']', index + 1)) {
+  for (let index = scanned.indexOf(']'); index >= 0; index = scanned.indexOf(']', index + 1)) {
     let equals = 0;
-    while (text.charCodeAt(index + 1 + equals) === 61 /* = */) equals++;
-    if (text.charCodeAt(index + 1 + equals) === 93 /* ] */ && equals > highest) highest = equals;
+    while (scanned.charCodeAt(index + 1 + equals) === 61 /* = */) equals++;
+    if (scanned.charCodeAt(index + 1 + equals) === 93 /* ] */ && equals > highest) highest = equals;
   }
-  return highest + 1;
+  const level = '='.repeat(highest + 1);
+  // A long string drops a newline right after its opening bracket: the one written here.
+  return `[${level}[\n${text}]${level}]`;
 }
 
 /** The text Redis runs for `text`: its shebang line (Redis reads the flags there), then the wrapper. */
@@ -57,9 +64,7 @@ export function guardScript(text: string): string {
   const { body, hasShebang } = parsed.script;
   // With a shebang, `body` starts with the newline that ended it: the script's lines keep their numbers.
   const shebangLine = hasShebang ? `${text.slice(0, text.length - body.length)}\n` : '';
-  const level = '='.repeat(freeBracketLevel(body));
-  // A long string drops a newline right after its opening bracket: the one written here.
-  return `${shebangLine}${WRAPPER}[${level}[\n${body}]${level}])`;
+  return `${shebangLine}${WRAPPER}${longStringLiteral(body)})`;
 }
 
 /** What follows the line marker in Redis's text of a guarded script's error. */

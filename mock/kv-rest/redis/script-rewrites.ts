@@ -5,7 +5,7 @@
 // cached, else by EVAL of the text), SCRIPT LOAD/EXISTS answer with the original SHA and error
 // texts name it, as if Redis had taken the original.
 import { error, type Reply } from '../reply';
-import { scriptForRedis70, scriptSha } from '../script-shebang';
+import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptForRedis70, scriptSha } from '../script-shebang';
 import { guardScript, restoreScriptError } from './script-guard';
 
 /**
@@ -13,6 +13,16 @@ import { guardScript, restoreScriptError } from './script-guard';
  * NOSCRIPT and clients send its text again, so the bound costs a retry, never a wrong answer.
  */
 export const MAX_REMEMBERED_SCRIPTS = 10_000;
+
+/** Flags of newer Redis versions that only tune them: dropped for Redis 7.0. Any other flag Redis 7.0 does not know is refused by Redis, as it would be anyway. */
+const NEWER_REDIS_FLAGS = new Set(['allow-key-locking']);
+
+/** The text with only newer Redis versions' flags dropped; unchanged when a flag is unknown to every version. */
+function withFlagsForRedis70(text: string): string {
+  const parsed = parseShebang(text);
+  const unknown = parsed.ok && parsed.script.flags.some((flag) => !REDIS_70_SCRIPT_FLAGS.has(flag) && !NEWER_REDIS_FLAGS.has(flag));
+  return unknown ? text : scriptForRedis70(text);
+}
 
 interface Rewritten {
   /** The text Redis runs, and its SHA. */
@@ -71,7 +81,7 @@ export class ScriptRewrites {
     const sha = scriptSha(text);
     const known = this.rewritten.get(sha);
     if (known) return known.text;
-    const rewritten = guardScript(scriptForRedis70(text));
+    const rewritten = guardScript(withFlagsForRedis70(text));
     if (this.rewritten.size >= MAX_REMEMBERED_SCRIPTS) this.rewritten.delete(this.rewritten.keys().next().value as string);
     this.rewritten.set(sha, { text: rewritten, sha: scriptSha(rewritten), cachedByRedis: false });
     return rewritten;

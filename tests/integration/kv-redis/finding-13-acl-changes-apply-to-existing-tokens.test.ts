@@ -1,25 +1,15 @@
 // Finding 13 (redis engine): an ACL user's token kept its rights after `ACL SETUSER u off` (or a new
 // password), because its connection had authenticated before and Redis keeps a connection's rights.
 // The engine now authenticates again before each use of the user's connection.
-import { startKvRestServer, type KvRestServer } from '../../../mock';
-import { call, postJson } from '../../support/kv-servers';
-import { describeWithRedisBinary, OwnRedisServer } from '../../support/redis-server';
+import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
+import { describeWithRedisBinary } from '../../support/redis-server';
 
 describeWithRedisBinary('finding 13: ACL changes apply to existing tokens at once [redis engine]', () => {
-  let redis: OwnRedisServer;
-  let server: KvRestServer;
-  beforeAll(async () => {
-    redis = await OwnRedisServer.start();
-    server = await startKvRestServer({ engine: 'redis', redisUrl: redis.url });
-  });
-  afterAll(async () => {
-    await server?.close();
-    await redis?.stop();
-  });
+  const context = useRedisEngineServer();
 
   const mint = async (user: string, password: string): Promise<string> => {
-    await postJson(server, '/', ['ACL', 'SETUSER', user, 'on', `>${password}`, '~*', '&*', '+@all']);
-    return ((await postJson(server, '/', ['ACL', 'RESTTOKEN', user, password])).json as { result: string }).result;
+    await postJson(context.server, '/', ['ACL', 'SETUSER', user, 'on', `>${password}`, '~*', '&*', '+@all']);
+    return ((await postJson(context.server, '/', ['ACL', 'RESTTOKEN', user, password])).json as { result: string }).result;
   };
 
   it.each([
@@ -28,17 +18,17 @@ describeWithRedisBinary('finding 13: ACL changes apply to existing tokens at onc
   ])('finding 13: a token stops writing as soon as its user gets %s', async (_, rules) => {
     const user = `u${rules.length}${rules[0]}`;
     const token = await mint(user, 'pw');
-    expect((await call(server, '/set/before/1', { token })).json).toEqual({ result: 'OK' });
-    expect((await postJson(server, '/', ['ACL', 'SETUSER', user, ...rules])).json).toEqual({ result: 'OK' });
-    expect(await call(server, '/set/after/1', { token })).toMatchObject({ status: 400, json: { error: 'WRONGPASS invalid username-password pair or user is disabled.' } });
-    expect((await call(server, '/exists/after')).json).toEqual({ result: 0 });
+    expect((await call(context.server, '/set/before/1', { token })).json).toEqual({ result: 'OK' });
+    expect((await postJson(context.server, '/', ['ACL', 'SETUSER', user, ...rules])).json).toEqual({ result: 'OK' });
+    expect(await call(context.server, '/set/after/1', { token })).toMatchObject({ status: 400, json: { error: 'WRONGPASS invalid username-password pair or user is disabled.' } });
+    expect((await call(context.server, '/exists/after')).json).toEqual({ result: 0 });
   });
 
   it('finding 13: a token works again when its user is enabled again with the same password', async () => {
     const token = await mint('again', 'pw');
-    await postJson(server, '/', ['ACL', 'SETUSER', 'again', 'off']);
-    expect((await call(server, '/ping', { token })).status).toBe(400);
-    await postJson(server, '/', ['ACL', 'SETUSER', 'again', 'on']);
-    expect((await call(server, '/ping', { token })).json).toEqual({ result: 'PONG' });
+    await postJson(context.server, '/', ['ACL', 'SETUSER', 'again', 'off']);
+    expect((await call(context.server, '/ping', { token })).status).toBe(400);
+    await postJson(context.server, '/', ['ACL', 'SETUSER', 'again', 'on']);
+    expect((await call(context.server, '/ping', { token })).json).toEqual({ result: 'PONG' });
   });
 });

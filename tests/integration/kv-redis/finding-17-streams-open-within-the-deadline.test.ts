@@ -1,34 +1,25 @@
 // Finding 17: with redis-server hung (SIGSTOP), commands failed within the time limit but /subscribe
 // and /monitor waited as long as Redis did. Opening a stream now has the same deadline as a command.
-import { startKvRestServer, type KvRestServer } from '../../../mock';
-import { call } from '../../support/kv-servers';
-import { describeWithRedisBinary, OwnRedisServer } from '../../support/redis-server';
+import { call, useRedisEngineServer } from '../../support/kv-servers';
+import { describeWithRedisBinary } from '../../support/redis-server';
 
 describeWithRedisBinary('finding 17: opening a stream has the command deadline [redis engine]', () => {
-  let redis: OwnRedisServer;
-  let server: KvRestServer;
+  const context = useRedisEngineServer({ redisTimeoutMs: 300 });
   beforeAll(async () => {
-    redis = await OwnRedisServer.start();
-    server = await startKvRestServer({ engine: 'redis', redisUrl: redis.url, redisTimeoutMs: 300 });
     // The engine's gateway user exists before Redis hangs, as on a server that has served already.
-    expect((await call(server, '/ping')).json).toEqual({ result: 'PONG' });
-  });
-  afterAll(async () => {
-    redis?.resume();
-    await server?.close();
-    await redis?.stop();
+    expect((await call(context.server, '/ping')).json).toEqual({ result: 'PONG' });
   });
 
   it.each(['/subscribe/news', '/monitor'])('finding 17: POST %s answers a 400 within 1 s while redis-server is hung', async (path) => {
-    redis.pause();
+    context.redis.pause();
     try {
       const started = Date.now();
-      const response = await call(server, path, { method: 'POST', headers: { accept: 'text/event-stream' }, signal: AbortSignal.timeout(5000) });
+      const response = await call(context.server, path, { method: 'POST', headers: { accept: 'text/event-stream' }, signal: AbortSignal.timeout(5000) });
       expect(response.status).toBe(400);
       expect(response.json).toEqual({ error: expect.stringMatching(/^ERR store unavailable: redis-server did not answer within 300 ms/) });
       expect(Date.now() - started).toBeLessThan(1000);
     } finally {
-      redis.resume();
+      context.redis.resume();
     }
   });
 });

@@ -25,7 +25,7 @@ describe('mock command options', () => {
 
   it('lists every option with its environment variable in the help text', () => {
     const usage = mockUsage();
-    for (const name of ['--host', '--kv-port', '--token', '--readonly-token', '--prefix', '--max-request-bytes', '--daily-limit', '--engine', '--redis-url', '--workflow-port', '--workflow-token', '--signing-key', '--next-signing-key', '--retry-time-scale']) expect(usage).toContain(name);
+    for (const name of ['--host', '--kv-port', '--token', '--readonly-token', '--prefix', '--max-request-bytes', '--daily-limit', '--engine', '--redis-url', '--redis-timeout-ms', '--max-response-bytes', '--max-stream-buffer-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--max-connections', '--workflow-port', '--workflow-token', '--signing-key', '--next-signing-key', '--retry-time-scale']) expect(usage).toContain(name);
     expect(usage).toContain('MOCK_KV_PORT');
   });
 });

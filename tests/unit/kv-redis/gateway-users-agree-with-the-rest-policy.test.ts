@@ -1,0 +1,68 @@
+// The redis engine's users must let Redis run exactly what the REST API lets each token run: a
+// property over any set of commands a Redis may have (the table's own, subcommands, and names the
+// table has never heard of), checked against the lookup the HTTP layer itself uses.
+import fc from 'fast-check';
+import { allCommands, allowedForReadOnlyToken, lookupCommand } from '../../../mock/kv-rest/command-table';
+import { confineAclCommand, confinementFor, type RedisCommandNames } from '../../../mock/kv-rest/redis/gateway-user';
+import { error } from '../../../mock/kv-rest/reply';
+
+/** Commands served by their own routes (streams, /multi-exec), which the HTTP lookup refuses as commands. */
+const ROUTES = { standard: ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'multi', 'exec', 'discard', 'monitor'], readOnly: ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'multi', 'exec', 'discard'] };
+
+/** Served by the engine as FLUSHDB: the engine's users may not empty the other databases. */
+const BEYOND_THE_DATABASE = ['flushall'];
+
+/** Whether the HTTP layer runs `name` (`cmd` or `container|sub`) for the token, asked with as many arguments as its arity wants. */
+function restAllows(name: string, readOnly: boolean): boolean {
+  if ((readOnly ? ROUTES.readOnly : ROUTES.standard).includes(name)) return true;
+  if (BEYOND_THE_DATABASE.includes(name)) return false;
+  const [top, sub] = name.split('|');
+  const container = allCommands().find((spec) => spec.name === top);
+  const spec = sub === undefined ? container : container?.subcommands?.get(sub);
+  if (!spec) return false;
+  const head = sub === undefined ? [top] : [top, sub];
+  const found = lookupCommand([...head, ...Array.from({ length: Math.max(0, Math.abs(spec.arity) - head.length) }, () => 'x')]);
+  return found.ok && found.spec.name === name && !found.spec.unsupported && (!readOnly || allowedForReadOnlyToken(found.spec));
+}
+
+const tableNames = allCommands().flatMap((spec) => (spec.subcommands ? [spec.name, ...[...spec.subcommands.values()].map((sub) => sub.name)] : [spec.name]));
+
+const redisCommands = fc
+  .tuple(fc.subarray(tableNames), fc.uniqueArray(fc.stringMatching(/^[a-z]{3,10}$/), { maxLength: 20 }))
+  .map(([known, unknown]): RedisCommandNames => {
+    const names = [...new Set([...known, ...unknown.filter((name) => !tableNames.includes(name))])];
+    const topLevel = names.filter((name) => !name.includes('|'));
+    const subcommands = new Map<string, string[]>();
+    for (const name of names.filter((entry) => entry.includes('|'))) {
+      const container = name.split('|')[0];
+      if (!topLevel.includes(container)) topLevel.push(container);
+      subcommands.set(container, [...(subcommands.get(container) ?? []), name]);
+    }
+    return { topLevel, subcommands };
+  });
+
+describe("the redis engine's users", () => {
+  it.each([false, true])('allow exactly what the REST API runs for the token (read only: %s), and refuse every other command', (readOnly) => {
+    fc.assert(
+      fc.property(redisCommands, (redis) => {
+        const { rules, refusals } = confinementFor(redis, 'pw', readOnly);
+        const allowed = rules.filter((rule) => rule.startsWith('+')).map((rule) => rule.slice(1));
+        const refused = refusals.map((rule) => rule.slice(1));
+        const offered = redis.topLevel.flatMap((name) => ((redis.subcommands.get(name) ?? []).length > 0 ? (redis.subcommands.get(name) ?? []) : [name]));
+        expect([...allowed, ...refused].sort()).toEqual([...offered].sort());
+        for (const name of allowed) expect([name, restAllows(name, readOnly)]).toEqual([name, true]);
+        for (const name of refused) expect([name, restAllows(name, readOnly)]).toEqual([name, false]);
+        expect(rules.slice(0, 5)).toEqual(['on', '>pw', '~*', '&*', '-@all']);
+      }),
+    );
+  });
+
+  it('append the refusals to ACL SETUSER and refuse selectors and changes to the engine\'s own users', () => {
+    const own = new Set(['kv-rest-gateway', 'default']);
+    expect(confineAclCommand(['ACL', 'SETUSER', 'u', 'on', '+@all'], ['-select'], own)).toEqual(['ACL', 'SETUSER', 'u', 'on', '+@all', '-select']);
+    expect(confineAclCommand(['acl', 'setuser', 'u', '(+select)'], ['-select'], own)).toEqual(error('ERR ACL selectors are not available through the REST API'));
+    expect(confineAclCommand(['ACL', 'DELUSER', 'u', 'default'], [], own)).toEqual(error("ERR the user 'default' belongs to the REST server itself and cannot be changed through the REST API"));
+    expect(confineAclCommand(['ACL', 'DELUSER', 'u'], [], own)).toEqual(['ACL', 'DELUSER', 'u']);
+    expect(confineAclCommand(['GET', 'k'], ['-select'], own)).toEqual(['GET', 'k']);
+  });
+});
