@@ -1,13 +1,11 @@
 // The configured strategies as a table: methods, path, algorithm, limit, how callers are
 // identified, debug, and how many callers hold a counter or are blocked right now.
 import { Badge, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
-import { useIntl } from 'react-intl';
 import type { StrategyUsage } from '../api';
-import { getTranslation } from '../utils/getTranslation';
+import { useTranslate } from '../utils/useTranslate';
 
 export function StrategiesTable({ strategies }: { strategies: StrategyUsage[] }) {
-  const { formatMessage } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, string | number>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const t = useTranslate();
   const headings = [
     t('strategies.methods', 'Methods'),
     t('strategies.path', 'Path'),
