@@ -8,8 +8,8 @@ import type { HourlyCount } from '../api';
 import { valueAxis } from '../utils/chartAxis';
 import { useTranslate } from '../utils/useTranslate';
 
-const WIDTH = 760;
-const HEIGHT = 220;
+const WIDTH = 960;
+const HEIGHT = 240;
 const LEFT = 44;
 const RIGHT = 8;
 const TOP = 10;
