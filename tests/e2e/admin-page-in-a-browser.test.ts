@@ -175,7 +175,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
       'The rate-limit store cannot be reached',
       `The page tries again by itself and shows live counters once the store answers. Below is the last good report, taken at ${updated}.`,
     ]);
-    await page.getByText(`Last good report, taken at ${updated}`).waitFor();
+    expect(await page.getByText(/^Updated /).count()).toBe(0);
     expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Strategies', 'Live counters', 'Allowed vs blocked, last 24 hours']);
     expect(await cellTexts(counterRow('polite'))).toEqual(['GET', 'polite', '1 of 2 left', expect.any(String), 'Allowed', 'Reset']);
     await page.screenshot({ path: STORE_DOWN_SCREENSHOT });

@@ -53,9 +53,12 @@ function UsageView() {
         )}
         {report && takenAt && (
           <>
-            <Typography variant="pi" textColor="neutral600" tag="p">
-              {error ? t('page.takenAt', 'Last good report, taken at {time}', { time: takenAt }) : t('page.updatedAt', 'Updated {time}', { time: takenAt })}
-            </Typography>
+            {/* During a failure the notice above says when the report was taken. */}
+            {!error && (
+              <Typography variant="pi" textColor="neutral600" tag="p">
+                {t('page.updatedAt', 'Updated {time}', { time: takenAt })}
+              </Typography>
+            )}
             <Box paddingTop={2}>
               <UsageCards report={report} canReset={canReset} reload={reload} />
             </Box>

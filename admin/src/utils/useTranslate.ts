@@ -1,5 +1,5 @@
-// The page's one way to word a message: a translation id of this plugin with its English default,
-// so every component reads `t('callers.title', 'Live counters: ...', values)` the same way.
+// The page's one way to word a message: a translation id of this plugin (prefixed with its id, as
+// registerTrads expects) and its English default, which must match en.json (a unit test checks).
 import { useIntl } from 'react-intl';
 import { getTranslation } from './getTranslation';
 
