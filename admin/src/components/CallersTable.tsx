@@ -1,9 +1,10 @@
 // The live counters of one strategy: one row per caller with its remaining-tokens bar and reset
 // time, blocked callers highlighted, and a reset button for roles allowed to reset.
-import { Badge, Box, Flex, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Badge, Box, Flex, Td, Tr, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { StrategyUsage } from '../api';
 import { useTranslate } from '../utils/useTranslate';
+import { HeadedTable } from './HeadedTable';
 import { RemainingBar } from './RemainingBar';
 import { ResetButton } from './ResetButton';
 
@@ -27,7 +28,14 @@ export function CallersTable({ strategy, canReset, onReset }: CallersTableProps)
     );
   }
   const shown = { shown: strategy.callers.length, total: strategy.totalCallers };
-  const columns = canReset ? 6 : 5;
+  const headings = [
+    t('callers.method', 'Method'),
+    t('callers.identifier', 'Identifier'),
+    t('callers.remaining', 'Remaining'),
+    t('callers.reset', 'Resets'),
+    t('callers.status', 'Status'),
+    ...(canReset ? [t('callers.actions', 'Actions')] : []),
+  ];
   return (
     <Flex direction="column" alignItems="stretch" gap={1}>
       {title}
@@ -35,38 +43,26 @@ export function CallersTable({ strategy, canReset, onReset }: CallersTableProps)
         {strategy.totalExact ? t('callers.shown', 'Showing {shown} of {total} callers', shown) : t('callers.shownAtLeast', 'Showing {shown} of at least {total} callers', shown)}
       </Typography>
       <Box paddingTop={2}>
-        <Table colCount={columns} rowCount={strategy.callers.length + 1}>
-          <Thead>
-            <Tr>
-              <Th><Typography variant="sigma">{t('callers.method', 'Method')}</Typography></Th>
-              <Th><Typography variant="sigma">{t('callers.identifier', 'Identifier')}</Typography></Th>
-              <Th><Typography variant="sigma">{t('callers.remaining', 'Remaining')}</Typography></Th>
-              <Th><Typography variant="sigma">{t('callers.reset', 'Resets')}</Typography></Th>
-              <Th><Typography variant="sigma">{t('callers.status', 'Status')}</Typography></Th>
-              {canReset && <Th><Typography variant="sigma">{t('callers.actions', 'Actions')}</Typography></Th>}
-            </Tr>
-          </Thead>
-          <Tbody>
-            {strategy.callers.map((caller) => (
-              <Tr key={`${caller.method} ${caller.identifier}`} data-blocked={caller.blocked} style={caller.blocked ? { background: 'var(--strapi-colors-danger100, #fcecea)' } : undefined}>
-                <Td><Typography>{caller.method}</Typography></Td>
-                <Td><Typography fontWeight={caller.blocked ? 'bold' : undefined}>{caller.identifier}</Typography></Td>
-                <Td><RemainingBar remaining={caller.remaining} limit={caller.limit} /></Td>
-                <Td><Typography>{formatTime(caller.reset, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}</Typography></Td>
-                <Td>
-                  {caller.blocked ? (
-                    <Badge backgroundColor="danger100" textColor="danger700">{t('callers.blocked', 'Blocked')}</Badge>
-                  ) : (
-                    <Badge backgroundColor="success100" textColor="success700">{t('callers.allowed', 'Allowed')}</Badge>
-                  )}
-                </Td>
-                {canReset && (
-                  <Td><ResetButton strategy={strategy} identifier={caller.identifier} onReset={onReset} /></Td>
+        <HeadedTable headings={headings} rowCount={strategy.callers.length}>
+          {strategy.callers.map((caller) => (
+            <Tr key={`${caller.method} ${caller.identifier}`} data-blocked={caller.blocked} style={caller.blocked ? { background: 'var(--strapi-colors-danger100, #fcecea)' } : undefined}>
+              <Td><Typography>{caller.method}</Typography></Td>
+              <Td><Typography fontWeight={caller.blocked ? 'bold' : undefined}>{caller.identifier}</Typography></Td>
+              <Td><RemainingBar remaining={caller.remaining} limit={caller.limit} /></Td>
+              <Td><Typography>{formatTime(caller.reset, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}</Typography></Td>
+              <Td>
+                {caller.blocked ? (
+                  <Badge backgroundColor="danger100" textColor="danger700">{t('callers.blocked', 'Blocked')}</Badge>
+                ) : (
+                  <Badge backgroundColor="success100" textColor="success700">{t('callers.allowed', 'Allowed')}</Badge>
                 )}
-              </Tr>
-            ))}
-          </Tbody>
-        </Table>
+              </Td>
+              {canReset && (
+                <Td><ResetButton strategy={strategy} identifier={caller.identifier} onReset={onReset} /></Td>
+              )}
+            </Tr>
+          ))}
+        </HeadedTable>
       </Box>
     </Flex>
   );
