@@ -53,6 +53,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
   const counterRow = (text: string) => card('Live counters').getByRole('row').filter({ hasText: text });
   const strategyRow = (text: string) => card('Strategies').getByRole('row').filter({ hasText: text });
   const chart = () => card('Allowed vs blocked, last 24 hours');
+  const autoRefresh = () => page.getByRole('checkbox', { name: 'Auto-refresh every 10 s' });
 
   beforeAll(async () => {
     kv = await startKvRestServer();
@@ -160,6 +161,8 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
   }, TEST_MS);
 
   it('issue 16: with the store down, a Strapi-style notice says so above the last good report and when it was taken', async () => {
+    // Without auto-refresh while the store goes, so the report on screen is the last one loaded.
+    await autoRefresh().uncheck();
     await page.getByText(/^Updated /).waitFor();
     const updated = (await page.getByText(/^Updated /).textContent())!.replace('Updated ', '');
     await kv.close();
@@ -183,6 +186,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
 
   it('issue 16: once the store is back, the page recovers by itself and shows the requests let through meanwhile', async () => {
     restartedKv = await startKvRestServer({ port: Number(new URL(kv.url).port), token: kv.token, readonlyToken: kv.readonlyToken });
+    await autoRefresh().check();
     // The page reloads every 10 s; the plugin probes the store again within 5 s.
     await page.getByText(/^Updated /).waitFor();
     expect(await page.getByRole('alert').filter({ hasText: 'The rate-limit store cannot be reached' }).count()).toBe(0);
