@@ -1,7 +1,9 @@
 // The Rate limit page in a real browser: the demo app's admin panel is built with the packed plugin
-// installed as users install it, a super admin logs in, sees the strategies and the caller that
-// traffic blocked, and resets it after confirming; the browser logs no error on the way.
-// Leaves a screenshot in test-artifacts/admin-usage-page.png.
+// installed as users install it, a super admin logs in, sees the strategies, the caller that traffic
+// blocked and the 24-hour chart, resets the caller after confirming, then watches the key-value store
+// go away (the last good report stays below a notice) and come back (with the count of requests let
+// through meanwhile); the browser logs no error on the way but the outage's own 503s.
+// Leaves screenshots in test-artifacts/admin-usage-page.png and admin-usage-store-down.png.
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -14,11 +16,20 @@ import { describeWithChromium, launchChromium } from '../support/chromium';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
 
 const SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-page.png');
+const STORE_DOWN_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-store-down.png');
 const SUPER_ADMIN = 'super@fixture.test';
 // Generous for a slow shared 2-core machine: `strapi build` alone takes 85-105 s here (2 GB of memory).
 const BUILD_AND_BOOT_MS = 420_000;
 const BROWSER_STEP_MS = 60_000;
 const TEST_MS = 180_000;
+// Formats of the page in the browser's en-US locale: `Nov 23, 11:00 AM` (a tooltip), `11 AM` and
+// `Nov 23` (the x axis), `Nov 23, 11:42:07 AM` (when a report was taken).
+const DAY = String.raw`[A-Z][a-z]{2} \d{1,2}`;
+const HOUR = String.raw`\d{2} [AP]M`;
+const WHEN = String.raw`${DAY}, \d{2}:00 [AP]M`;
+const TAKEN_AT = String.raw`${DAY}, \d{2}:\d{2}:\d{2} [AP]M`;
+/** What Chromium logs for each usage request the outage answers with 503: expected, not a fault. */
+const OUTAGE_REPLY = 'Failed to load resource: the server responded with a status of 503 (Service Unavailable)';
 
 /** Listens on a free loopback port (before any supertest request, which would otherwise listen and close by itself). */
 function listen(app: StrapiApp): Promise<string> {
@@ -30,6 +41,7 @@ const cellTexts = (row: Locator) => row.locator('td').allTextContents();
 
 describeWithChromium('the Rate limit admin page in a browser', () => {
   let kv: KvRestServer;
+  let restartedKv: KvRestServer | undefined;
   let built: AppWithAdminPanel;
   let app: StrapiApp;
   let browser: Browser;
@@ -37,7 +49,11 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
   let baseUrl: string;
   const pageErrors: string[] = [];
   const consoleErrors: string[] = [];
-  const row = (text: string) => page.getByRole('row').filter({ hasText: text });
+  const card = (title: string) => page.getByRole('region', { name: title });
+  const counterRow = (text: string) => card('Live counters').getByRole('row').filter({ hasText: text });
+  const strategyRow = (text: string) => card('Strategies').getByRole('row').filter({ hasText: text });
+  const chart = () => card('Allowed vs blocked, last 24 hours');
+  const autoRefresh = () => page.getByRole('checkbox', { name: 'Auto-refresh every 10 s' });
 
   beforeAll(async () => {
     kv = await startKvRestServer();
@@ -72,7 +88,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     await browser?.close();
     await app?.close();
     built?.remove();
-    await kv?.close();
+    await (restartedKv ?? kv)?.close();
   });
 
   it('shows a super admin the strategies and the caller that traffic blocked', async () => {
@@ -87,17 +103,49 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     await page.getByRole('link', { name: 'Rate limit' }).click();
 
     await page.getByRole('heading', { name: 'Rate limit', level: 1 }).waitFor();
-    await row('flooder').waitFor();
-    expect(await cellTexts(row('fixed-window'))).toEqual(['GET', '/api/ping', 'fixed-window', '2 per 1d', 'header.x-api-key', 'off', '2', '1']);
-    expect(await cellTexts(row('token-bucket'))).toEqual(['GET', '/api/articles', 'token-bucket', '5 per 1m, refills 1 per 1m', 'ip', 'off', '0', '0']);
-    expect(await cellTexts(row('flooder'))).toEqual(['GET', 'flooder', '0 of 2 left', expect.any(String), 'Blocked', 'Reset']);
-    expect(await row('flooder').getAttribute('data-blocked')).toBe('true');
-    expect(await cellTexts(row('polite'))).toEqual(['GET', 'polite', '1 of 2 left', expect.any(String), 'Allowed', 'Reset']);
-    await page.getByText('GET:/api/ping:flooder').waitFor();
+    await counterRow('flooder').waitFor();
+    expect(await cellTexts(strategyRow('fixed-window'))).toEqual(['GET', '/api/ping', 'fixed-window', '2 per 1d', 'header.x-api-key', 'off', '2', '1']);
+    expect(await cellTexts(strategyRow('token-bucket'))).toEqual(['GET', '/api/articles', 'token-bucket', '5 per 1m, refills 1 per 1m', 'ip', 'off', '0', '0']);
+    expect(await cellTexts(counterRow('flooder'))).toEqual(['GET', 'flooder', '0 of 2 left', expect.any(String), 'Blocked', 'Reset']);
+    expect(await counterRow('flooder').getAttribute('data-blocked')).toBe('true');
+    expect(await cellTexts(counterRow('polite'))).toEqual(['GET', 'polite', '1 of 2 left', expect.any(String), 'Allowed', 'Reset']);
 
     mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
   }, TEST_MS);
+
+  it('issue 16: one name, "Rate limit", in the menu, the page heading and the window title', async () => {
+    expect(await page.getByRole('link', { name: 'Rate limit' }).count()).toBe(1);
+    expect(await page.getByRole('main').getByRole('heading', { level: 1 }).allTextContents()).toEqual(['Rate limit']);
+    expect(await page.title()).toContain('Rate limit');
+  });
+
+  it('issue 16: the live counters are a card like the others, each with its own section heading', async () => {
+    expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Strategies', 'Live counters', 'Allowed vs blocked, last 24 hours']);
+    expect(await card('Live counters').getByRole('heading', { level: 3 }).allTextContents()).toEqual(['GET /api/ping', 'GET /api/articles']);
+  });
+
+  it('issue 16: the chart has hours and dates on its x axis, a y axis with ticks, a tooltip per hour and a label that sums it up', async () => {
+    const svg = chart().getByRole('img');
+    expect(await svg.getAttribute('aria-label')).toMatch(new RegExp(`^Requests per hour from ${WHEN} to ${WHEN}: 3 allowed and 1 blocked in all; busiest hour ${WHEN} with 4 requests\\.$`));
+    expect(await svg.locator('[data-axis="y"] text').allTextContents()).toEqual(['0', '1', '2', '3', '4']);
+    const xLabels = await svg.locator('[data-axis="x"] text').allTextContents();
+    // 24 hours labelled every 3 hours; the first label and the first of each new day carry the date.
+    expect(xLabels.filter((label) => new RegExp(`^${HOUR}$`).test(label))).toHaveLength(8);
+    expect(xLabels.filter((label) => new RegExp(`^${DAY}$`).test(label)).length).toBeGreaterThanOrEqual(1);
+    expect(xLabels.every((label) => new RegExp(`^(${HOUR}|${DAY})$`).test(label))).toBe(true);
+    const tooltips = await svg.locator('title').allTextContents();
+    expect(tooltips).toHaveLength(24);
+    expect(tooltips[23]).toMatch(new RegExp(`^${WHEN}: 3 allowed, 1 blocked$`));
+    expect(tooltips[0]).toMatch(new RegExp(`^${WHEN}: 0 allowed, 0 blocked$`));
+  });
+
+  it('issue 16: most limited callers show method, route, identifier and limiter in their own columns', async () => {
+    // The design system's tables are ARIA grids.
+    const table = chart().getByRole('grid');
+    expect(await table.locator('th').allTextContents()).toEqual(['Method', 'Route', 'Identifier', 'Limiter', 'Requests refused']);
+    expect(await cellTexts(table.getByRole('row').filter({ hasText: 'flooder' }))).toEqual(['GET', '/api/ping', 'flooder', 'fixed-window.1d', '1']);
+  });
 
   it('resets the blocked caller once the dialog is confirmed, and its row goes', async () => {
     await page.getByRole('button', { name: 'Reset the counters of flooder' }).click();
@@ -106,13 +154,52 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     await dialog.getByRole('button', { name: 'Confirm' }).click();
 
     await page.getByText('Counters of flooder were reset.').waitFor();
-    await row('flooder').waitFor({ state: 'detached' });
-    expect(await cellTexts(row('polite'))).toEqual(['GET', 'polite', '1 of 2 left', expect.any(String), 'Allowed', 'Reset']);
+    await counterRow('flooder').waitFor({ state: 'detached' });
+    expect(await cellTexts(counterRow('polite'))).toEqual(['GET', 'polite', '1 of 2 left', expect.any(String), 'Allowed', 'Reset']);
     expect((await app.request.get('/api/ping').set('x-api-key', 'flooder')).status).toBe(200);
     expect(pageErrors).toEqual([]);
   }, TEST_MS);
 
-  it('logs no error in the browser console (issue 16 finding 3: translations that never load in a built admin)', () => {
-    expect(consoleErrors).toEqual([]);
+  it('issue 16: with the store down, a Strapi-style notice says so above the last good report and when it was taken', async () => {
+    // Without auto-refresh while the store goes, so the report on screen is the last one loaded.
+    await autoRefresh().uncheck();
+    await page.getByText(/^Updated /).waitFor();
+    const updated = (await page.getByText(/^Updated /).textContent())!.replace('Updated ', '');
+    await kv.close();
+    // Let through unchecked (failureMode 'open'), and counted for the page.
+    expect((await app.request.get('/api/ping').set('x-api-key', 'during-outage')).status).toBe(200);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+
+    const notice = page.getByRole('alert').filter({ hasText: 'The rate-limit store cannot be reached' });
+    await notice.waitFor();
+    expect(updated).toMatch(new RegExp(`^${TAKEN_AT}$`));
+    // The design system's Alert, as Strapi's own pages show one: a title, then the message.
+    expect(await notice.locator('p').allTextContents()).toEqual([
+      'The rate-limit store cannot be reached',
+      `The page tries again by itself and shows live counters once the store answers. Below is the last good report, taken at ${updated}.`,
+    ]);
+    expect(await page.getByText(/^Updated /).count()).toBe(0);
+    expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Strategies', 'Live counters', 'Allowed vs blocked, last 24 hours']);
+    expect(await cellTexts(counterRow('polite'))).toEqual(['GET', 'polite', '1 of 2 left', expect.any(String), 'Allowed', 'Reset']);
+    await page.screenshot({ path: STORE_DOWN_SCREENSHOT });
+  }, TEST_MS);
+
+  it('issue 16: once the store is back, the page recovers by itself and shows the requests let through meanwhile', async () => {
+    restartedKv = await startKvRestServer({ port: Number(new URL(kv.url).port), token: kv.token, readonlyToken: kv.readonlyToken });
+    await autoRefresh().check();
+    // The page reloads every 10 s; the plugin probes the store again within 5 s.
+    await page.getByText(/^Updated /).waitFor();
+    expect(await page.getByRole('alert').filter({ hasText: 'The rate-limit store cannot be reached' }).count()).toBe(0);
+    const notice = page.getByRole('status').filter({ hasText: 'Requests let through unchecked' });
+    expect(await notice.locator('p').allTextContents()).toEqual([
+      'Requests let through unchecked',
+      '1 request was let through unchecked by this Strapi instance because the store failed or timed out.',
+    ]);
+    expect(pageErrors).toEqual([]);
+  }, TEST_MS);
+
+  it('logs no error in the browser console but the outage\'s 503s (issue 16 finding 3: translations that never load in a built admin)', () => {
+    const usageUrl = `${baseUrl}/ratelimit/usage`;
+    expect(consoleErrors.filter((error) => error !== `${OUTAGE_REPLY} (${usageUrl})`)).toEqual([]);
   }, TEST_MS);
 });

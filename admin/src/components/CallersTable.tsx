@@ -1,9 +1,10 @@
 // The live counters of one strategy: one row per caller with its remaining-tokens bar and reset
 // time, blocked callers highlighted, and a reset button for roles allowed to reset.
-import { Badge, Box, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
+import { Badge, Box, Flex, Td, Tr, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { StrategyUsage } from '../api';
-import { getTranslation } from '../utils/getTranslation';
+import { useTranslate } from '../utils/useTranslate';
+import { HeadedTable } from './HeadedTable';
 import { RemainingBar } from './RemainingBar';
 import { ResetButton } from './ResetButton';
 
@@ -14,38 +15,35 @@ interface CallersTableProps {
 }
 
 export function CallersTable({ strategy, canReset, onReset }: CallersTableProps) {
-  const { formatMessage, formatTime } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, string | number>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
-  const title = t('callers.title', 'Live counters: {methods} {path}', { methods: strategy.methods.join(', '), path: strategy.path });
+  const { formatTime } = useIntl();
+  const t = useTranslate();
+  const title = <Typography variant="delta" tag="h3">{t('callers.title', '{methods} {path}', { methods: strategy.methods.join(', '), path: strategy.path })}</Typography>;
 
   if (strategy.callers.length === 0) {
     return (
-      <Box paddingTop={4} paddingBottom={4}>
-        <Typography variant="delta" tag="h3">{title}</Typography>
-        <Typography textColor="neutral600">{t('state.noCallers', 'No caller holds a counter for this strategy right now.')}</Typography>
-      </Box>
+      <Flex direction="column" alignItems="stretch" gap={1}>
+        {title}
+        <Typography textColor="neutral600" tag="p">{t('state.noCallers', 'No caller holds a counter for this strategy right now.')}</Typography>
+      </Flex>
     );
   }
   const shown = { shown: strategy.callers.length, total: strategy.totalCallers };
-  const columns = canReset ? 6 : 5;
+  const headings = [
+    t('callers.method', 'Method'),
+    t('callers.identifier', 'Identifier'),
+    t('callers.remaining', 'Remaining'),
+    t('callers.reset', 'Resets'),
+    t('callers.status', 'Status'),
+    ...(canReset ? [t('callers.actions', 'Actions')] : []),
+  ];
   return (
-    <Box paddingTop={4} paddingBottom={4}>
-      <Typography variant="delta" tag="h3">{title}</Typography>
+    <Flex direction="column" alignItems="stretch" gap={1}>
+      {title}
       <Typography variant="pi" textColor="neutral600" tag="p">
         {strategy.totalExact ? t('callers.shown', 'Showing {shown} of {total} callers', shown) : t('callers.shownAtLeast', 'Showing {shown} of at least {total} callers', shown)}
       </Typography>
-      <Table colCount={columns} rowCount={strategy.callers.length + 1}>
-        <Thead>
-          <Tr>
-            <Th><Typography variant="sigma">{t('callers.method', 'Method')}</Typography></Th>
-            <Th><Typography variant="sigma">{t('callers.identifier', 'Identifier')}</Typography></Th>
-            <Th><Typography variant="sigma">{t('callers.remaining', 'Remaining')}</Typography></Th>
-            <Th><Typography variant="sigma">{t('callers.reset', 'Resets')}</Typography></Th>
-            <Th><Typography variant="sigma">{t('callers.status', 'Status')}</Typography></Th>
-            {canReset && <Th><Typography variant="sigma">{t('callers.actions', 'Actions')}</Typography></Th>}
-          </Tr>
-        </Thead>
-        <Tbody>
+      <Box paddingTop={2}>
+        <HeadedTable headings={headings} rowCount={strategy.callers.length}>
           {strategy.callers.map((caller) => (
             <Tr key={`${caller.method} ${caller.identifier}`} data-blocked={caller.blocked} style={caller.blocked ? { background: 'var(--strapi-colors-danger100, #fcecea)' } : undefined}>
               <Td><Typography>{caller.method}</Typography></Td>
@@ -64,8 +62,8 @@ export function CallersTable({ strategy, canReset, onReset }: CallersTableProps)
               )}
             </Tr>
           ))}
-        </Tbody>
-      </Table>
-    </Box>
+        </HeadedTable>
+      </Box>
+    </Flex>
   );
 }

@@ -1,13 +1,12 @@
 // The configured strategies as a table: methods, path, algorithm, limit, how callers are
 // identified, debug, and how many callers hold a counter or are blocked right now.
-import { Badge, Table, Tbody, Td, Th, Thead, Tr, Typography } from '@strapi/design-system';
-import { useIntl } from 'react-intl';
+import { Badge, Td, Tr, Typography } from '@strapi/design-system';
 import type { StrategyUsage } from '../api';
-import { getTranslation } from '../utils/getTranslation';
+import { useTranslate } from '../utils/useTranslate';
+import { HeadedTable } from './HeadedTable';
 
 export function StrategiesTable({ strategies }: { strategies: StrategyUsage[] }) {
-  const { formatMessage } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, string | number>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
+  const t = useTranslate();
   const headings = [
     t('strategies.methods', 'Methods'),
     t('strategies.path', 'Path'),
@@ -19,39 +18,30 @@ export function StrategiesTable({ strategies }: { strategies: StrategyUsage[] })
     t('strategies.blocked', 'Blocked'),
   ];
   return (
-    <Table colCount={headings.length} rowCount={strategies.length + 1}>
-      <Thead>
-        <Tr>
-          {headings.map((heading) => (
-            <Th key={heading}><Typography variant="sigma">{heading}</Typography></Th>
-          ))}
+    <HeadedTable headings={headings} rowCount={strategies.length}>
+      {strategies.map((strategy) => (
+        <Tr key={strategy.index}>
+          <Td><Typography>{strategy.methods.join(', ')}</Typography></Td>
+          <Td><Typography fontWeight="semiBold">{strategy.path}</Typography></Td>
+          <Td><Typography>{strategy.algorithm}</Typography></Td>
+          <Td>
+            <Typography>
+              {t('strategies.limitValue', '{tokens} per {window}', { tokens: strategy.tokens, window: strategy.window })}
+              {strategy.refillRate !== undefined && `, ${t('strategies.refill', 'refills {refillRate} per {window}', { refillRate: strategy.refillRate, window: strategy.window })}`}
+            </Typography>
+          </Td>
+          <Td><Typography>{strategy.identifierSource}</Typography></Td>
+          <Td><Typography>{strategy.debug ? t('strategies.on', 'on') : t('strategies.off', 'off')}</Typography></Td>
+          <Td><Typography>{strategy.totalExact ? strategy.totalCallers : `${strategy.totalCallers}+`}</Typography></Td>
+          <Td>
+            {strategy.blockedCallers > 0 ? (
+              <Badge backgroundColor="danger100" textColor="danger700">{strategy.blockedCallers}</Badge>
+            ) : (
+              <Typography textColor="neutral600">0</Typography>
+            )}
+          </Td>
         </Tr>
-      </Thead>
-      <Tbody>
-        {strategies.map((strategy) => (
-          <Tr key={strategy.index}>
-            <Td><Typography>{strategy.methods.join(', ')}</Typography></Td>
-            <Td><Typography fontWeight="semiBold">{strategy.path}</Typography></Td>
-            <Td><Typography>{strategy.algorithm}</Typography></Td>
-            <Td>
-              <Typography>
-                {t('strategies.limitValue', '{tokens} per {window}', { tokens: strategy.tokens, window: strategy.window })}
-                {strategy.refillRate !== undefined && `, ${t('strategies.refill', 'refills {refillRate} per {window}', { refillRate: strategy.refillRate, window: strategy.window })}`}
-              </Typography>
-            </Td>
-            <Td><Typography>{strategy.identifierSource}</Typography></Td>
-            <Td><Typography>{strategy.debug ? t('strategies.on', 'on') : t('strategies.off', 'off')}</Typography></Td>
-            <Td><Typography>{strategy.totalExact ? strategy.totalCallers : `${strategy.totalCallers}+`}</Typography></Td>
-            <Td>
-              {strategy.blockedCallers > 0 ? (
-                <Badge backgroundColor="danger100" textColor="danger700">{strategy.blockedCallers}</Badge>
-              ) : (
-                <Typography textColor="neutral600">0</Typography>
-              )}
-            </Td>
-          </Tr>
-        ))}
-      </Tbody>
-    </Table>
+      ))}
+    </HeadedTable>
   );
 }

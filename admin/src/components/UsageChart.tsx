@@ -1,69 +1,101 @@
 // Allowed vs blocked requests per hour over the last 24 hours as a small SVG of stacked bars (no
-// chart package: it keeps the admin bundle small), with the most limited callers beside it.
+// chart package: it keeps the admin bundle small): a y axis with round ticks and grid lines, hours on
+// the x axis with the date under the first hour of each day, a native tooltip (<title>) per hour, and
+// an accessible summary of the whole series in the chart's label.
 import { Box, Flex, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
-import type { AnalyticsReport } from '../api';
-import { getTranslation } from '../utils/getTranslation';
+import type { HourlyCount } from '../api';
+import { valueAxis } from '../utils/chartAxis';
+import { useTranslate } from '../utils/useTranslate';
 
-const WIDTH = 720;
-const HEIGHT = 180;
-const AXIS = 24;
+const WIDTH = 960;
+const HEIGHT = 240;
+const LEFT = 44;
+const RIGHT = 8;
+const TOP = 10;
+const BOTTOM = 40;
+const LABEL_EVERY_HOURS = 3;
 const ALLOWED_COLOUR = '#5cb176';
 const BLOCKED_COLOUR = '#ee5e52';
+const AXIS_COLOUR = '#a5a5ba';
+const GRID_COLOUR = '#eaeaef';
+const TEXT_COLOUR = '#666687';
 
-export function UsageChart({ analytics }: { analytics: AnalyticsReport }) {
-  const { formatMessage, formatTime } = useIntl();
-  const t = (id: string, defaultMessage: string, values?: Record<string, string | number>) => formatMessage({ id: getTranslation(id), defaultMessage }, values);
-  const peak = Math.max(1, ...analytics.hours.map((hour) => hour.allowed + hour.blocked));
-  const slot = WIDTH / analytics.hours.length;
-  const plotHeight = HEIGHT - AXIS;
-  const scale = (count: number) => (count / peak) * (plotHeight - 8);
+const plotWidth = WIDTH - LEFT - RIGHT;
+const plotHeight = HEIGHT - TOP - BOTTOM;
+const baseline = TOP + plotHeight;
+
+export function UsageChart({ hours }: { hours: HourlyCount[] }) {
+  const { formatDate, formatNumber } = useIntl();
+  const t = useTranslate();
+  const axis = valueAxis(Math.max(0, ...hours.map((hour) => hour.allowed + hour.blocked)));
+  const slot = plotWidth / Math.max(1, hours.length);
+  const y = (count: number) => baseline - (count / axis.top) * plotHeight;
+  const hourLabel = (time: number) => formatDate(time, { hour: '2-digit' });
+  const dayLabel = (time: number) => formatDate(time, { month: 'short', day: 'numeric' });
+  const whenLabel = (time: number) => formatDate(time, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
   return (
-    <Flex gap={6} alignItems="flex-start" wrap="wrap">
-      <Box>
-        <svg role="img" aria-label={t('analytics.chartLabel', 'Requests per hour over the last 24 hours: allowed and blocked')} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width={WIDTH} height={HEIGHT} style={{ maxWidth: '100%', height: 'auto' }}>
-          <line x1={0} x2={WIDTH} y1={plotHeight} y2={plotHeight} stroke="#dcdce4" />
-          <text x={0} y={12} fontSize={11} fill="#666687">{peak}</text>
-          {analytics.hours.map((hour, index) => {
-            const allowedHeight = scale(hour.allowed);
-            const blockedHeight = scale(hour.blocked);
-            const x = index * slot + slot * 0.15;
-            const width = slot * 0.7;
+    <Box>
+      <svg role="img" aria-label={summary(hours, t, whenLabel, formatNumber)} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width={WIDTH} height={HEIGHT} style={{ maxWidth: '100%', height: 'auto' }}>
+        <g data-axis="y">
+          {axis.ticks.map((tick) => (
+            <g key={tick}>
+              <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(tick)} y2={y(tick)} stroke={tick === 0 ? AXIS_COLOUR : GRID_COLOUR} />
+              <text x={LEFT - 6} y={y(tick) + 4} fontSize={11} fill={TEXT_COLOUR} textAnchor="end">{formatNumber(tick)}</text>
+            </g>
+          ))}
+        </g>
+        {hours.map((hour, index) => {
+          const x = LEFT + index * slot;
+          const allowedTop = y(hour.allowed);
+          const blockedTop = y(hour.allowed + hour.blocked);
+          return (
+            <g key={hour.time} data-hour={hour.time}>
+              <title>{t('analytics.tooltip', '{when}: {allowed} allowed, {blocked} blocked', { when: whenLabel(hour.time), allowed: hour.allowed, blocked: hour.blocked })}</title>
+              {/* The whole column answers the pointer, so an hour without requests has its tooltip too. */}
+              <rect x={x} width={slot} y={TOP} height={plotHeight} fill="transparent" />
+              <rect x={x + slot * 0.15} width={slot * 0.7} y={allowedTop} height={baseline - allowedTop} fill={ALLOWED_COLOUR} />
+              <rect x={x + slot * 0.15} width={slot * 0.7} y={blockedTop} height={allowedTop - blockedTop} fill={BLOCKED_COLOUR} />
+            </g>
+          );
+        })}
+        <g data-axis="x">
+          {hours.map((hour, index) => {
+            if (index % LABEL_EVERY_HOURS !== 0) return null;
+            const x = LEFT + index * slot + slot / 2;
+            const newDay = index === 0 || dayLabel(hours[index - LABEL_EVERY_HOURS].time) !== dayLabel(hour.time);
             return (
               <g key={hour.time}>
-                <title>{`${formatTime(hour.time, { hour: '2-digit', minute: '2-digit' })}: ${hour.allowed} ${t('analytics.allowed', 'Allowed')}, ${hour.blocked} ${t('analytics.blocked', 'Blocked')}`}</title>
-                <rect x={x} width={width} y={plotHeight - allowedHeight} height={allowedHeight} fill={ALLOWED_COLOUR} />
-                <rect x={x} width={width} y={plotHeight - allowedHeight - blockedHeight} height={blockedHeight} fill={BLOCKED_COLOUR} />
-                {index % 4 === 0 && (
-                  <text x={index * slot} y={HEIGHT - 6} fontSize={11} fill="#666687">{formatTime(hour.time, { hour: '2-digit' })}</text>
-                )}
+                <line x1={x} x2={x} y1={baseline} y2={baseline + 4} stroke={AXIS_COLOUR} />
+                <text x={x} y={baseline + 16} fontSize={11} fill={TEXT_COLOUR} textAnchor="middle">{hourLabel(hour.time)}</text>
+                {newDay && <text x={x} y={baseline + 30} fontSize={11} fontWeight={600} fill={TEXT_COLOUR} textAnchor="middle">{dayLabel(hour.time)}</text>}
               </g>
             );
           })}
-        </svg>
-        <Flex gap={4}>
-          <Legend colour={ALLOWED_COLOUR} label={t('analytics.allowed', 'Allowed')} />
-          <Legend colour={BLOCKED_COLOUR} label={t('analytics.blocked', 'Blocked')} />
-        </Flex>
-      </Box>
-      <Box>
-        <Typography variant="delta" tag="h3">{t('analytics.mostLimited', 'Most limited callers')}</Typography>
-        {analytics.mostLimited.length === 0 ? (
-          <Typography textColor="neutral600" tag="p">{t('analytics.noneLimited', 'No caller was refused in the last 24 hours.')}</Typography>
-        ) : (
-          <ol>
-            {analytics.mostLimited.map((caller) => (
-              <li key={caller.identifier}>
-                <Typography>{caller.identifier}</Typography>{' '}
-                <Typography textColor="danger600">{t('analytics.count', '{count} refused', { count: caller.count })}</Typography>
-              </li>
-            ))}
-          </ol>
-        )}
-      </Box>
-    </Flex>
+        </g>
+      </svg>
+      <Flex gap={4} paddingTop={2} paddingLeft={2}>
+        <Legend colour={ALLOWED_COLOUR} label={t('analytics.allowed', 'Allowed')} />
+        <Legend colour={BLOCKED_COLOUR} label={t('analytics.blocked', 'Blocked')} />
+      </Flex>
+    </Box>
   );
+}
+
+/** What a screen reader hears for the chart: the span, the totals and the busiest hour. */
+function summary(hours: HourlyCount[], t: ReturnType<typeof useTranslate>, whenLabel: (time: number) => string, formatNumber: (value: number) => string): string {
+  if (hours.length === 0) return t('analytics.chartEmpty', 'Requests per hour: no data');
+  const total = (hour: HourlyCount) => hour.allowed + hour.blocked;
+  const busiest = hours.reduce((best, hour) => (total(hour) > total(best) ? hour : best));
+  return t('analytics.chartSummary', 'Requests per hour from {from} to {to}: {allowed} allowed and {blocked} blocked in all; busiest hour {busiest} with {busiestCount} requests.', {
+    from: whenLabel(hours[0].time),
+    to: whenLabel(hours[hours.length - 1].time),
+    allowed: formatNumber(hours.reduce((sum, hour) => sum + hour.allowed, 0)),
+    blocked: formatNumber(hours.reduce((sum, hour) => sum + hour.blocked, 0)),
+    busiest: whenLabel(busiest.time),
+    busiestCount: formatNumber(total(busiest)),
+  });
 }
 
 function Legend({ colour, label }: { colour: string; label: string }) {

@@ -15,15 +15,17 @@ export interface UsageState {
   reload(): Promise<void>;
 }
 
+/** What Strapi's fetch client throws for an error answer: the HTTP status on the error, the body under `response.data`. */
 interface FetchFailure {
-  response?: { status?: number; data?: { error?: { message?: string } } };
+  status?: number;
+  response?: { data?: { error?: { status?: number; message?: string } } };
   message?: string;
 }
 
 function describeFailure(failure: unknown): UsageError {
-  const { response, message } = (failure ?? {}) as FetchFailure;
+  const { status, response, message } = (failure ?? {}) as FetchFailure;
   const text = response?.data?.error?.message ?? message ?? String(failure);
-  return { kind: response?.status === 503 ? 'store-down' : 'failed', message: text };
+  return { kind: (status ?? response?.data?.error?.status) === 503 ? 'store-down' : 'failed', message: text };
 }
 
 export function useUsage(autoRefresh: boolean): UsageState {
