@@ -1,6 +1,10 @@
 // The engine interface: what the HTTP layer needs from a keyspace, whichever one serves it.
 // `memory` (embedded, the default) and `redis` (a real redis-server over TCP) both implement it.
+import { createHash } from 'node:crypto';
 import type { Reply } from './reply';
+
+/** The form `Caller.passwordSha256` carries a password in (and the memory engine's ACL stores it in). */
+export const passwordSha256Of = (password: string): string => createHash('sha256').update(password, 'latin1').digest('hex');
 
 /** Who runs a command: the ACL user (`default` for the database's own tokens) and the client address. */
 export interface Caller {

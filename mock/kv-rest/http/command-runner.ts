@@ -109,11 +109,12 @@ export class CommandRunner {
       throw engineFailure(failure);
     }
     if (!authenticated) return error(`ERR Wrong password or user "${user}" does not exist`);
-    return bulk(this.tokens.mintForUser(user, this.tokenSecret));
+    return bulk(this.tokens.mintForUser(user, password, this.tokenSecret));
   }
 }
 
 /** Who the engine runs a request's commands as. */
 export function callerOf(context: RunContext): Caller {
-  return { user: context.principal.user, address: context.address, readOnly: context.principal.readOnly };
+  const { user, readOnly, passwordSha256 } = context.principal;
+  return { user, address: context.address, readOnly, passwordSha256 };
 }

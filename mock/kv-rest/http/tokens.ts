@@ -1,12 +1,15 @@
 // Access tokens: the database's Standard and Read Only tokens and the ones minted by ACL RESTTOKEN.
 // Tokens are looked up by their SHA-256, so no comparison time depends on how much of a guess matches.
 import { createHash, randomBytes } from 'node:crypto';
+import { passwordSha256Of } from '../engine';
 
 export interface Principal {
   /** ACL user the commands run as (`default` for the database's own tokens). */
   readonly user: string;
   /** Read Only token: read commands only, and not the powerful ones. */
   readonly readOnly: boolean;
+  /** For a token minted by ACL RESTTOKEN: the password it stands for, as `Caller.passwordSha256`. */
+  readonly passwordSha256?: string;
 }
 
 const digest = (token: string): string => createHash('sha256').update(token).digest('base64');
@@ -28,12 +31,15 @@ export class TokenRegistry {
   }
 
   /**
-   * The REST token of an ACL user: derived from the user name and a per-server secret so the same
-   * user always gets the same token, which follows the user's later ACL changes.
+   * The REST token of an ACL user: derived from a per-server secret, the user name and the password
+   * it was minted with, so it follows the user's later ACL changes but not a new password: once the
+   * user no longer has that password (changed, or the user deleted and made again), the engine
+   * refuses the token, and the new password mints another one.
    */
-  mintForUser(user: string, secret: string): string {
-    const token = createHash('sha256').update(`${secret}\0${user}`).digest('base64url');
-    this.principals.set(digest(token), { user, readOnly: false });
+  mintForUser(user: string, password: string, secret: string): string {
+    const passwordSha256 = passwordSha256Of(password);
+    const token = createHash('sha256').update(`${secret}\0${user}\0${passwordSha256}`).digest('base64url');
+    this.principals.set(digest(token), { user, readOnly: false, passwordSha256 });
     return token;
   }
 }

@@ -5,7 +5,7 @@
 // itself confines to what each token may run; the Redis URL's user only administers: it creates
 // those users and ends overrunning scripts (script-killer.ts).
 import { randomBytes } from 'node:crypto';
-import { EngineRefusal, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
+import { EngineRefusal, passwordSha256Of, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
 import { bulk, type ErrorReply, type Reply } from '../reply';
 import { parseRedisUrl, RedisConnection, RedisTimeoutError, type RedisAddress } from './connection';
 import { confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, READER_USER, readCommandNames } from './gateway-user';
@@ -31,6 +31,9 @@ interface Gateway {
 
 type Planned = { readonly send: readonly string[] } | { readonly refused: ErrorReply };
 
+/** One user's one password, as the passwords map keys it. */
+const passwordKey = (user: string, passwordSha256: string): string => `${user}\0${passwordSha256}`;
+
 class RedisEngine implements Engine {
   readonly name = 'redis' as const;
   private readonly address: RedisAddress;
@@ -44,7 +47,7 @@ class RedisEngine implements Engine {
   /** Users REST callers may not change: the engine's own and the user it administers Redis as. */
   private readonly engineUsers: ReadonlySet<string>;
   private gateway: Promise<Gateway> | undefined;
-  /** Passwords of ACL users seen by authenticate(), to open connections as them. */
+  /** Passwords seen by authenticate(), by user and password digest (a token stands for one password), to open connections as them. */
   private readonly passwords = new Map<string, string>();
   private readonly userConnections = new Map<string, Promise<RedisConnection>>();
   private readonly streams = new Set<RedisConnection>();
@@ -92,7 +95,7 @@ class RedisEngine implements Engine {
       throw failure;
     }
     connection.close();
-    this.passwords.set(user, password);
+    this.passwords.set(passwordKey(user, passwordSha256Of(password)), password);
     this.userConnections.delete(user);
     return true;
   }
@@ -192,7 +195,7 @@ class RedisEngine implements Engine {
         return RedisConnection.open(this.address, this.timeoutMs, { user, password: again.password });
       }
     }
-    const password = this.passwords.get(caller.user);
+    const password = this.passwordOf(caller);
     if (password === undefined) throw new EngineRefusal(`NOPERM user ${caller.user} has no REST token on this server any more`);
     try {
       return await RedisConnection.open(this.address, this.timeoutMs, { user: caller.user, password });
@@ -236,11 +239,16 @@ class RedisEngine implements Engine {
       this.userConnections.set(caller.user, opened);
       return opened;
     }
-    const [auth] = await existing.send([['AUTH', caller.user, this.passwords.get(caller.user) ?? '']]);
+    const [auth] = await existing.send([['AUTH', caller.user, this.passwordOf(caller) ?? '']]);
     if (auth.kind !== 'error') return existing;
     existing.close();
     this.userConnections.delete(caller.user);
     throw new EngineRefusal(auth.message);
+  }
+
+  /** The password the caller's token was minted with, as authenticate() saw it. */
+  private passwordOf(caller: Caller): string | undefined {
+    return caller.passwordSha256 === undefined ? undefined : this.passwords.get(passwordKey(caller.user, caller.passwordSha256));
   }
 
   /** MULTI ... EXEC on a connection no other request uses, answered one reply per command. */

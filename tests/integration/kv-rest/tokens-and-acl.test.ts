@@ -72,6 +72,29 @@ describeEachEngine('tokens and ACL', (engine) => {
     expect((await call(server, '/ping', { token })).status).toBe(400);
   });
 
+  it('issue 13 finding 13: a token stands for the password it was minted with, so a user deleted and made again with another password does not revive it', async () => {
+    const mint = async (password: string) => ((await postJson(server, '/', ['ACL', 'RESTTOKEN', 'again', password])).json as { result: string }).result;
+    await postJson(server, '/', ['ACL', 'SETUSER', 'again', 'on', '>old', '~*', '+@all']);
+    const old = await mint('old');
+    expect((await call(server, '/ping', { token: old })).json).toEqual({ result: 'PONG' });
+    await postJson(server, '/', ['ACL', 'DELUSER', 'again']);
+    await postJson(server, '/', ['ACL', 'SETUSER', 'again', 'on', '>new', '~*', '+@all']);
+    const renewed = await mint('new');
+    expect(renewed).not.toBe(old);
+    expect((await call(server, '/ping', { token: renewed })).json).toEqual({ result: 'PONG' });
+    const revived = await call(server, '/ping', { token: old });
+    expect([revived.status, (revived.json as { error?: string }).error]).toEqual([400, expect.stringMatching(/^(NOPERM|WRONGPASS)/)]);
+  });
+
+  it('issue 13 finding 13: a changed password retires the tokens minted with the old one', async () => {
+    await postJson(server, '/', ['ACL', 'SETUSER', 'rotating', 'on', '>first', '~*', '+@all']);
+    const first = ((await postJson(server, '/', ['ACL', 'RESTTOKEN', 'rotating', 'first'])).json as { result: string }).result;
+    expect((await call(server, '/ping', { token: first })).json).toEqual({ result: 'PONG' });
+    await postJson(server, '/', ['ACL', 'SETUSER', 'rotating', '<first', '>second']);
+    const refused = await call(server, '/ping', { token: first });
+    expect([refused.status, (refused.json as { error?: string }).error]).toEqual([400, expect.stringMatching(/^(NOPERM|WRONGPASS)/)]);
+  });
+
   it('refuses ACL RESTTOKEN to the Read Only token', async () => {
     const response = await postJson(server, '/', ['ACL', 'RESTTOKEN', 'writer', 's3cret'], { token: server.readonlyToken });
     expect((response.json as { error: string }).error).toMatch(/^NOPERM/);

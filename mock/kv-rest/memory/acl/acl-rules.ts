@@ -1,6 +1,6 @@
 // One ACL user and the ACL SETUSER rules that change it (`on`, `>password`, `~keys`, `&channels`,
 // `+@category`, `-command` ...), applied in order with Redis's error texts.
-import { createHash } from 'node:crypto';
+import { passwordSha256Of } from '../../engine';
 import { allCommandNames, commandsInCategory } from './command-categories';
 
 export interface KeyPattern {
@@ -22,8 +22,6 @@ export interface AclUser {
   keyPatterns: KeyPattern[];
   channelPatterns: string[];
 }
-
-export const passwordDigest = (password: string): string => createHash('sha256').update(password, 'latin1').digest('hex');
 
 /** A new user as ACL SETUSER creates it: off, no password, no commands, no keys, no channels. */
 export function newUser(name: string): AclUser {
@@ -83,10 +81,10 @@ export function applyRule(user: AclUser, rule: string): string | undefined {
   const [first] = rule;
   const rest = rule.slice(1);
   if (first === '>') {
-    user.passwords.add(passwordDigest(rest));
+    user.passwords.add(passwordSha256Of(rest));
     user.nopass = false;
   } else if (first === '<') {
-    if (!user.passwords.delete(passwordDigest(rest))) return 'The password you are trying to remove from the user does not exist';
+    if (!user.passwords.delete(passwordSha256Of(rest))) return 'The password you are trying to remove from the user does not exist';
   } else if (first === '#' || first === '!') {
     if (!HASH.test(rest)) return 'The password hash must be exactly 64 characters and contain only lowercase hexadecimal characters';
     if (first === '#') {

@@ -1,10 +1,10 @@
 // The memory engine's ACL users: who exists, their passwords, and whether a user may run a command
 // on its keys and channels. Refusals carry Redis 7.0's NOPERM texts.
 import { keysOf, type CommandSpec } from '../../command-table';
-import type { Caller } from '../../engine';
+import { passwordSha256Of, type Caller } from '../../engine';
 import { error, type ErrorReply } from '../../reply';
 import { globMatches } from '../glob';
-import { applyRule, copyUser, describeUser, newUser, passwordDigest, type AclUser } from './acl-rules';
+import { applyRule, copyUser, describeUser, newUser, type AclUser } from './acl-rules';
 
 const NO_KEY_PERMISSION = error('NOPERM this user has no permissions to access one of the keys used as arguments');
 const NO_CHANNEL_PERMISSION = error('NOPERM this user has no permissions to access one of the channels used as arguments');
@@ -47,7 +47,7 @@ export class AclUsers {
   authenticate(name: string, password: string): boolean {
     const user = this.users.get(name);
     if (!user || !user.enabled) return false;
-    return user.nopass || user.passwords.has(passwordDigest(password));
+    return user.nopass || user.passwords.has(passwordSha256Of(password));
   }
 
   /**
