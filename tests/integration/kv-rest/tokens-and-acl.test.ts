@@ -95,6 +95,19 @@ describeEachEngine('tokens and ACL', (engine) => {
     expect([refused.status, (refused.json as { error?: string }).error]).toEqual([400, expect.stringMatching(/^(NOPERM|WRONGPASS)/)]);
   });
 
+  it.each([['KEYS', '*'], ['SCAN', '0'], ['RANDOMKEY'], ['INFO'], ['PUBLISH', 'news', 'x']])(
+    "confines the Read Only token's EVAL_RO to what the token may run directly: %s is refused inside it",
+    async (...command) => {
+      const script = `return redis.call(${command.map((arg) => `'${arg}'`).join(', ')})`;
+      const refused = await postJson(server, '/', ['EVAL_RO', script, '0'], { token: server.readonlyToken });
+      expect([refused.status, (refused.json as { error?: string }).error]).toEqual([
+        400,
+        expect.stringMatching(/^ERR The user executing the script can't run this command or subcommand script: [0-9a-f]{40}, on @user_script:1\.$/),
+      ]);
+      expect((await postJson(server, '/', ['EVAL_RO', "return redis.call('GET', 'shared')", '0'], { token: server.readonlyToken })).json).toEqual({ result: 'value' });
+    },
+  );
+
   it('refuses ACL RESTTOKEN to the Read Only token', async () => {
     const response = await postJson(server, '/', ['ACL', 'RESTTOKEN', 'writer', 's3cret'], { token: server.readonlyToken });
     expect((response.json as { error: string }).error).toMatch(/^NOPERM/);

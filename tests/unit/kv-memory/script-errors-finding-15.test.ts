@@ -6,6 +6,9 @@ import { ScriptRunner } from '../../../mock/kv-rest/memory/scripting/script-runn
 import type { CommandContext } from '../../../mock/kv-rest/memory/handler';
 import { bulk } from '../../../mock/kv-rest/reply';
 
+/** The database's Standard token as the caller of the scripts below. */
+const STANDARD_TOKEN = { user: 'default', address: 'test' };
+
 describe('finding 15: script errors are errors', () => {
   const subject = useEngine();
   const run = (...args: (string | number)[]) => subject().run(...args);
@@ -23,6 +26,7 @@ describe('finding 15: script errors are errors', () => {
   it('finding 15: a JS exception inside pcall fails the whole script, and the next run works', () => {
     const runner = new ScriptRunner(1000);
     const exploding: CommandContext = {
+      caller: STANDARD_TOKEN,
       call: () => {
         throw new RangeError('Maximum call stack size exceeded');
       },
@@ -31,13 +35,13 @@ describe('finding 15: script errors are errors', () => {
     if (!('sha' in loaded)) throw new Error('the script did not compile');
     const reply = runner.run({ sha: loaded.sha, keys: [], args: [], readOnly: false, ctx: exploding });
     expect(plain(reply)).toEqual({ error: `ERR the script engine failed: Maximum call stack size exceeded script: ${loaded.sha}, on @user_script:1.` });
-    const calm = { call: () => bulk('v') } as unknown as CommandContext;
+    const calm = { caller: STANDARD_TOKEN, call: () => bulk('v') } as unknown as CommandContext;
     expect(plain(runner.run({ sha: loaded.sha, keys: [], args: [], readOnly: false, ctx: calm }))).toBe('went on');
   });
 
   it('finding 15: a JS exception in xpcall and in nested pcalls fails the whole script too', () => {
     const runner = new ScriptRunner(1000);
-    const exploding = { call: () => { throw new TypeError('boom'); } } as unknown as CommandContext;
+    const exploding = { caller: STANDARD_TOKEN, call: () => { throw new TypeError('boom'); } } as unknown as CommandContext;
     for (const script of [
       "local ok = xpcall(function() return redis.call('GET', 'k') end, function(e) return e end) return 'went on'",
       "local ok = pcall(pcall, redis.call, 'GET', 'k') return 'went on'",

@@ -3,7 +3,7 @@
 // Redis's framing of uncaught errors. A run that a JS exception broke into (engineFailure) fails as
 // a whole and the sandbox is replaced, so a half-finished VM operation can never reach later runs.
 import { lauxlib, lua, type LuaDebug, type LuaState, type LuaString, to_luastring } from './lua51-numbers';
-import { lookupCommand } from '../../command-table';
+import { allowedForReadOnlyToken, lookupCommand } from '../../command-table';
 import { error, type Reply } from '../../reply';
 import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptSha } from '../../script-shebang';
 import type { CommandContext } from '../handler';
@@ -182,6 +182,10 @@ export class ScriptRunner {
       reply = error(found.error.startsWith('ERR wrong number') ? 'ERR Wrong number of args calling Redis command from script' : 'ERR Unknown Redis command called from script');
     } else if (found.spec.unsupported || found.spec.flags.includes('noscript')) {
       reply = error('ERR This Redis command is not allowed from script');
+    } else if (request.ctx.caller.readOnly && !allowedForReadOnlyToken(found.spec)) {
+      // The Read Only token's scripts run only what the token may run directly, as the redis
+      // engine's confined user makes Redis do; Redis checks ACLs before the read-only flag.
+      reply = error("ERR The user executing the script can't run this command or subcommand");
     } else if (readOnly && found.spec.flags.includes('write')) {
       reply = error('ERR Write commands are not allowed from read-only scripts.');
     } else {
