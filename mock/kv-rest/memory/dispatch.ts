@@ -18,6 +18,7 @@ import { createPubSubCommandHandlers } from './commands/pubsub';
 import { createServerCommandHandlers } from './commands/server';
 import { setCommandHandlers } from './commands/sets';
 import { sortedSetCommandHandlers } from './commands/sorted-sets';
+import { streamCommandHandlers } from './commands/streams';
 import { stringCommandHandlers } from './commands/strings';
 import type { CommandContext, CommandHandler, CommandHandlers } from './handler';
 import type { MonitorFeed } from './monitor-feed';
@@ -41,6 +42,7 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
     ...sortedSetCommandHandlers,
     ...bitmapCommandHandlers,
     ...hyperloglogCommandHandlers,
+    ...streamCommandHandlers,
     ...createServerCommandHandlers(state),
     ...createAclCommandHandlers(state),
     ...createPubSubCommandHandlers(state),

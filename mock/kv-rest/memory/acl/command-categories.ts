@@ -11,6 +11,7 @@ import { pubsubCommands } from '../../command-specs/pubsub';
 import { scriptingCommands } from '../../command-specs/scripting';
 import { setsCommands } from '../../command-specs/sets';
 import { sortedSetsCommands } from '../../command-specs/sorted-sets';
+import { streamsCommands } from '../../command-specs/streams';
 import { stringsCommands } from '../../command-specs/strings';
 
 const FAMILIES: readonly (readonly [readonly CommandSpec[], string])[] = [
@@ -22,6 +23,7 @@ const FAMILIES: readonly (readonly [readonly CommandSpec[], string])[] = [
   [sortedSetsCommands, 'sortedset'],
   [bitmapsCommands, 'bitmap'],
   [hyperloglogCommands, 'hyperloglog'],
+  [streamsCommands, 'stream'],
   [pubsubCommands, 'pubsub'],
   [scriptingCommands, 'scripting'],
   [connectionCommands, 'connection'],
