@@ -3,6 +3,7 @@
 // and the differential tests all read this table; adding a command is one entry plus its handler.
 import { bitmapsCommands } from './command-specs/bitmaps';
 import { connectionCommands } from './command-specs/connection';
+import { geoCommands } from './command-specs/geo';
 import { genericCommands } from './command-specs/generic';
 import { hashesCommands } from './command-specs/hashes';
 import { hyperloglogCommands } from './command-specs/hyperloglog';
@@ -63,6 +64,7 @@ const SPECS: readonly CommandSpec[] = [
   ...bitmapsCommands,
   ...hyperloglogCommands,
   ...streamsCommands,
+  ...geoCommands,
 ];
 
 const TABLE: ReadonlyMap<string, CommandSpec> = new Map(SPECS.map((spec) => [spec.name, spec]));

@@ -9,6 +9,7 @@ import { createAclCommandHandlers } from './commands/acl';
 import { bitmapCommandHandlers } from './commands/bitmaps';
 import { counterCommandHandlers } from './commands/counters';
 import { expiryCommandHandlers } from './commands/expiry';
+import { geoCommandHandlers } from './commands/geo';
 import { hashCommandHandlers } from './commands/hashes';
 import { hyperloglogCommandHandlers } from './commands/hyperloglog';
 import { keyListingCommandHandlers } from './commands/key-listing';
@@ -43,6 +44,7 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
     ...bitmapCommandHandlers,
     ...hyperloglogCommandHandlers,
     ...streamCommandHandlers,
+    ...geoCommandHandlers,
     ...createServerCommandHandlers(state),
     ...createAclCommandHandlers(state),
     ...createPubSubCommandHandlers(state),

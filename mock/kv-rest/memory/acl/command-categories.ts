@@ -4,6 +4,7 @@ import { allCommands, type CommandSpec } from '../../command-table';
 import { bitmapsCommands } from '../../command-specs/bitmaps';
 import { connectionCommands } from '../../command-specs/connection';
 import { genericCommands } from '../../command-specs/generic';
+import { geoCommands } from '../../command-specs/geo';
 import { hashesCommands } from '../../command-specs/hashes';
 import { hyperloglogCommands } from '../../command-specs/hyperloglog';
 import { listsCommands } from '../../command-specs/lists';
@@ -24,6 +25,7 @@ const FAMILIES: readonly (readonly [readonly CommandSpec[], string])[] = [
   [bitmapsCommands, 'bitmap'],
   [hyperloglogCommands, 'hyperloglog'],
   [streamsCommands, 'stream'],
+  [geoCommands, 'geo'],
   [pubsubCommands, 'pubsub'],
   [scriptingCommands, 'scripting'],
   [connectionCommands, 'connection'],
