@@ -79,6 +79,20 @@ function withoutTimes(args: readonly string[], reply: Reply): unknown {
   return scrub(plain);
 }
 
+/** Long streams: approximate trimming removes whole 100-entry nodes only, as Redis's listpacks. */
+const longStream = Array.from({ length: 350 }, (_, index) => ['XADD', 'long', `${index + 1}-0`, 'f', String(index)]);
+const big = fc.constantFrom('0', '1', '99', '100', '101', '150', '199', '200', '250', '349', '1000');
+const bigId = big.map((value) => `${value}-0`);
+const trimCommand: fc.Arbitrary<string[]> = fc.oneof(
+  c(k('XTRIM'), k('long'), k('MAXLEN'), trimMode, big, optional(k('LIMIT'), big)),
+  c(k('XTRIM'), k('long'), k('MINID'), trimMode, bigId, optional(k('LIMIT'), big)),
+  c(k('XADD'), k('long'), trimKind, k('~'), big, fc.constantFrom('400-*', '500-*'), k('f'), k('v')),
+  c(k('XDEL'), k('long'), bigId, bigId),
+  c(k('XLEN'), k('long')),
+  c(k('XRANGE'), k('long'), k('-'), k('+'), k('COUNT'), k('3')),
+  c(k('XINFO'), k('STREAM'), k('long')),
+);
+
 const describeWithRedis = ENGINES.includes('redis') ? describe : describe.skip;
 
 describeWithRedis('memory engine matches redis-server on stream commands', () => {
@@ -99,6 +113,19 @@ describeWithRedis('memory engine matches redis-server on stream commands', () =>
         });
       }),
       { numRuns: Number(process.env.FAST_CHECK_RUNS ?? 200), seed: Number(process.env.FAST_CHECK_SEED ?? 20261123) },
+    );
+  });
+
+  it('trims long streams node by node with ~ exactly as Redis does', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(trimCommand, { minLength: 1, maxLength: 12 }), async (commands) => {
+        const { expected, actual } = await pair.run([...longStream, ...commands]);
+        commands.forEach((args, position) => {
+          const at = longStream.length + position;
+          expect({ command: args, reply: withoutTimes(args, actual[at]) }).toEqual({ command: args, reply: withoutTimes(args, expected[at]) });
+        });
+      }),
+      { numRuns: Number(process.env.FAST_CHECK_RUNS ?? 100), seed: Number(process.env.FAST_CHECK_SEED ?? 20261123) },
     );
   });
 });

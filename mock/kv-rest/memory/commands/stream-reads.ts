@@ -6,6 +6,7 @@ import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { StreamValue } from '../keyspace';
 import type { ConsumerGroup, Stream, StreamEntry } from '../stream';
+import { refuseReply } from '../reply-limits';
 import { assignPending, consumerFor } from '../stream-consumers';
 import { MAX_ID, parseStrictId, type StreamId } from '../stream-id';
 import { boundedCount, entriesReply, entryReply, idReply, noGroup, streamAt } from './stream-values';
@@ -96,10 +97,17 @@ function resolveSources(args: readonly string[], parsed: ReadArguments, ctx: Com
   return sources;
 }
 
-/** Delivers new entries to a group's consumer: moves the group's last ID and fills the pending lists. */
-function deliverNew(stream: Stream, group: ConsumerGroup, consumerName: string, count: number, noAck: boolean, now: number): Reply {
-  const consumer = consumerFor(group, consumerName, now);
+/**
+ * Delivers new entries to a group's consumer: moves the group's last ID and fills the pending lists.
+ * A reply past the reply bound is refused before anything moves, so no entry is delivered unseen.
+ */
+function deliverNew(stream: Stream, group: ConsumerGroup, consumerName: string, count: number, noAck: boolean, ctx: CommandContext): Reply {
+  const { now } = ctx;
   const entries = stream.range(group.lastId + 1n, MAX_ID, count);
+  const reply = entriesReply(entries);
+  const refused = refuseReply(reply, ctx.replyLimits);
+  if (refused) return refused;
+  const consumer = consumerFor(group, consumerName, now);
   for (const entry of entries) {
     if (group.entriesRead !== undefined && !stream.hasTombstonesFrom(entry.id)) group.entriesRead++;
     else if (stream.entriesAdded) group.entriesRead = stream.readCounterOf(entry.id);
@@ -116,7 +124,7 @@ function deliverNew(stream: Stream, group: ConsumerGroup, consumerName: string, 
       consumer.pending.set(entry.id, created);
     }
   }
-  return entriesReply(entries);
+  return reply;
 }
 
 /** A consumer's own history: its pending entries after `after`; deleted entries come as `[id, nil]`. */
@@ -155,10 +163,11 @@ function xread(forGroup: boolean) {
       let reply: Reply | undefined;
       if (group && parsed.group) {
         if (from !== 'new') reply = deliverHistory(stream, group, parsed.group.consumer, from.after, count, ctx.now);
-        else if (stream.length > 0 && stream.lastLiveId() > group.lastId) reply = deliverNew(stream, group, parsed.group.consumer, count, parsed.noAck, ctx.now);
+        else if (stream.length > 0 && stream.lastLiveId() > group.lastId) reply = deliverNew(stream, group, parsed.group.consumer, count, parsed.noAck, ctx);
       } else if (from !== 'new' && stream.length > 0 && stream.lastLiveId() > from.after) {
         reply = entriesReply(stream.range(from.after + 1n, MAX_ID, count));
       }
+      if (reply?.kind === 'error') return reply;
       if (reply) served.push(array([bulk(key), reply]));
     }
     return served.length > 0 ? array(served) : NULL_ARRAY;
