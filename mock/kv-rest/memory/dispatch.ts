@@ -15,6 +15,7 @@ import { hyperloglogCommandHandlers } from './commands/hyperloglog';
 import { keyListingCommandHandlers } from './commands/key-listing';
 import { keyCommandHandlers } from './commands/keys';
 import { listCommandHandlers } from './commands/lists';
+import { multiPopCommandHandlers } from './commands/multi-pops';
 import { createPubSubCommandHandlers } from './commands/pubsub';
 import { createServerCommandHandlers } from './commands/server';
 import { setCommandHandlers } from './commands/sets';
@@ -45,6 +46,7 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
     ...hyperloglogCommandHandlers,
     ...streamCommandHandlers,
     ...geoCommandHandlers,
+    ...multiPopCommandHandlers,
     ...createServerCommandHandlers(state),
     ...createAclCommandHandlers(state),
     ...createPubSubCommandHandlers(state),
