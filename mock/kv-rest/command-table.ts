@@ -12,6 +12,7 @@ import { pubsubCommands } from './command-specs/pubsub';
 import { scriptingCommands } from './command-specs/scripting';
 import { serverCommands } from './command-specs/server';
 import { setsCommands } from './command-specs/sets';
+import { sortCommands } from './command-specs/sort';
 import { sortedSetsCommands } from './command-specs/sorted-sets';
 import { streamsCommands } from './command-specs/streams';
 import { stringsCommands } from './command-specs/strings';
@@ -46,6 +47,11 @@ export interface CommandSpec {
   readonly subcommands?: ReadonlyMap<string, CommandSpec>;
   /** Keys found by keyword rather than position (XREAD's after STREAMS, GEORADIUS's STORE ...). */
   readonly keysFrom?: (args: readonly string[]) => string[];
+  /**
+   * The error for a user not allowed every key, when this call reads keys it derives at run time
+   * (SORT's BY and GET patterns); undefined when the call reads only its named keys.
+   */
+  readonly needsEveryKey?: (args: readonly string[]) => string | undefined;
   /** Why the REST API refuses this call of a command it otherwise serves (XREAD with BLOCK). */
   readonly refusalFor?: (args: readonly string[]) => string | undefined;
 }
@@ -65,6 +71,7 @@ const SPECS: readonly CommandSpec[] = [
   ...hyperloglogCommands,
   ...streamsCommands,
   ...geoCommands,
+  ...sortCommands,
 ];
 
 const TABLE: ReadonlyMap<string, CommandSpec> = new Map(SPECS.map((spec) => [spec.name, spec]));

@@ -19,6 +19,7 @@ import { multiPopCommandHandlers } from './commands/multi-pops';
 import { createPubSubCommandHandlers } from './commands/pubsub';
 import { createServerCommandHandlers } from './commands/server';
 import { setCommandHandlers } from './commands/sets';
+import { sortCommandHandlers } from './commands/sort';
 import { sortedSetCommandHandlers } from './commands/sorted-sets';
 import { streamCommandHandlers } from './commands/streams';
 import { stringCommandHandlers } from './commands/strings';
@@ -47,6 +48,7 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
     ...streamCommandHandlers,
     ...geoCommandHandlers,
     ...multiPopCommandHandlers,
+    ...sortCommandHandlers,
     ...createServerCommandHandlers(state),
     ...createAclCommandHandlers(state),
     ...createPubSubCommandHandlers(state),
