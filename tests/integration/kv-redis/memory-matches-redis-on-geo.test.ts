@@ -4,8 +4,7 @@
 // and errors. Each member has positions of its own, so no two members ever share a distance (Redis
 // orders equal distances by its own partial quicksort).
 import fc from 'fast-check';
-import { ENGINES } from '../../support/kv-servers';
-import { comparableReply, enginePair, type EnginePair } from './differential-engine-pair';
+import { commandOf, describeAgainstRedis, optional } from './differential-engine-pair';
 
 const key = fc.constantFrom('geo', 'geo', 'geo2', 'str');
 const member = fc.constantFrom('palermo', 'catania', 'edge', 'paris', 'nowhere');
@@ -21,10 +20,8 @@ const center = fc.constantFrom(['15', '37'], ['13.361389', '38.115556'], ['0', '
 const radius = fc.constantFrom('0', '100', '200', '1000', '5000', '-1', 'x');
 const unit = fc.constantFrom('m', 'km', 'mi', 'ft', 'KM', 'parsec');
 const count = fc.constantFrom('1', '2', '0', 'x');
-type Parts = string | readonly Parts[];
-const c = (...parts: fc.Arbitrary<Parts>[]): fc.Arbitrary<string[]> => fc.tuple(...parts).map((items) => items.flat(4) as string[]);
+const c = commandOf;
 const k = fc.constant;
-const optional = (...parts: fc.Arbitrary<Parts>[]): fc.Arbitrary<Parts> => fc.oneof(fc.constant([]), fc.tuple(...parts));
 const options = fc.subarray(['WITHDIST', 'WITHCOORD', 'WITHHASH']);
 const order = optional(fc.constantFrom('ASC', 'DESC'));
 const limit = optional(k('COUNT'), count, optional(k('ANY')));
@@ -48,26 +45,7 @@ const command: fc.Arbitrary<string[]> = fc.oneof(
   c(k('SET'), k('str'), k('x')),
 );
 
-const describeWithRedis = ENGINES.includes('redis') ? describe : describe.skip;
 
-describeWithRedis('memory engine matches redis-server on geo commands', () => {
-  let pair: EnginePair;
-  beforeAll(() => {
-    pair = enginePair(10);
-  });
-  afterAll(async () => {
-    await pair.close();
-  });
-
-  it('gives the same typed reply to every geo command of a random sequence', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 25 }), async (commands) => {
-        const { expected, actual } = await pair.run(commands);
-        commands.forEach((args, position) => {
-          expect({ command: args, reply: comparableReply(actual[position]) }).toEqual({ command: args, reply: comparableReply(expected[position]) });
-        });
-      }),
-      { numRuns: Number(process.env.FAST_CHECK_RUNS ?? 200), seed: Number(process.env.FAST_CHECK_SEED ?? 20261123) },
-    );
-  });
+describeAgainstRedis('memory engine matches redis-server on geo commands', 10, {
+  'gives the same typed reply to every geo command of a random sequence': [command, { maxLength: 25, runs: 200 }],
 });

@@ -2,16 +2,13 @@
 // random sequences over lists, sets, sorted sets and hashes (for SORT's BY and GET patterns) get the
 // same typed replies from the memory engine and from Redis, errors included.
 import fc from 'fast-check';
-import { ENGINES } from '../../support/kv-servers';
-import { comparableReply, enginePair, type EnginePair } from './differential-engine-pair';
+import { commandOf, describeAgainstRedis, optional } from './differential-engine-pair';
 
 const key = fc.constantFrom('l1', 'l2', 'z1', 'z2', 'str');
 const element = fc.constantFrom('3', '1', '10', '2.5', 'b', 'a', '-1');
 const count = fc.constantFrom('1', '2', '5', '0', '-1', 'x');
-type Parts = string | readonly Parts[];
-const c = (...parts: fc.Arbitrary<Parts>[]): fc.Arbitrary<string[]> => fc.tuple(...parts).map((items) => items.flat(4) as string[]);
+const c = commandOf;
 const k = fc.constant;
-const optional = (...parts: fc.Arbitrary<Parts>[]): fc.Arbitrary<Parts> => fc.oneof(fc.constant([]), fc.tuple(...parts));
 
 const sortable = fc.constantFrom('l1', 'l2', 's1', 'z1', 'str', 'none');
 const limit = optional(k('LIMIT'), fc.constantFrom('0', '1', '-1', '5', 'x'), fc.constantFrom('1', '2', '-1', '0', '10'));
@@ -42,26 +39,7 @@ const command: fc.Arbitrary<string[]> = fc.oneof(
   c(k('ZRANGE'), key, k('0'), k('-1'), k('WITHSCORES')),
 );
 
-const describeWithRedis = ENGINES.includes('redis') ? describe : describe.skip;
 
-describeWithRedis('memory engine matches redis-server on LMPOP, ZMPOP, COPY and SORT', () => {
-  let pair: EnginePair;
-  beforeAll(() => {
-    pair = enginePair(9);
-  });
-  afterAll(async () => {
-    await pair.close();
-  });
-
-  it('gives the same typed reply to every command of a random sequence', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 25 }), async (commands) => {
-        const { expected, actual } = await pair.run(commands);
-        commands.forEach((args, position) => {
-          expect({ command: args, reply: comparableReply(actual[position]) }).toEqual({ command: args, reply: comparableReply(expected[position]) });
-        });
-      }),
-      { numRuns: Number(process.env.FAST_CHECK_RUNS ?? 200), seed: Number(process.env.FAST_CHECK_SEED ?? 20261123) },
-    );
-  });
+describeAgainstRedis('memory engine matches redis-server on LMPOP, ZMPOP, COPY and SORT', 9, {
+  'gives the same typed reply to every command of a random sequence': [command, { maxLength: 25, runs: 200 }],
 });

@@ -4,8 +4,7 @@
 // share; unit tests cover it), and times in replies (idle, seen-time) are compared as present only.
 import fc from 'fast-check';
 import type { Reply } from '../../../mock/kv-rest/reply';
-import { ENGINES } from '../../support/kv-servers';
-import { comparableReply, enginePair, type EnginePair } from './differential-engine-pair';
+import { commandOf, comparableReply, describeAgainstRedis, optional } from './differential-engine-pair';
 
 const key = fc.constantFrom('s1', 's1', 's2', 'str');
 const id = fc.constantFrom('1-1', '1-2', '2-0', '3', '5-*', '0-0', '0-1', '7-3', '18446744073709551615-18446744073709551615', 'x', '-1');
@@ -19,10 +18,8 @@ const trimKind = fc.constantFrom('MAXLEN', 'MINID');
 const trimMode = fc.constantFrom('~', '=', '');
 const trimArgument = fc.constantFrom('0', '1', '2', '2-0', '-1', 'x');
 const readId = fc.constantFrom('0', '0-0', '1-1', '$', '>', 'x');
-type Parts = string | readonly Parts[];
-const c = (...parts: fc.Arbitrary<Parts>[]): fc.Arbitrary<string[]> => fc.tuple(...parts).map((items) => items.flat(4) as string[]);
+const c = commandOf;
 const k = fc.constant;
-const optional = (...parts: fc.Arbitrary<Parts>[]): fc.Arbitrary<Parts> => fc.oneof(fc.constant([]), fc.tuple(...parts));
 
 const command: fc.Arbitrary<string[]> = fc.oneof(
   { weight: 6, arbitrary: c(k('XADD'), key, id, field, value) },
@@ -93,39 +90,7 @@ const trimCommand: fc.Arbitrary<string[]> = fc.oneof(
   c(k('XINFO'), k('STREAM'), k('long')),
 );
 
-const describeWithRedis = ENGINES.includes('redis') ? describe : describe.skip;
-
-describeWithRedis('memory engine matches redis-server on stream commands', () => {
-  let pair: EnginePair;
-  beforeAll(() => {
-    pair = enginePair(11);
-  });
-  afterAll(async () => {
-    await pair.close();
-  });
-
-  it('gives the same typed reply to every stream command of a random sequence', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 30 }), async (commands) => {
-        const { expected, actual } = await pair.run(commands);
-        commands.forEach((args, position) => {
-          expect({ command: args, reply: withoutTimes(args, actual[position]) }).toEqual({ command: args, reply: withoutTimes(args, expected[position]) });
-        });
-      }),
-      { numRuns: Number(process.env.FAST_CHECK_RUNS ?? 200), seed: Number(process.env.FAST_CHECK_SEED ?? 20261123) },
-    );
-  });
-
-  it('trims long streams node by node with ~ exactly as Redis does', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(trimCommand, { minLength: 1, maxLength: 12 }), async (commands) => {
-        const { expected, actual } = await pair.run([...longStream, ...commands]);
-        commands.forEach((args, position) => {
-          const at = longStream.length + position;
-          expect({ command: args, reply: withoutTimes(args, actual[at]) }).toEqual({ command: args, reply: withoutTimes(args, expected[at]) });
-        });
-      }),
-      { numRuns: Number(process.env.FAST_CHECK_RUNS ?? 100), seed: Number(process.env.FAST_CHECK_SEED ?? 20261123) },
-    );
-  });
+describeAgainstRedis('memory engine matches redis-server on stream commands', 11, {
+  'gives the same typed reply to every stream command of a random sequence': [command, { maxLength: 30, runs: 200, normalise: withoutTimes }],
+  'trims long streams node by node with ~ exactly as Redis does': [trimCommand, { setup: longStream, maxLength: 12, runs: 100, normalise: withoutTimes }],
 });
