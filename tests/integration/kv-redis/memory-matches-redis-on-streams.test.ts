@@ -44,6 +44,7 @@ const command: fc.Arbitrary<string[]> = fc.oneof(
   c(k('XCLAIM'), key, group, consumer, fc.constantFrom('0', '3600000', 'x'), id, optional(fc.constantFrom('JUSTID', 'FORCE', 'BOGUS')), optional(k('RETRYCOUNT'), count), optional(k('LASTID'), id)),
   c(k('XAUTOCLAIM'), key, group, consumer, fc.constantFrom('0', '3600000'), bound, optional(k('COUNT'), count), optional(k('JUSTID'))),
   c(k('XINFO'), k('GROUPS'), key),
+  c(fc.constantFrom('XINFO', 'XGROUP'), k('HELP'), optional(key)),
   c(k('XINFO'), k('CONSUMERS'), key, group),
   c(k('XINFO'), k('STREAM'), key, optional(k('FULL'), optional(k('COUNT'), count))),
   c(k('SET'), k('str'), value),

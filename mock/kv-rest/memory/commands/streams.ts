@@ -7,6 +7,7 @@ import type { CommandContext, CommandHandlers } from '../handler';
 import { idOf, MAX_ID, MIN_ID, msOf, parseRangeBound, parseStrictId, seqOf, type StreamId } from '../stream-id';
 import { streamClaimHandlers } from './stream-claims';
 import { streamGroupHandlers } from './stream-groups';
+import { streamHelpHandlers } from './stream-help';
 import { streamInfoHandlers } from './stream-info';
 import { streamReadHandlers } from './stream-reads';
 import { boundedCount, createStream, entriesReply, idReply, parseAddOrTrim, streamAt } from './stream-values';
@@ -147,4 +148,5 @@ export const streamCommandHandlers: CommandHandlers = {
   ...streamGroupHandlers,
   ...streamClaimHandlers,
   ...streamInfoHandlers,
+  ...streamHelpHandlers,
 };
