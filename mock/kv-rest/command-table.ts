@@ -3,6 +3,7 @@
 // and the differential tests all read this table; adding a command is one entry plus its handler.
 import { bitmapsCommands } from './command-specs/bitmaps';
 import { connectionCommands } from './command-specs/connection';
+import { geoCommands } from './command-specs/geo';
 import { genericCommands } from './command-specs/generic';
 import { hashesCommands } from './command-specs/hashes';
 import { hyperloglogCommands } from './command-specs/hyperloglog';
@@ -11,7 +12,9 @@ import { pubsubCommands } from './command-specs/pubsub';
 import { scriptingCommands } from './command-specs/scripting';
 import { serverCommands } from './command-specs/server';
 import { setsCommands } from './command-specs/sets';
+import { sortCommands } from './command-specs/sort';
 import { sortedSetsCommands } from './command-specs/sorted-sets';
+import { streamsCommands } from './command-specs/streams';
 import { stringsCommands } from './command-specs/strings';
 
 export type CommandFlag =
@@ -42,6 +45,15 @@ export interface CommandSpec {
   readonly unsupported?: string;
   /** Subcommands of a container command (SCRIPT, ACL, ...), by lower-case subcommand name. */
   readonly subcommands?: ReadonlyMap<string, CommandSpec>;
+  /** Keys found by keyword rather than position (XREAD's after STREAMS, GEORADIUS's STORE ...). */
+  readonly keysFrom?: (args: readonly string[]) => string[];
+  /**
+   * The error for a user not allowed every key, when this call reads keys it derives at run time
+   * (SORT's BY and GET patterns); undefined when the call reads only its named keys.
+   */
+  readonly needsEveryKey?: (args: readonly string[]) => string | undefined;
+  /** Why the REST API refuses this call of a command it otherwise serves (XREAD with BLOCK). */
+  readonly refusalFor?: (args: readonly string[]) => string | undefined;
 }
 
 const SPECS: readonly CommandSpec[] = [
@@ -57,6 +69,9 @@ const SPECS: readonly CommandSpec[] = [
   ...sortedSetsCommands,
   ...bitmapsCommands,
   ...hyperloglogCommands,
+  ...streamsCommands,
+  ...geoCommands,
+  ...sortCommands,
 ];
 
 const TABLE: ReadonlyMap<string, CommandSpec> = new Map(SPECS.map((spec) => [spec.name, spec]));
@@ -77,11 +92,17 @@ export function lookupCommand(args: readonly string[]): Lookup {
   const spec = TABLE.get(name);
   if (!spec) return { ok: false, error: `ERR unknown command '${args[0]}', with args beginning with: ${formatArgs(args.slice(1))}` };
   if (!arityMatches(spec.arity, args.length)) return { ok: false, error: `ERR wrong number of arguments for '${name}' command` };
-  if (!spec.subcommands) return { ok: true, spec };
+  if (!spec.subcommands) return withRefusal(spec, args);
   const sub = spec.subcommands.get(args[1].toLowerCase());
   if (!sub) return { ok: false, error: `ERR unknown subcommand '${args[1]}'. Try ${name.toUpperCase()} HELP.` };
   if (!arityMatches(sub.arity, args.length)) return { ok: false, error: `ERR wrong number of arguments for '${sub.name}' command` };
-  return { ok: true, spec: sub };
+  return withRefusal(sub, args);
+}
+
+/** The spec, marked unsupported for this call when its arguments ask for what REST refuses. */
+function withRefusal(spec: CommandSpec, args: readonly string[]): Lookup {
+  const refused = spec.refusalFor?.(args);
+  return { ok: true, spec: refused === undefined ? spec : { ...spec, unsupported: refused } };
 }
 
 function arityMatches(arity: number, count: number): boolean {
@@ -98,6 +119,7 @@ export function keysOf(spec: CommandSpec, args: readonly string[]): string[] {
     const count = Number(args[2]);
     return Number.isInteger(count) && count > 0 ? args.slice(3, 3 + count) : [];
   }
+  if (spec.keysFrom) return spec.keysFrom(args);
   if (spec.firstKey === 0) return [];
   const last = spec.lastKey < 0 ? args.length + spec.lastKey : spec.lastKey;
   const keys: string[] = [];

@@ -2,7 +2,7 @@
 // the REST API gives for the rest of these families.
 import { command, unsupported } from './define';
 
-const BLOCKING = 'blocking commands are not supported by the REST API';
+export const BLOCKING = 'blocking commands are not supported by the REST API';
 const CONNECTION = 'only PING and ECHO are supported from the connection family';
 
 export const connectionCommands = [

@@ -9,15 +9,19 @@ import { createAclCommandHandlers } from './commands/acl';
 import { bitmapCommandHandlers } from './commands/bitmaps';
 import { counterCommandHandlers } from './commands/counters';
 import { expiryCommandHandlers } from './commands/expiry';
+import { geoCommandHandlers } from './commands/geo';
 import { hashCommandHandlers } from './commands/hashes';
 import { hyperloglogCommandHandlers } from './commands/hyperloglog';
 import { keyListingCommandHandlers } from './commands/key-listing';
 import { keyCommandHandlers } from './commands/keys';
 import { listCommandHandlers } from './commands/lists';
+import { multiPopCommandHandlers } from './commands/multi-pops';
 import { createPubSubCommandHandlers } from './commands/pubsub';
 import { createServerCommandHandlers } from './commands/server';
 import { setCommandHandlers } from './commands/sets';
+import { sortCommandHandlers } from './commands/sort';
 import { sortedSetCommandHandlers } from './commands/sorted-sets';
+import { streamCommandHandlers } from './commands/streams';
 import { stringCommandHandlers } from './commands/strings';
 import type { CommandContext, CommandHandler, CommandHandlers } from './handler';
 import type { MonitorFeed } from './monitor-feed';
@@ -41,6 +45,10 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
     ...sortedSetCommandHandlers,
     ...bitmapCommandHandlers,
     ...hyperloglogCommandHandlers,
+    ...streamCommandHandlers,
+    ...geoCommandHandlers,
+    ...multiPopCommandHandlers,
+    ...sortCommandHandlers,
     ...createServerCommandHandlers(state),
     ...createAclCommandHandlers(state),
     ...createPubSubCommandHandlers(state),

@@ -2,14 +2,17 @@
 // lazily (on every lookup) and actively (a bounded sweep on a timer), the way Redis does it.
 import { error, type ErrorReply } from '../reply';
 import type { SortedSet } from './sorted-set';
+import type { Stream } from './stream';
 
 export interface StringValue { readonly type: 'string'; value: string }
 export interface HashValue { readonly type: 'hash'; readonly fields: Map<string, string> }
 export interface ListValue { readonly type: 'list'; readonly items: string[] }
 export interface SetValue { readonly type: 'set'; readonly members: Set<string> }
 export interface ZSetValue { readonly type: 'zset'; readonly zset: SortedSet }
+/** Streams stay when emptied, as in Redis (their IDs and groups live on). */
+export interface StreamValue { readonly type: 'stream'; readonly stream: Stream }
 
-export type StoredValue = StringValue | HashValue | ListValue | SetValue | ZSetValue;
+export type StoredValue = StringValue | HashValue | ListValue | SetValue | ZSetValue | StreamValue;
 export type ValueType = StoredValue['type'];
 type ValueOf<T extends ValueType> = Extract<StoredValue, { type: T }>;
 
@@ -26,6 +29,8 @@ export function cloneValue(value: StoredValue): StoredValue {
       return { type: 'set', members: new Set(value.members) };
     case 'zset':
       return { type: 'zset', zset: value.zset.clone() };
+    case 'stream':
+      return { type: 'stream', stream: value.stream.clone() };
   }
 }
 

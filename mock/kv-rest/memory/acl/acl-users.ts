@@ -71,6 +71,8 @@ export class AclUsers {
     if (refused) return refused;
     const user = this.users.get(caller.user) as AclUser;
     if (!this.mayAccessKeys(user, spec, keysOf(spec, args))) return NO_KEY_PERMISSION;
+    const everyKey = spec.needsEveryKey?.(args);
+    if (everyKey !== undefined && !user.keyPatterns.some(({ pattern, read }) => pattern === '*' && read)) return error(everyKey);
     if (spec.name === 'publish' && !this.mayUseChannels(user, 'channel', [args[1]])) return NO_CHANNEL_PERMISSION;
     return undefined;
   }

@@ -4,6 +4,7 @@ import { allCommands, type CommandSpec } from '../../command-table';
 import { bitmapsCommands } from '../../command-specs/bitmaps';
 import { connectionCommands } from '../../command-specs/connection';
 import { genericCommands } from '../../command-specs/generic';
+import { geoCommands } from '../../command-specs/geo';
 import { hashesCommands } from '../../command-specs/hashes';
 import { hyperloglogCommands } from '../../command-specs/hyperloglog';
 import { listsCommands } from '../../command-specs/lists';
@@ -11,6 +12,7 @@ import { pubsubCommands } from '../../command-specs/pubsub';
 import { scriptingCommands } from '../../command-specs/scripting';
 import { setsCommands } from '../../command-specs/sets';
 import { sortedSetsCommands } from '../../command-specs/sorted-sets';
+import { streamsCommands } from '../../command-specs/streams';
 import { stringsCommands } from '../../command-specs/strings';
 
 const FAMILIES: readonly (readonly [readonly CommandSpec[], string])[] = [
@@ -22,6 +24,8 @@ const FAMILIES: readonly (readonly [readonly CommandSpec[], string])[] = [
   [sortedSetsCommands, 'sortedset'],
   [bitmapsCommands, 'bitmap'],
   [hyperloglogCommands, 'hyperloglog'],
+  [streamsCommands, 'stream'],
+  [geoCommands, 'geo'],
   [pubsubCommands, 'pubsub'],
   [scriptingCommands, 'scripting'],
   [connectionCommands, 'connection'],
