@@ -64,7 +64,7 @@ describe('identifierSource user:', () => {
     if (response.status !== 200) throw new Error(`Registering ${username} answered ${response.status}: ${JSON.stringify(response.body)}`);
     return { id: response.body.user.id, jwt: response.body.jwt };
   };
-  const usersPermissions = () => app.strapi as unknown as {
+  const userServices = () => app.strapi as unknown as {
     plugin(name: string): { service(name: string): JwtService };
     db: { query(uid: string): { update(query: object): Promise<unknown>; delete(query: object): Promise<unknown> } };
   };
@@ -97,7 +97,7 @@ describe('identifierSource user:', () => {
   });
 
   it.each([
-    ['expired JWT', 11, (user: RegisteredUser) => usersPermissions().plugin('users-permissions').service('jwt').issue({ id: user.id, iat: Math.floor(Date.now() / 1000) - 3600 }, { expiresIn: '1s' })],
+    ['expired JWT', 11, (user: RegisteredUser) => userServices().plugin('users-permissions').service('jwt').issue({ id: user.id, iat: Math.floor(Date.now() / 1000) - 3600 }, { expiresIn: '1s' })],
     ['JWT signed with another secret', 12, (user: RegisteredUser) => new SignJWT({ id: user.id }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().sign(new TextEncoder().encode('not-the-app-secret'))],
     ['unsigned JWT (alg none)', 13, (user: RegisteredUser) => `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ id: user.id })}.`],
     ['real JWT with its payload changed to name another user', 14, (user: RegisteredUser) => [user.jwt.split('.')[0], base64url({ id: user.id + 1000 }), user.jwt.split('.')[2]].join('.')],
@@ -111,8 +111,8 @@ describe('identifierSource user:', () => {
   // expiry only; Strapi's authentication refuses a blocked or deleted user afterwards. The limiter
   // keeps that user's budget: one budget wherever such a JWT comes from, and no database read.
   it.each([
-    ['blocked', (user: RegisteredUser) => usersPermissions().db.query('plugin::users-permissions.user').update({ where: { id: user.id }, data: { blocked: true } })],
-    ['deleted', (user: RegisteredUser) => usersPermissions().db.query('plugin::users-permissions.user').delete({ where: { id: user.id } })],
+    ['blocked', (user: RegisteredUser) => userServices().db.query('plugin::users-permissions.user').update({ where: { id: user.id }, data: { blocked: true } })],
+    ['deleted', (user: RegisteredUser) => userServices().db.query('plugin::users-permissions.user').delete({ where: { id: user.id } })],
   ])('keeps limiting the JWT of a %s user as user=<id>, which Strapi itself refuses', async (state, change) => {
     const user = await register(`${state}-user`);
     const bearer = `Bearer ${user.jwt}`;
