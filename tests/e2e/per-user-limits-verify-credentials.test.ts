@@ -66,6 +66,7 @@ describe('identifierSource user:', () => {
   };
   const userServices = () => app.strapi as unknown as {
     plugin(name: string): { service(name: string): JwtService };
+    config: { set(path: string, value: unknown): void };
     db: { query(uid: string): { update(query: object): Promise<unknown>; delete(query: object): Promise<unknown> } };
   };
 
@@ -121,6 +122,21 @@ describe('identifierSource user:', () => {
     expect((await app.request.get('/api/users/me').set('Authorization', bearer)).status).toBe(401);
     expect(await statuses([() => ping('198.51.100.21', bearer), () => ping('198.51.100.22', bearer), () => ping('198.51.100.23', bearer)])).toEqual([200, 200, 429]);
     expect(await keyIdentifiers(`user=${user.id}:*`)).toEqual([`user=${user.id}`]);
+  });
+
+  // In `jwtManagement: 'refresh'` mode users-permissions' verify reads the user (the mode is read on
+  // every call, so the test switches it at run time instead of booting a second app).
+  it('limits a deleted user\'s access token by IP when users-permissions runs in refresh mode, whose verify reads the user', async () => {
+    userServices().config.set('plugin::users-permissions.jwtManagement', 'refresh');
+    try {
+      const user = await register('refresh-mode-user');
+      const bearer = `Bearer ${user.jwt}`;
+      expect(await statuses([() => ping('198.51.100.31', bearer), () => ping('198.51.100.32', bearer), () => ping('198.51.100.33', bearer)])).toEqual([200, 200, 429]);
+      await userServices().db.query('plugin::users-permissions.user').delete({ where: { id: user.id } });
+      expect(await statuses([() => ping('203.0.113.31', bearer), () => ping('203.0.113.31', bearer), () => ping('203.0.113.31', bearer), () => ping('192.0.2.31', bearer)])).toEqual([200, 200, 429, 200]);
+    } finally {
+      userServices().config.set('plugin::users-permissions.jwtManagement', 'legacy-support');
+    }
   });
 });
 
