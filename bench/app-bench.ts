@@ -50,7 +50,7 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
   const input: AppChildInput = { scenario, stores: context.store.ready, redisUrl: context.redis?.url };
   const app = await forkChild<AppReady>('app-process', [JSON.stringify(input)], { timeoutMs: scenario.app === 'strapi' ? 180_000 : 30_000 });
   try {
-    const load = { url: `${app.ready.url}${ROUTE}`, perConnectionHeader: IDENTIFIER_HEADER };
+    const load = { url: `${app.ready.url}${ROUTE}`, perConnectionHeader: IDENTIFIER_HEADER, headers: app.ready.headers };
     await runLoad({ ...load, seconds: context.timing.warmupSeconds });
     const storeBefore = await storeCpu(scenario, context);
     await app.calls.call('cpu-start');
@@ -101,11 +101,12 @@ export interface AppSummary {
   readonly storeFailureRounds: number;
 }
 
-/** `samples.get(scenario)[round]`; the first scenario of each app is that app's baseline. */
+/** `samples.get(scenario)[round]`; a scenario's baseline is the one it names, else the first scenario of its app. */
 export function summariseApp(scenarios: readonly AppScenario[], samples: ReadonlyMap<AppScenario, readonly AppSample[]>): AppSummary[] {
   return scenarios.map((scenario) => {
     const own = samples.get(scenario) ?? [];
-    const baseline = samples.get(scenarios.find((candidate) => candidate.app === scenario.app)!) ?? [];
+    const isBaseline = (candidate: AppScenario) => (scenario.baseline === undefined ? candidate.app === scenario.app : candidate.name === scenario.baseline);
+    const baseline = samples.get(scenarios.find(isBaseline)!) ?? [];
     const paired = pairedByRound(own, baseline);
     return {
       scenario,
@@ -151,6 +152,7 @@ export function appTable(summaries: readonly AppSummary[]): string {
 export const APP_LEGEND = [
   '- Each scenario runs in a fresh app process; the load comes from the parent process, one caller (`x-bench-id`) per connection.',
   '- app CPU: user + system time of the app process over the measured run, per completed request; "over baseline" is paired with the no-limiter run of the same app and round.',
+  '- A row named "(vs the ip row)" takes its ratio and CPU over baseline against that row instead: the same requests, each carrying a valid credential, limited by `ip` (no verification) or by `user` (the credential verified per request), so the difference is the verification.',
   '- store commands/req (round trips): commands that reached the key-value engine per request, and the HTTP requests carrying them (the plugin batches the commands of concurrent requests into one /pipeline).',
   '- store CPU: the key-value REST server process, plus the redis-server for the redis engine and rate-limiter-flexible\'s Redis store.',
 ].join('\n');

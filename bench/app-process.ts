@@ -7,6 +7,7 @@ import Redis from 'ioredis';
 import Koa, { type Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { bootStrapi } from '../demo/boot-strapi';
+import { createCredential } from './credentials';
 import { createRateLimitMiddleware } from '../server/src';
 import { setRateLimitHeaders, setRetryAfter } from '../server/src/http/headers';
 import { jsonRefusal } from '../server/src/http/middleware';
@@ -23,6 +24,8 @@ export interface AppChildInput {
 
 export interface AppReady {
   readonly url: string;
+  /** Headers every request of the load sends: the scenario's credential, if it has one. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 export interface AppUsage {
@@ -83,21 +86,23 @@ async function startKoa(input: AppChildInput): Promise<Server> {
   return server;
 }
 
-async function startStrapi(input: AppChildInput): Promise<Server> {
+async function startStrapi(input: AppChildInput): Promise<{ server: Server; headers: Record<string, string> }> {
   const spec = input.scenario.limiter;
   if (spec.kind === 'rate-limiter-flexible' || spec.kind === 'static-refusal') throw new Error('the Strapi scenarios compare the plugin with no limiter only');
   const store = spec.kind === 'plugin' ? input.stores[spec.store] : undefined;
   const config = spec.kind === 'plugin' ? { url: store?.url, token: store?.token, strategy: spec.strategy } : {};
   const { strapi } = await bootStrapi({ config, pluginEnabled: spec.kind === 'plugin', logLevel: 'error' });
+  const credential = input.scenario.credential;
+  const headers: Record<string, string> = credential ? { authorization: `Bearer ${await createCredential(strapi, credential)}` } : {};
   await new Promise<void>((resolve) => strapi.server.httpServer.listen(0, '127.0.0.1', resolve));
-  return strapi.server.httpServer;
+  return { server: strapi.server.httpServer, headers };
 }
 
 async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2]) as AppChildInput;
-  const server = input.scenario.app === 'koa' ? await startKoa(input) : await startStrapi(input);
+  const { server, headers } = input.scenario.app === 'koa' ? { server: await startKoa(input), headers: {} } : await startStrapi(input);
   let started = process.cpuUsage();
-  serveCalls({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` } satisfies AppReady, {
+  serveCalls({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, headers } satisfies AppReady, {
     'cpu-start': () => {
       started = process.cpuUsage();
       storeFailures = 0;

@@ -2,6 +2,7 @@
 // various strategies, or rate-limiter-flexible as the peer a user would pick instead). Plain data,
 // sent to the child as JSON, so the parent and the child agree on one definition.
 import type { RateLimitConfigInput } from '../server/src';
+import type { BenchCredential } from './credentials';
 
 type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
 
@@ -26,6 +27,10 @@ export interface AppScenario {
   readonly expect: 'allowed' | 'refused';
   /** The issue's performance target this scenario is held to (see targets.ts), if any. */
   readonly target?: 'allowed path' | 'flood';
+  /** Strapi only: every request carries this valid credential, made in the app (see credentials.ts). */
+  readonly credential?: BenchCredential;
+  /** The scenario (by name) its ratios are taken against, instead of the first scenario of its app. */
+  readonly baseline?: string;
 }
 
 /** Never refuses during a run: far more tokens than any run sends. */
@@ -39,6 +44,13 @@ const perCaller = (algorithm: Strategy['limiter']['algorithm'], path: Strategy['
 });
 
 const plugin = (store: 'memory' | 'redis', ...strategy: Strategy[]): LimiterSpec => ({ kind: 'plugin', store, strategy });
+
+/** One strategy on the route by `ip` or `user`: all connections are one caller either way (loopback, one credential). */
+const bySource = (identifierSource: 'ip' | 'user'): LimiterSpec =>
+  plugin('memory', { methods: ['GET'], path: ROUTE, identifierSource, limiter: { algorithm: 'fixed-window', tokens: HIGH, window: '1m' } });
+
+/** The same requests (a valid API token each) limited by IP: the `user` rows' baseline, so their ratios are the verification's cost. */
+const STRAPI_IP_WITH_TOKEN: AppScenario = { name: 'Strapi + plugin, ip, API token sent', app: 'strapi', limiter: bySource('ip'), expect: 'allowed', credential: 'api-token' };
 
 export const APP_SCENARIOS: readonly AppScenario[] = [
   { name: 'Koa, no limiter', app: 'koa', limiter: { kind: 'none' }, expect: 'allowed' },
@@ -69,6 +81,9 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
   { name: 'rate-limiter-flexible Memory', app: 'koa', limiter: { kind: 'rate-limiter-flexible', store: 'memory' }, expect: 'allowed' },
   { name: 'Strapi, no limiter', app: 'strapi', limiter: { kind: 'none' }, expect: 'allowed' },
   { name: 'Strapi + plugin sliding-window', app: 'strapi', limiter: plugin('memory', perCaller('sliding-window')), expect: 'allowed' },
+  STRAPI_IP_WITH_TOKEN,
+  { name: 'Strapi + plugin, user, API token verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'api-token', baseline: STRAPI_IP_WITH_TOKEN.name },
+  { name: 'Strapi + plugin, user, JWT verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'jwt', baseline: STRAPI_IP_WITH_TOKEN.name },
 ];
 
 /** Scenarios that need a redis-server: the plugin on the redis engine and rate-limiter-flexible's Redis store. */

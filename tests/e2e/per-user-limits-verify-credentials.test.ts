@@ -1,7 +1,9 @@
 // `identifierSource: 'user'` in a real Strapi: a request with a valid API token is limited as
-// `token=<id>` from whatever IP it comes; a request with no credential, an unknown, expired or
-// forged one is limited by its IP. Credentials are verified with Strapi's own API-token service.
+// `token=<id>`, one with a valid users-permissions JWT (registered through that plugin's own routes)
+// as `user=<id>`, from whatever IP they come; a request with no credential, an unknown, expired or
+// forged one is limited by its IP. Credentials are verified with Strapi's own services.
 import { Redis } from '@upstash/redis';
+import { SignJWT } from 'jose';
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
 
@@ -9,7 +11,16 @@ interface ApiTokenService {
   create(attributes: object): Promise<{ id: number; accessKey: string }>;
 }
 
-describe('identifierSource user', () => {
+interface JwtService {
+  issue(payload: object, options?: object): string;
+}
+
+interface RegisteredUser {
+  readonly id: number;
+  readonly jwt: string;
+}
+
+describe('identifierSource user:', () => {
   let kv: KvRestServer;
   let app: StrapiApp;
   const tokens: Record<string, { id: number; accessKey: string }> = {};
@@ -43,12 +54,26 @@ describe('identifierSource user', () => {
     for (const send of sends) seen.push((await send()).status);
     return seen;
   };
+  const keyIdentifiers = async (pattern: string) => {
+    const keys = await new Redis({ url: kv.url, token: kv.token }).keys(`@cms:GET:/api/ping:${pattern}`);
+    return keys.map((key) => key.split(':')[3]);
+  };
+  /** A user signed up through users-permissions' own route, with the JWT it answers. */
+  const register = async (username: string): Promise<RegisteredUser> => {
+    const response = await app.request.post('/api/auth/local/register').send({ username, email: `${username}@example.com`, password: 'Fixture-Passw0rd' });
+    if (response.status !== 200) throw new Error(`Registering ${username} answered ${response.status}: ${JSON.stringify(response.body)}`);
+    return { id: response.body.user.id, jwt: response.body.jwt };
+  };
+  const userServices = () => app.strapi as unknown as {
+    plugin(name: string): { service(name: string): JwtService };
+    config: { set(path: string, value: unknown): void };
+    db: { query(uid: string): { update(query: object): Promise<unknown>; delete(query: object): Promise<unknown> } };
+  };
 
   it('limits a valid API token as one caller across IPs, under token=<id>', async () => {
     const bearer = `Bearer ${tokens.valid.accessKey}`;
     expect(await statuses([() => ping('198.51.100.1', bearer), () => ping('198.51.100.2', bearer), () => ping('198.51.100.3', bearer)])).toEqual([200, 200, 429]);
-    const keys = await new Redis({ url: kv.url, token: kv.token }).keys('@cms:GET:/api/ping:token=*');
-    expect(keys.map((key) => key.split(':')[3])).toEqual([`token=${tokens.valid.id}`]);
+    expect(await keyIdentifiers('token=*')).toEqual([`token=${tokens.valid.id}`]);
   });
 
   it.each([
@@ -61,4 +86,60 @@ describe('identifierSource user', () => {
     const [ip, otherIp] = [`203.0.113.${net}`, `192.0.2.${net}`];
     expect(await statuses([() => ping(ip, authorization), () => ping(ip, authorization), () => ping(ip, authorization), () => ping(otherIp, authorization)])).toEqual([200, 200, 429, 200]);
   });
+
+  it('limits a valid users-permissions JWT as user=<id> across IPs, on a budget of its own beside its IP\'s', async () => {
+    const alice = await register('alice');
+    const bearer = `Bearer ${alice.jwt}`;
+    expect(await statuses([
+      () => ping('198.51.100.11', bearer), () => ping('198.51.100.12', bearer), () => ping('198.51.100.13', bearer),
+      () => ping('198.51.100.11'), () => ping('198.51.100.11'), () => ping('198.51.100.11'),
+    ])).toEqual([200, 200, 429, 200, 200, 429]);
+    expect(await keyIdentifiers('user=*')).toEqual([`user=${alice.id}`]);
+  });
+
+  it.each([
+    ['expired JWT', 11, (user: RegisteredUser) => userServices().plugin('users-permissions').service('jwt').issue({ id: user.id, iat: Math.floor(Date.now() / 1000) - 3600 }, { expiresIn: '1s' })],
+    ['JWT signed with another secret', 12, (user: RegisteredUser) => new SignJWT({ id: user.id }).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().sign(new TextEncoder().encode('not-the-app-secret'))],
+    ['unsigned JWT (alg none)', 13, (user: RegisteredUser) => `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ id: user.id })}.`],
+    ['real JWT with its payload changed to name another user', 14, (user: RegisteredUser) => [user.jwt.split('.')[0], base64url({ id: user.id + 1000 }), user.jwt.split('.')[2]].join('.')],
+  ])('limits a registered user\'s %s by its IP (case %i)', async (_case, net, forge) => {
+    const authorization = `Bearer ${await forge(await register(`forged${net}`))}`;
+    const [ip, otherIp] = [`203.0.113.${net}`, `192.0.2.${net}`];
+    expect(await statuses([() => ping(ip, authorization), () => ping(ip, authorization), () => ping(ip, authorization), () => ping(otherIp, authorization)])).toEqual([200, 200, 429, 200]);
+  });
+
+  // users-permissions' `jwt.verify` (the default `legacy-support` mode) checks the signature and the
+  // expiry only; Strapi's authentication refuses a blocked or deleted user afterwards. The limiter
+  // keeps that user's budget: one budget wherever such a JWT comes from, and no database read.
+  it.each([
+    ['blocked', (user: RegisteredUser) => userServices().db.query('plugin::users-permissions.user').update({ where: { id: user.id }, data: { blocked: true } })],
+    ['deleted', (user: RegisteredUser) => userServices().db.query('plugin::users-permissions.user').delete({ where: { id: user.id } })],
+  ])('keeps limiting the JWT of a %s user as user=<id>, which Strapi itself refuses', async (state, change) => {
+    const user = await register(`${state}-user`);
+    const bearer = `Bearer ${user.jwt}`;
+    expect((await app.request.get('/api/users/me').set('Authorization', bearer)).status).toBe(200);
+    await change(user);
+    expect((await app.request.get('/api/users/me').set('Authorization', bearer)).status).toBe(401);
+    expect(await statuses([() => ping('198.51.100.21', bearer), () => ping('198.51.100.22', bearer), () => ping('198.51.100.23', bearer)])).toEqual([200, 200, 429]);
+    expect(await keyIdentifiers(`user=${user.id}:*`)).toEqual([`user=${user.id}`]);
+  });
+
+  // In `jwtManagement: 'refresh'` mode users-permissions' verify reads the user (the mode is read on
+  // every call, so the test switches it at run time instead of booting a second app).
+  it('limits a deleted user\'s access token by IP when users-permissions runs in refresh mode, whose verify reads the user', async () => {
+    userServices().config.set('plugin::users-permissions.jwtManagement', 'refresh');
+    try {
+      const user = await register('refresh-mode-user');
+      const bearer = `Bearer ${user.jwt}`;
+      expect(await statuses([() => ping('198.51.100.31', bearer), () => ping('198.51.100.32', bearer), () => ping('198.51.100.33', bearer)])).toEqual([200, 200, 429]);
+      await userServices().db.query('plugin::users-permissions.user').delete({ where: { id: user.id } });
+      expect(await statuses([() => ping('203.0.113.31', bearer), () => ping('203.0.113.31', bearer), () => ping('203.0.113.31', bearer), () => ping('192.0.2.31', bearer)])).toEqual([200, 200, 429, 200]);
+    } finally {
+      userServices().config.set('plugin::users-permissions.jwtManagement', 'legacy-support');
+    }
+  });
 });
+
+function base64url(value: object): string {
+  return Buffer.from(JSON.stringify(value)).toString('base64url');
+}
