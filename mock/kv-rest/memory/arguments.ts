@@ -29,13 +29,22 @@ export function inInt64Range(value: bigint): boolean {
   return value <= MAX_INT64 && value >= MIN_INT64;
 }
 
-const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+/**
+ * A decimal number as strtod reads one (no sign, no hex). Written so that no run of digits can be
+ * split two ways (`\d+(?:\.\d*)?`, not `\d+\.?\d*`): the latter backtracks quadratically on a long
+ * run of digits followed by a stray character, which a caller can store as a score or a SORT weight.
+ */
+export const DECIMAL = '(?:\\d+(?:\\.\\d*)?|\\.\\d+)(?:e[+-]?\\d+)?';
+const FLOAT = new RegExp(`^[+-]?${DECIMAL}$`, 'i');
+
+/** Whether the text is a finite decimal number (sign allowed), without parsing it. */
+export const isDecimal = (text: string): boolean => FLOAT.test(text);
 const INFINITY = /^[+-]?inf(inity)?$/i;
 
 /** A double as Redis's strtod accepts it, including `inf`, `+inf` and `-inf`; NaN is refused. */
 export function parseFloatArg(text: string, invalid: ErrorReply = NOT_A_FLOAT): number | ErrorReply {
   if (INFINITY.test(text)) return text.startsWith('-') ? -Infinity : Infinity;
-  if (!FLOAT.test(text)) return invalid;
+  if (!isDecimal(text)) return invalid;
   return Number(text);
 }
 

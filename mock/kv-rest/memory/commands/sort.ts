@@ -4,7 +4,7 @@
 // C locale (strcoll otherwise). BY and GET patterns read keys no key position names, so, as in
 // Redis, only a user allowed every key may use them (the spec's `needsEveryKey`).
 import { array, bulkOrNil, EMPTY_ARRAY, error, integer, type ErrorReply, type Reply } from '../../reply';
-import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
+import { DECIMAL, isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import { refuseElements } from '../reply-limits';
 
@@ -58,17 +58,17 @@ function lookupByPattern(ctx: CommandContext, pattern: string, element: string):
   return value?.type === 'string' ? value.value : undefined;
 }
 
-const STRTOD = /^[ \t\n\v\f\r]*[+-]?((\d+\.?\d*|\.\d+)(e[+-]?\d+)?|inf|infinity)$/i;
+const STRTOD = new RegExp(`^[ \\t\\n\\v\\f\\r]*[+-]?(?:(${DECIMAL})|inf|infinity)$`, 'i');
 
 /** C's strtod over the whole text (hex floats aside): undefined where Redis reports a conversion error. */
 function strtod(text: string): number | undefined {
   if (text === '') return 0;
   const match = STRTOD.exec(text);
   if (!match) return undefined;
-  if (match[2] === undefined) return text.trim().startsWith('-') ? -Infinity : Infinity;
+  if (match[1] === undefined) return text.trim().startsWith('-') ? -Infinity : Infinity;
   const value = Number(text.trim());
   const overflow = !Number.isFinite(value);
-  const underflow = value === 0 && /[1-9]/.test(match[2]);
+  const underflow = value === 0 && /[1-9]/.test(match[1]);
   return overflow || underflow ? undefined : value;
 }
 

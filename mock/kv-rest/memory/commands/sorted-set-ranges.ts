@@ -1,7 +1,7 @@
 // Range selection in a sorted set, by rank, by score or by lex, in either direction, with LIMIT;
 // and the parsing of score bounds (`(1.5`, `-inf`) and lex bounds (`[a`, `(a`, `-`, `+`).
 import { error, type ErrorReply } from '../../reply';
-import { isErrorReply } from '../arguments';
+import { isDecimal, isErrorReply } from '../arguments';
 import type { ScoredMember, SortedSet } from '../sorted-set';
 
 export interface Bound<T> {
@@ -24,7 +24,7 @@ export function parseScoreBound(text: string): Bound<number> | ErrorReply {
   const exclusive = text.startsWith('(');
   const body = exclusive ? text.slice(1) : text;
   const lower = body.toLowerCase();
-  const value = lower === 'inf' || lower === '+inf' ? Infinity : lower === '-inf' ? -Infinity : /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(body) ? Number(body) : NaN;
+  const value = lower === 'inf' || lower === '+inf' ? Infinity : lower === '-inf' ? -Infinity : isDecimal(body) ? Number(body) : NaN;
   return Number.isNaN(value) ? NOT_A_FLOAT_BOUND : { value, exclusive };
 }
 
