@@ -7,7 +7,9 @@
 // strategy's key (a route `/a/` with caller `id` vs the route `/a/:id`), and strategies that share a
 // route, method and caller (a burst window beside a sustained one) keep apart by their limiter part.
 // The limiter, the usage view and reset all build and read keys here.
-import { parseDuration } from '../config/duration';
+import { keyMethods, limiterInKey } from '../config/key-parts';
+
+export { keyMethods, limiterInKey };
 
 /** What of a strategy decides its keys. */
 export interface KeyedStrategy {
@@ -31,25 +33,9 @@ export function escapeGlob(value: string): string {
   return value.replace(/[*?[\]\\]/g, (char) => `\\${char}`);
 }
 
-/** The methods a strategy's keys carry: `ALL` alone when listed, else each method once in upper case. */
-export function keyMethods(strategy: Pick<KeyedStrategy, 'methods'>): string[] {
-  const upper = [...new Set(strategy.methods.map((method) => method.toUpperCase()))];
-  return upper.includes('ALL') ? ['ALL'] : upper;
-}
-
 /** The route as it appears in keys: `%` and `:` escaped, everything else as written. */
 export function routeInKey(path: string): string {
   return path.replace(/[%:]/g, (char) => (char === '%' ? '%25' : '%3A'));
-}
-
-const UNITS: ReadonlyArray<[string, number]> = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]];
-
-/** `fixed-window.10s`: the algorithm and the window in its largest whole unit (`10s` and `10000ms` are one window). */
-export function limiterInKey(limiter: KeyedStrategy['limiter']): string {
-  // The config schema has already refused windows that do not parse.
-  const milliseconds = parseDuration(limiter.window)!.milliseconds;
-  const unit = UNITS.find(([, size]) => milliseconds % size === 0);
-  return `${limiter.algorithm}.${unit ? `${milliseconds / unit[1]}${unit[0]}` : `${milliseconds}ms`}`;
 }
 
 /** Windowed algorithms append `:<window number>`; token-bucket keeps one hash per caller. */

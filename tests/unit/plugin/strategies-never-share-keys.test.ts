@@ -1,5 +1,5 @@
 // Two strategies whose counters would land on the same store keys are refused at boot, naming both;
-// burst-and-sustained pairs on one route (different windows) stay allowed.
+// strategies whose limiter part differs (algorithm or window) write keys of their own and are allowed.
 import { parseConfig } from '../../../server/src';
 
 const strategy = (overrides: Record<string, unknown>, limiter: Record<string, unknown> = {}) => ({
@@ -13,9 +13,10 @@ const config = (...strategies: unknown[]) => ({ url: 'http://127.0.0.1:1', token
 
 describe('strategies sharing store keys', () => {
   it.each([
-    ['the same window twice', [strategy({}), strategy({}, { algorithm: 'sliding-window' })]],
-    ['two token buckets', [strategy({}, { algorithm: 'token-bucket' }), strategy({}, { algorithm: 'token-bucket', window: '1h' })]],
-    ['an IP and a header identifier on one route', [strategy({}), strategy({ identifierSource: 'header.x-key' }, { window: '1h' })]],
+    ['the same strategy twice', [strategy({}), strategy({}, { tokens: 9 })]],
+    ['the same window written two ways', [strategy({}), strategy({}, { window: '60s' })]],
+    ['two token buckets with one window', [strategy({}, { algorithm: 'token-bucket' }), strategy({}, { algorithm: 'token-bucket', refillRate: 1 })]],
+    ['an IP and a header identifier with one limiter (a header value can equal an IP)', [strategy({}), strategy({ identifierSource: 'header.x-key' })]],
     ['overlapping method lists', [strategy({ methods: ['GET', 'POST'] }), strategy({ methods: ['post'] })]],
   ])('refuses %s, naming both strategies', (_case, strategies) => {
     expect(() => parseConfig(config(...strategies))).toThrow(/strategy\[1\]: shares its store keys with strategy\[0\]/);
@@ -24,6 +25,9 @@ describe('strategies sharing store keys', () => {
   it.each([
     ['a burst and a sustained window on one route', [strategy({}, { window: '1s' }), strategy({}, { window: '1h', algorithm: 'sliding-window' })]],
     ['a window and a token bucket', [strategy({}), strategy({}, { algorithm: 'token-bucket' })]],
+    ['review: two algorithms with one window, whose keys differ by their limiter part', [strategy({}), strategy({}, { algorithm: 'sliding-window' })]],
+    ['review: two token buckets with different windows', [strategy({}, { algorithm: 'token-bucket' }), strategy({}, { algorithm: 'token-bucket', window: '1h' })]],
+    ['review: an IP and a header identifier with different limiters', [strategy({}), strategy({ identifierSource: 'header.x-key' }, { window: '1h' })]],
     ['different methods', [strategy({ methods: ['GET'] }), strategy({ methods: ['POST'] })]],
     ['ALL beside one method (ALL has keys of its own)', [strategy({ methods: ['ALL'] }), strategy({})]],
     ['different paths', [strategy({}), strategy({ path: '/api/y' })]],
