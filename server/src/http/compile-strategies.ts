@@ -7,6 +7,7 @@ import { asConfigError, RateLimitConfigError } from '../config/errors';
 import { parsePathPattern } from '../config/path-pattern';
 import type { RateLimitConfig, StrategyConfig } from '../config/schema';
 import { createLimiter } from '../limiter/create-limiter';
+import { compileReopening, type Reopening } from '../limiter/reopening';
 import { compileIdentifier, type IdentifierExtractor } from './identify';
 import { compilePathMatcher, type PathMatcher } from './match';
 
@@ -18,6 +19,8 @@ export interface CompiledRule {
   readonly matches: PathMatcher;
   readonly identify: IdentifierExtractor;
   readonly limiter: Ratelimit;
+  /** When a caller this rule refused could be admitted again: how long the block cache may answer for it. */
+  readonly reopensAt: Reopening;
   readonly debug: boolean;
   readonly windowSeconds: number;
 }
@@ -45,6 +48,7 @@ function compileStrategy(config: RateLimitConfig, strategy: StrategyConfig, inde
     matches: compilePathMatcher(pattern, contentApiPrefixes),
     identify: compileIdentifier(strategy.identifierSource, config.ipv6Subnet),
     limiter: asConfigError(`${field}.limiter`, () => createLimiter(strategy, redis, { prefix: config.prefix, analytics: config.analytics })),
+    reopensAt: compileReopening(strategy, redis, config.prefix),
     debug: strategy.debug === true || strategy.debug === 'true',
     windowSeconds: Math.max(1, Math.round(window.milliseconds / 1000)),
   };

@@ -192,8 +192,11 @@ export class RateLimiter {
   private async limit(check: Check): Promise<Outcome> {
     const result = await check.rule.limiter.limit(check.limiterKey);
     result.pending.catch(() => undefined);
-    if (!result.success) this.blocked.block(check.cacheKey, result.reset);
-    return { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset: result.reset, cached: false };
+    // A refused caller is answered from memory until the algorithm could admit it again, and told to retry then.
+    const reopensAt = result.success ? undefined : await check.rule.reopensAt(check.limiterKey, result.reset);
+    if (reopensAt !== undefined) this.blocked.block(check.cacheKey, reopensAt);
+    const reset = reopensAt ?? result.reset;
+    return { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset, cached: false };
   }
 
   private logDebug(ctx: Context, outcome: Outcome): void {
