@@ -7,6 +7,7 @@ import { parseConfig } from './config/parse-config';
 import type { RateLimitConfig, RateLimitConfigInput } from './config/schema';
 import { compileStrategies } from './http/compile-strategies';
 import { jsonRefusal, RateLimiter, type RateLimitLogger, type RefusalResponder } from './http/middleware';
+import { checkStore, storeLocation, type StoreCheck } from './limiter/store-check';
 import { PipeliningRequester } from './limiter/store-requester';
 import type { CallerVerifier } from './http/verified-caller';
 import type { FailOpenReport } from './admin-api/usage-types';
@@ -31,6 +32,10 @@ export type RateLimitMiddleware = Middleware & {
   forgetBlocked(strategyIndex: number, caller: string): void;
   /** Requests let through unchecked because the store failed or timed out (failureMode 'open'). */
   failOpen(): FailOpenReport;
+  /** Which store the limiter uses, for logs and the usage report (a URL without credentials). */
+  readonly store: string;
+  /** One round trip: whether the store answers and accepts the token (boot runs it once). */
+  checkStore(): Promise<StoreCheck>;
   /** Releases the store connections. */
   close(): void;
 };
@@ -48,5 +53,6 @@ export function createRateLimitMiddleware(input: RateLimitConfigInput, options: 
   const redis = new Redis(requester);
   const limiter = new RateLimiter(config, compileStrategies(config, redis, options.contentApiPrefixes), options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis, options.verifyCaller);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
-  return Object.assign(middleware, { config, redis, forgetBlocked: limiter.forgetBlocked, failOpen: () => limiter.health.report(), close: () => requester.close() });
+  const store = `the key-value store at ${storeLocation(config.url ?? 'http://127.0.0.1')}`;
+  return Object.assign(middleware, { config, redis, store, checkStore: () => checkStore(redis), forgetBlocked: limiter.forgetBlocked, failOpen: () => limiter.health.report(), close: () => requester.close() });
 }

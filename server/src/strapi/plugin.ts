@@ -7,6 +7,7 @@ import { adminControllers, adminRoutes, closeAdminStore, onCallerReset, register
 import { createRateLimitMiddleware, type RateLimitMiddleware } from '../create-middleware';
 import { parseConfig } from '../config/parse-config';
 import type { RateLimitConfigInput } from '../config/schema';
+import { reportBoot } from './boot-report';
 import { permissiveProxyWarning } from './proxy-warning';
 import { strapiRefusal } from './refusal';
 import { strapiCallerVerifier, type VerifyingStrapi } from './verify-caller';
@@ -19,7 +20,7 @@ const ERRORS_MIDDLEWARE_UID = 'strapi::errors';
 export interface StrapiLike extends PermissionStrapi, VerifyingStrapi {
   config: { get(path: string, fallback?: unknown): unknown };
   server: { use(middleware: Middleware): void };
-  log: { info(message: string): void; warn(message: string): void };
+  log: { info(message: string): void; warn(message: string): void; error(message: string): void };
 }
 
 /** Whether an entry of config/middlewares is the middleware `uid` (written as a string or `{ name }`). */
@@ -76,7 +77,7 @@ export const strapiServerPlugin = {
     },
   },
   register(): void {},
-  bootstrap({ strapi }: { strapi: StrapiLike }): Promise<void> {
+  async bootstrap({ strapi }: { strapi: StrapiLike }): Promise<void> {
     // The limiter goes in before anything is awaited, so no request can arrive ahead of it.
     const limiter = limiterFor(strapi);
     if (limiter.config.enabled && !placedByApp(strapi)) strapi.server.use(limiter);
@@ -84,7 +85,7 @@ export const strapiServerPlugin = {
     if (proxyWarning) strapi.log.warn(proxyWarning);
     onCallerReset(strapi, limiter.forgetBlocked);
     reportFailOpenFrom(strapi, limiter.failOpen);
-    return registerAdminPermissions(strapi);
+    await Promise.all([reportBoot(limiter, strapi.log), registerAdminPermissions(strapi)]);
   },
   destroy({ strapi }: { strapi: StrapiLike }): void {
     limiters.get(strapi)?.close();
