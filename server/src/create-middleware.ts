@@ -6,6 +6,7 @@ import { asConfigError } from './config/errors';
 import { parseConfig } from './config/parse-config';
 import type { RateLimitConfig, RateLimitConfigInput } from './config/schema';
 import { compileStrategies } from './http/compile-strategies';
+import { compileHeaderPrivacy, headerHashKey } from './http/header-privacy';
 import { jsonRefusal, RateLimiter, type RateLimitLogger, type RefusalResponder } from './http/middleware';
 import { checkStore, storeLocation, type StoreCheck } from './limiter/store-check';
 import { PipeliningRequester } from './limiter/store-requester';
@@ -51,7 +52,9 @@ export function createRateLimitMiddleware(input: RateLimitConfigInput, options: 
   const config = parseConfig(input);
   const requester = asConfigError('url', () => new PipeliningRequester(config.url ?? 'http://127.0.0.1', config.token ?? '', config.timeout));
   const redis = new Redis(requester);
-  const limiter = new RateLimiter(config, compileStrategies(config, redis, options.contentApiPrefixes), options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis, options.verifyCaller);
+  const hasherFor = compileHeaderPrivacy(config.hashHeaderValues, headerHashKey(config.token));
+  const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes);
+  const limiter = new RateLimiter(config, rules, options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis, hasherFor, options.verifyCaller);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
   const store = `the key-value store at ${storeLocation(config.url ?? 'http://127.0.0.1')}`;
   return Object.assign(middleware, { config, redis, store, checkStore: () => checkStore(redis), forgetBlocked: limiter.forgetBlocked, failOpen: () => limiter.health.report(), close: () => requester.close() });

@@ -180,6 +180,13 @@ const optionsShape = {
     .max(128, { error: 'must be at most 128 (prefix length)' })
     .default(64)
     .meta({ description: 'IPv6 callers are grouped by this prefix length (128: one address each).' }),
+  hashHeaderValues: z
+    .enum(['credentials', 'always', 'never'], { error: 'must be "credentials" (hash header values whose name looks like a credential), "always" or "never"' })
+    .default('credentials')
+    .meta({
+      description:
+        'header.<NAME> callers keyed, shown and logged as an HMAC of the value (key derived from the store token) instead of the value: credentials (names like authorization, cookie, x-api-key, or containing token, secret, key, auth), always, never.',
+    }),
   blockedCacheSize: z
     .number({ error: 'must be a number of entries' })
     .int({ error: 'must be a whole number of entries' })

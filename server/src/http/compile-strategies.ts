@@ -8,6 +8,7 @@ import { parsePathPattern } from '../config/path-pattern';
 import type { RateLimitConfig, StrategyConfig } from '../config/schema';
 import { createLimiter } from '../limiter/create-limiter';
 import { compileReopening, type Reopening } from '../limiter/reopening';
+import type { HeaderValueHasher } from './header-privacy';
 import { compileIdentifier, type IdentifierExtractor } from './identify';
 import { compilePathMatcher, type PathMatcher } from './match';
 
@@ -35,7 +36,7 @@ function compileMethods(methods: readonly string[]): (requestMethod: string) => 
   };
 }
 
-function compileStrategy(config: RateLimitConfig, strategy: StrategyConfig, index: number, redis: Redis, contentApiPrefixes: readonly string[] | undefined): CompiledRule {
+function compileStrategy(config: RateLimitConfig, strategy: StrategyConfig, index: number, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes: readonly string[] | undefined): CompiledRule {
   const field = `strategy[${index}]`;
   const pattern = parsePathPattern(strategy.path);
   if (pattern.kind === 'invalid') throw new RateLimitConfigError([`${field}.path: ${pattern.problem}`]);
@@ -46,7 +47,7 @@ function compileStrategy(config: RateLimitConfig, strategy: StrategyConfig, inde
     strategy,
     keyMethod: compileMethods(strategy.methods),
     matches: compilePathMatcher(pattern, contentApiPrefixes),
-    identify: compileIdentifier(strategy.identifierSource, config.ipv6Subnet),
+    identify: compileIdentifier(strategy.identifierSource, config.ipv6Subnet, hasherFor),
     limiter: asConfigError(`${field}.limiter`, () => createLimiter(strategy, redis, { prefix: config.prefix, analytics: config.analytics })),
     reopensAt: compileReopening(strategy, redis, config.prefix),
     debug: strategy.debug === true || strategy.debug === 'true',
@@ -56,8 +57,9 @@ function compileStrategy(config: RateLimitConfig, strategy: StrategyConfig, inde
 
 /**
  * Compiles a validated config. Whatever still fails here (a config that bypassed the schema, a
- * limit the algorithms refuse) is a RateLimitConfigError naming the strategy's field.
+ * limit the algorithms refuse) is a RateLimitConfigError naming the strategy's field. `hasherFor`
+ * decides which header values are keyed by their HMAC (header-privacy.ts).
  */
-export function compileStrategies(config: RateLimitConfig, redis: Redis, contentApiPrefixes?: readonly string[]): CompiledRule[] {
-  return config.strategy.map((strategy, index) => asConfigError(`strategy[${index}]`, () => compileStrategy(config, strategy, index, redis, contentApiPrefixes)));
+export function compileStrategies(config: RateLimitConfig, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes?: readonly string[]): CompiledRule[] {
+  return config.strategy.map((strategy, index) => asConfigError(`strategy[${index}]`, () => compileStrategy(config, strategy, index, redis, hasherFor, contentApiPrefixes)));
 }

@@ -12,6 +12,7 @@ import { BlockedCache } from '../limiter/blocked-cache';
 import { StoreHealth } from '../limiter/store-health';
 import { TokenRefunds } from '../limiter/token-refunds';
 import { compileAllowList, type AllowList } from './allow-list';
+import type { HeaderValueHasher } from './header-privacy';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { verifiedIdentity } from './identify';
@@ -74,11 +75,12 @@ export class RateLimiter {
     private readonly logger: RateLimitLogger,
     private readonly refuse: RefusalResponder,
     readonly redis: Redis,
+    hasherFor: (header: string) => HeaderValueHasher,
     private readonly verifyCaller?: CallerVerifier,
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
     this.health = new StoreHealth(logger, config.failureMode);
-    this.allowed = compileAllowList(config.allowList);
+    this.allowed = compileAllowList(config.allowList, hasherFor);
     this.keys = rules.map((rule) => new StrategyKeys(config.prefix, rule.strategy));
     this.userRules = rules.map((rule) => rule.strategy.identifierSource === USER_SOURCE);
     const unverifiable = verifyCaller ? [] : rules.filter((rule) => this.userRules[rule.index]);

@@ -35,6 +35,7 @@ describe('config schema', () => {
       allowList: [],
       ipv6Subnet: 64,
       blockedCacheSize: 10_000,
+      hashHeaderValues: 'credentials',
     });
   });
 
