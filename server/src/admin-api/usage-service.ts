@@ -7,6 +7,7 @@ import type { RateLimitConfig, StrategyConfig } from '../config/schema';
 import { escapeGlob, parseKey, shapeOf, StrategyKeys } from '../http/keys';
 import { readAnalytics } from './analytics';
 import { readCounters, type FoundCaller } from './counters';
+import { storeInUse } from '../limiter/store-in-use';
 import type { CallerCounter, FailOpenReport, LimiterAlgorithm, StrategyUsage, UsageReport } from './usage-types';
 
 export interface UsageLimits {
@@ -93,6 +94,7 @@ export async function readUsage(
   const strategies = await Promise.all(config.strategy.map((strategy, index) => strategyUsage(redis, strategy, keysets[index], index, callers[index], exact, limits, now)));
   return {
     enabled: config.enabled,
+    store: storeInUse(config),
     prefix: config.prefix,
     analyticsEnabled: config.analytics,
     generatedAt: now,

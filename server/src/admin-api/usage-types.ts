@@ -52,8 +52,13 @@ export interface FailOpenReport {
   outage: boolean;
 }
 
+/** Where the counters are kept: the key-value REST store at `url` (shown without credentials), or the embedded in-memory store of development. */
+export type StoreInUse = { kind: 'rest'; url: string } | { kind: 'embedded' };
+
 export interface UsageReport {
   enabled: boolean;
+  /** Which store this instance uses. */
+  store: StoreInUse;
   prefix: string;
   analyticsEnabled: boolean;
   generatedAt: number;

@@ -18,9 +18,3 @@ export async function checkStore(redis: Redis): Promise<StoreCheck> {
     return { ok: false, problem: failure instanceof StoreUnavailableError ? 'unreachable' : 'refused', reason };
   }
 }
-
-/** The store's URL as logs may show it: no user, password, query (a `_token` is a credential) or fragment. */
-export function storeLocation(url: string): string {
-  const parsed = new URL(url);
-  return `${parsed.protocol}//${parsed.host}${parsed.pathname}`;
-}

@@ -19,13 +19,13 @@ export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger):
     log.info('[ratelimit] disabled by the plugin config (enabled: false): no request is limited');
     return;
   }
-  log.info(`[ratelimit] limiting with ${strategies(config.strategy.length)} on ${limiter.store}`);
+  log.info(`[ratelimit] limiting with ${strategies(config.strategy.length)} on ${limiter.storeDescription}`);
   const check = await limiter.checkStore();
   if (check.ok) return;
   const meanwhile = config.failureMode === 'closed' ? 'limited requests are answered 503' : 'requests go through unlimited';
   if (check.problem === 'refused') {
-    log.error(`[ratelimit] ${limiter.store} refused the configured token (${check.reason}): check the plugin config's url and token. Until it accepts them, ${meanwhile}`);
+    log.error(`[ratelimit] ${limiter.storeDescription} refused the configured token (${check.reason}): check the plugin config's url and token. Until it accepts them, ${meanwhile}`);
   } else {
-    log.warn(`[ratelimit] ${limiter.store} did not answer at boot (${check.reason}); until it does, ${meanwhile}`);
+    log.warn(`[ratelimit] ${limiter.storeDescription} did not answer at boot (${check.reason}); until it does, ${meanwhile}`);
   }
 }

@@ -3,7 +3,7 @@
 // the router) unless the app placed `plugin::ratelimit.limit` itself, serves the admin usage API
 // with its RBAC actions, and releases everything in destroy().
 import type { Middleware } from 'koa';
-import { adminControllers, adminRoutes, closeAdminStore, onCallerReset, registerAdminPermissions, reportFailOpenFrom, type PermissionStrapi } from '../admin-api';
+import { adminControllers, adminRoutes, adminStoreShares, closeAdminStore, onCallerReset, registerAdminPermissions, reportFailOpenFrom, type PermissionStrapi } from '../admin-api';
 import { createRateLimitMiddleware, type RateLimitMiddleware } from '../create-middleware';
 import { parseConfig } from '../config/parse-config';
 import type { RateLimitConfigInput } from '../config/schema';
@@ -63,6 +63,7 @@ function limiterFor(strapi: StrapiLike): RateLimitMiddleware {
       contentApiPrefixes: contentApiPrefixes(strapi),
       refuse: strapiRefusal(errorMiddlewareOutside(strapi)),
       verifyCaller: strapiCallerVerifier(strapi),
+      environment: strapi.config.get('environment') as string | undefined,
     });
     limiters.set(strapi, limiter);
   }
@@ -83,6 +84,7 @@ export const strapiServerPlugin = {
     if (limiter.config.enabled && !placedByApp(strapi)) strapi.server.use(limiter);
     const proxyWarning = limiter.config.enabled && limiter.config.strategy.length > 0 ? permissiveProxyWarning(strapi.config) : undefined;
     if (proxyWarning) strapi.log.warn(proxyWarning);
+    if (limiter.store.kind === 'embedded') adminStoreShares(strapi, limiter.redis);
     onCallerReset(strapi, limiter.forgetBlocked);
     reportFailOpenFrom(strapi, limiter.failOpen);
     await Promise.all([reportBoot(limiter, strapi.log), registerAdminPermissions(strapi)]);
