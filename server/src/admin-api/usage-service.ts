@@ -90,7 +90,8 @@ export async function readUsage(
   failOpen: FailOpenReport = NO_FAIL_OPEN,
 ): Promise<UsageReport> {
   const keysets = config.strategy.map((strategy) => new StrategyKeys(config.prefix, strategy));
-  const { callers, exact } = await findCallers(redis, config.prefix, keysets, limits);
+  // A disabled plugin uses no store: its strategies are listed with no callers.
+  const { callers, exact } = config.enabled ? await findCallers(redis, config.prefix, keysets, limits) : { callers: keysets.map(() => []), exact: true };
   const strategies = await Promise.all(config.strategy.map((strategy, index) => strategyUsage(redis, strategy, keysets[index], index, callers[index], exact, limits, now)));
   return {
     enabled: config.enabled,
@@ -100,7 +101,7 @@ export async function readUsage(
     generatedAt: now,
     strategies,
     failOpen,
-    ...(config.analytics ? { analytics: await readAnalytics(redis, config.prefix, now) } : {}),
+    ...(config.analytics && config.enabled ? { analytics: await readAnalytics(redis, config.prefix, now) } : {}),
   };
 }
 

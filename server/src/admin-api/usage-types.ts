@@ -52,8 +52,11 @@ export interface FailOpenReport {
   outage: boolean;
 }
 
-/** Where the counters are kept: the key-value REST store at `url` (shown without credentials), or the embedded in-memory store of development. */
-export type StoreInUse = { kind: 'rest'; url: string } | { kind: 'embedded' };
+/**
+ * Where the counters are kept: the key-value REST store at `url` (shown without credentials), the
+ * embedded in-memory store of development, or none while the plugin's config says `enabled: false`.
+ */
+export type StoreInUse = { kind: 'rest'; url: string } | { kind: 'embedded' } | { kind: 'none' };
 
 export interface UsageReport {
   enabled: boolean;
