@@ -49,7 +49,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
         analytics: true,
         strategy: [
           // A day's window: a run that crosses its end (midnight UTC), and so sees the counters go, is rare.
-          { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1d' } },
+          { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-api-key', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1d' } },
           { methods: ['GET'], path: '/api/articles', identifierSource: 'ip', limiter: { algorithm: 'token-bucket', tokens: 5, refillRate: 1, window: '1m' } },
         ],
       },
@@ -77,7 +77,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
 
   it('shows a super admin the strategies and the caller that traffic blocked', async () => {
     const statuses: number[] = [];
-    for (const caller of ['flooder', 'flooder', 'flooder', 'polite']) statuses.push((await app.request.get('/api/ping').set('x-caller', caller)).status);
+    for (const caller of ['flooder', 'flooder', 'flooder', 'polite']) statuses.push((await app.request.get('/api/ping').set('x-api-key', caller)).status);
     expect(statuses).toEqual([200, 200, 429, 200]);
 
     await page.goto(`${baseUrl}/admin`);
@@ -88,7 +88,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
 
     await page.getByRole('heading', { name: 'Rate limit', level: 1 }).waitFor();
     await row('flooder').waitFor();
-    expect(await cellTexts(row('fixed-window'))).toEqual(['GET', '/api/ping', 'fixed-window', '2 per 1d', 'header.x-caller', 'off', '2', '1']);
+    expect(await cellTexts(row('fixed-window'))).toEqual(['GET', '/api/ping', 'fixed-window', '2 per 1d', 'header.x-api-key', 'off', '2', '1']);
     expect(await cellTexts(row('token-bucket'))).toEqual(['GET', '/api/articles', 'token-bucket', '5 per 1m, refills 1 per 1m', 'ip', 'off', '0', '0']);
     expect(await cellTexts(row('flooder'))).toEqual(['GET', 'flooder', '0 of 2 left', expect.any(String), 'Blocked', 'Reset']);
     expect(await row('flooder').getAttribute('data-blocked')).toBe('true');
@@ -108,7 +108,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     await page.getByText('Counters of flooder were reset.').waitFor();
     await row('flooder').waitFor({ state: 'detached' });
     expect(await cellTexts(row('polite'))).toEqual(['GET', 'polite', '1 of 2 left', expect.any(String), 'Allowed', 'Reset']);
-    expect((await app.request.get('/api/ping').set('x-caller', 'flooder')).status).toBe(200);
+    expect((await app.request.get('/api/ping').set('x-api-key', 'flooder')).status).toBe(200);
     expect(pageErrors).toEqual([]);
   }, TEST_MS);
 
