@@ -29,8 +29,9 @@ const CONTEXT: RunContext = { principal: { user: 'default', readOnly: false }, a
 
 export function createEmbeddedStore(): EmbeddedStore {
   const engine = createMemoryEngine({});
-  // No token reaches this store: the registry only has to exist for the runner.
-  const runner = new CommandRunner(engine, new TokenRegistry(generateToken(), generateToken()), new RequestLimits({ maxRequestBytes: KV_REST_DEFAULTS.maxRequestBytes, dailyLimit: 0 }));
+  // No token reaches this store: the registry only has to exist for the runner. The REST server's
+  // default limits apply (sizes bounded, no daily count).
+  const runner = new CommandRunner(engine, new TokenRegistry(generateToken(), generateToken()), new RequestLimits(KV_REST_DEFAULTS));
   const answer = async (path: string, json: Buffer): Promise<string> => {
     if (path === '') return encodeEnvelope((await runner.runEach([commandFromJsonBody(json)], CONTEXT))[0], false);
     if (path === 'pipeline') return encodeEnvelopes(await runner.runEach(commandsFromJsonBody(json), CONTEXT), false);
