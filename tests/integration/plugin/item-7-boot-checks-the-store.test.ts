@@ -2,9 +2,9 @@
 // naming its strategies and store (the URL without credentials), an error line when the store refuses
 // the token (a wrong token used to look like an outage: one warning and no limits), a warning when the
 // store does not answer. Boot goes on in every case.
-import { createServer } from 'node:net';
 import type { Middleware } from 'koa';
 import strapiServer from '../../../strapi-server';
+import { closedPortUrl } from './store-proxy';
 import { storeForSuite } from './support';
 
 const store = storeForSuite();
@@ -23,15 +23,6 @@ async function boot(pluginConfig: Record<string, unknown>): Promise<{ info: stri
   await strapiServer.bootstrap({ strapi });
   strapiServer.destroy({ strapi });
   return { ...lines, used };
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 it('item 7: a store that accepts the token gets one info line naming the strategies and the store', async () => {
@@ -57,7 +48,7 @@ it('item 7: a Read Only token, which cannot run the limiter scripts, is refused 
 });
 
 it('item 7: an unreachable store is a warning, and the URL shown carries no credentials', async () => {
-  const port = await closedPort();
+  const { port } = new URL(await closedPortUrl());
   const booted = await boot({ url: `http://user:secret@127.0.0.1:${port}/base?_token=secret`, token: 't', strategy: [strategy] });
   expect(booted.info).toEqual([`[ratelimit] limiting with 1 strategy on the key-value store at http://127.0.0.1:${port}/base`]);
   expect(booted.warn).toEqual([expect.stringMatching(new RegExp(`^\\[ratelimit\\] the key-value store at http://127\\.0\\.0\\.1:${port}/base did not answer at boot \\(.*ECONNREFUSED.*\\); until it does, requests go through unlimited$`))]);

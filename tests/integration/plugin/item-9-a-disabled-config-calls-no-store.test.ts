@@ -3,23 +3,15 @@
 // configured strategies (the page shows its "disabled" notice), never a "store cannot be reached"
 // error from a store that a disabled plugin has no reason to call. (Strapi's own `enabled: false` on
 // the plugin entry does not load the plugin at all: see the README.)
-import { createServer } from 'node:net';
 import type { Context } from 'koa';
 import strapiServer from '../../../strapi-server';
 import { closeAdminStore } from '../../../server/src/admin-api';
 import { usageController } from '../../../server/src/admin-api/controllers';
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { closedPortUrl } from './store-proxy';
 
 it('item 9: a plugin whose config says enabled: false adds no limiter, checks no store, and its usage view says disabled instead of failing', async () => {
   const strategy = { methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } };
-  const settings: Record<string, unknown> = { 'plugin::ratelimit': { enabled: false, url: `http://127.0.0.1:${await closedPort()}`, token: 't', analytics: true, strategy: [strategy] }, middlewares: [] };
+  const settings: Record<string, unknown> = { 'plugin::ratelimit': { enabled: false, url: await closedPortUrl(), token: 't', analytics: true, strategy: [strategy] }, middlewares: [] };
   const lines: string[] = [];
   const used: unknown[] = [];
   const strapi = {
