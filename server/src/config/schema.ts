@@ -160,9 +160,9 @@ const optionsShape = {
     .default(300)
     .meta({ description: 'Milliseconds to wait for the store before failureMode applies.' }),
   failureMode: z
-    .enum(['open', 'closed'], { error: 'must be "open" (let requests through when the store fails) or "closed" (answer 503)' })
+    .enum(['open', 'closed', 'local'], { error: 'must be "open" (let requests through when the store fails), "closed" (answer 503) or "local" (limit each instance in memory)' })
     .default('open')
-    .meta({ description: 'open: let requests through while the store fails (one warning per outage); closed: answer 503.' }),
+    .meta({ description: 'open: let requests through while the store fails (one warning per outage); closed: answer 503; local: limit each instance in memory with the same strategies until the store is back.' }),
   headers: z
     .enum(['standard', 'legacy', 'both', 'none'], { error: 'must be "standard", "legacy", "both" or "none"' })
     .default('standard')

@@ -13,6 +13,9 @@ export interface BootLogger {
 
 const strategies = (count: number): string => `${count} ${count === 1 ? 'strategy' : 'strategies'}`;
 
+/** What requests get while the store cannot be used, per failureMode. */
+const MEANWHILE = { open: 'requests go through unlimited', closed: 'limited requests are answered 503', local: 'each instance limits in memory on its own' } as const;
+
 export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger): Promise<void> {
   const { config } = limiter;
   if (!config.enabled) {
@@ -22,7 +25,7 @@ export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger):
   log.info(`[ratelimit] limiting with ${strategies(config.strategy.length)} on ${limiter.storeDescription}`);
   const check = await limiter.checkStore();
   if (check.ok) return;
-  const meanwhile = config.failureMode === 'closed' ? 'limited requests are answered 503' : 'requests go through unlimited';
+  const meanwhile = MEANWHILE[config.failureMode];
   if (check.problem === 'refused') {
     log.error(`[ratelimit] ${limiter.storeDescription} refused the configured token (${check.reason}): check the plugin config's url and token. Until it accepts them, ${meanwhile}`);
   } else {

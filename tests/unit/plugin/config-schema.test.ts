@@ -89,7 +89,7 @@ describe('config schema', () => {
     [{ url: 'ftp://x' }, 'url: must be the http(s) REST URL of the key-value store'],
     [{ prefix: 'a b' }, 'prefix: must not contain spaces or the glob characters * ? [ ] \\'],
     [{ prefix: 'rl*' }, 'prefix: must not contain spaces or the glob characters * ? [ ] \\'],
-    [{ failureMode: 'maybe' }, 'failureMode: must be "open" (let requests through when the store fails) or "closed" (answer 503)'],
+    [{ failureMode: 'maybe' }, 'failureMode: must be "open" (let requests through when the store fails), "closed" (answer 503) or "local" (limit each instance in memory)'],
     [{ headers: 'all' }, 'headers: must be "standard", "legacy", "both" or "none"'],
     [{ strategy: {} }, 'strategy: must be a list of strategies'],
     [{ enabled: 'yes' }, 'enabled: must be true or false'],
