@@ -46,7 +46,7 @@ export interface AnalyticsReport {
 
 /** Requests this Strapi instance let through unchecked because the store failed or timed out. */
 export interface FailOpenReport {
-  /** Since the instance started (always 0 with failureMode 'closed'). */
+  /** Since the instance started (always 0 with failureMode 'closed' or 'local'). */
   admitted: number;
   /** Whether the store is failing right now. */
   outage: boolean;
