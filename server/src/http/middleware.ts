@@ -1,8 +1,9 @@
 // The rate-limit middleware. Per request, one straight line: match -> identify (verifying the
 // credential once when a `user` strategy matches) -> limit (every matching strategy at once, one
 // store round trip) -> headers -> next, or 429 after giving the admitting strategies their tokens
-// back. Blocked callers are answered from memory until their reset; store failures fail open
-// (default, counted) or closed.
+// back. Blocked callers are answered from memory until the algorithm could admit them again (see
+// limiter/reopening.ts); store failures fail open (default, counted), closed (503) or to per-instance
+// limits in memory (local).
 import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
