@@ -8,6 +8,6 @@ export type { RateLimitConfig, RateLimitConfigInput, StrategyConfig, Method, Met
 export type { RateLimitLogger, RefusalResponder } from './http/middleware';
 export type { Refusal } from './http/refusal';
 export type { CallerVerifier, VerifiedCaller } from './http/verified-caller';
-export type { FailOpenReport } from './admin-api/usage-types';
+export type { FailOpenReport, StoreInUse } from './admin-api/usage-types';
 export { StrategyKeys } from './http/keys';
 export { normaliseIdentifier, ipIdentifier } from './http/normalise-identifier';

@@ -65,7 +65,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
         analytics: true,
         strategy: [
           // A day's window: a run that crosses its end (midnight UTC), and so sees the counters go, is rare.
-          { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-api-key', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1d' } },
+          { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1d' } },
           { methods: ['GET'], path: '/api/articles', identifierSource: 'ip', limiter: { algorithm: 'token-bucket', tokens: 5, refillRate: 1, window: '1m' } },
         ],
       },
@@ -93,7 +93,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
 
   it('shows a super admin the strategies and the caller that traffic blocked', async () => {
     const statuses: number[] = [];
-    for (const caller of ['flooder', 'flooder', 'flooder', 'polite']) statuses.push((await app.request.get('/api/ping').set('x-api-key', caller)).status);
+    for (const caller of ['flooder', 'flooder', 'flooder', 'polite']) statuses.push((await app.request.get('/api/ping').set('x-caller', caller)).status);
     expect(statuses).toEqual([200, 200, 429, 200]);
 
     await page.goto(`${baseUrl}/admin`);
@@ -104,7 +104,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
 
     await page.getByRole('heading', { name: 'Rate limit', level: 1 }).waitFor();
     await counterRow('flooder').waitFor();
-    expect(await cellTexts(strategyRow('fixed-window'))).toEqual(['GET', '/api/ping', 'fixed-window', '2 per 1d', 'header.x-api-key', 'off', '2', '1']);
+    expect(await cellTexts(strategyRow('fixed-window'))).toEqual(['GET', '/api/ping', 'fixed-window', '2 per 1d', 'header.x-caller', 'off', '2', '1']);
     expect(await cellTexts(strategyRow('token-bucket'))).toEqual(['GET', '/api/articles', 'token-bucket', '5 per 1m, refills 1 per 1m', 'ip', 'off', '0', '0']);
     expect(await cellTexts(counterRow('flooder'))).toEqual(['GET', 'flooder', '0 of 2 left', expect.any(String), 'Blocked', 'Reset']);
     expect(await counterRow('flooder').getAttribute('data-blocked')).toBe('true');
@@ -156,7 +156,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     await page.getByText('Counters of flooder were reset.').waitFor();
     await counterRow('flooder').waitFor({ state: 'detached' });
     expect(await cellTexts(counterRow('polite'))).toEqual(['GET', 'polite', '1 of 2 left', expect.any(String), 'Allowed', 'Reset']);
-    expect((await app.request.get('/api/ping').set('x-api-key', 'flooder')).status).toBe(200);
+    expect((await app.request.get('/api/ping').set('x-caller', 'flooder')).status).toBe(200);
     expect(pageErrors).toEqual([]);
   }, TEST_MS);
 
@@ -167,7 +167,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     const updated = (await page.getByText(/^Updated /).textContent())!.replace('Updated ', '');
     await kv.close();
     // Let through unchecked (failureMode 'open'), and counted for the page.
-    expect((await app.request.get('/api/ping').set('x-api-key', 'during-outage')).status).toBe(200);
+    expect((await app.request.get('/api/ping').set('x-caller', 'during-outage')).status).toBe(200);
     await page.getByRole('button', { name: 'Refresh' }).click();
 
     const notice = page.getByRole('alert').filter({ hasText: 'The rate-limit store cannot be reached' });

@@ -25,8 +25,8 @@ describe('admin usage API in a real Strapi app', () => {
         token: kv.token,
         analytics: true,
         strategy: [
-          { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-api-key', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } },
-          { methods: ['GET'], path: '/api/articles', identifierSource: 'header.x-api-key', limiter: { algorithm: 'token-bucket', tokens: 1, window: '1h' } },
+          { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } },
+          { methods: ['GET'], path: '/api/articles', identifierSource: 'header.x-caller', limiter: { algorithm: 'token-bucket', tokens: 1, window: '1h' } },
         ],
       },
     });
@@ -50,8 +50,8 @@ describe('admin usage API in a real Strapi app', () => {
 
   it('shows a super admin the live counters and analytics after traffic', async () => {
     const seen: number[] = [];
-    for (let request = 0; request < 3; request++) seen.push((await app.request.get('/api/ping').set('x-api-key', 'flooder')).status);
-    seen.push((await app.request.get('/api/ping').set('x-api-key', 'polite')).status);
+    for (let request = 0; request < 3; request++) seen.push((await app.request.get('/api/ping').set('x-caller', 'flooder')).status);
+    seen.push((await app.request.get('/api/ping').set('x-caller', 'polite')).status);
     expect(seen).toEqual([200, 200, 429, 200]);
 
     const response = await usage(tokens.superAdmin);
@@ -76,7 +76,7 @@ describe('admin usage API in a real Strapi app', () => {
   });
 
   it('resets a blocked caller for a super admin, and refuses the reset to roles without its action', async () => {
-    expect((await app.request.get('/api/ping').set('x-api-key', 'flooder')).status).toBe(429);
+    expect((await app.request.get('/api/ping').set('x-caller', 'flooder')).status).toBe(429);
     expect((await reset(tokens.viewer, { strategy: 0, identifier: 'flooder' })).status).toBe(403);
     expect((await reset(tokens.editor, { strategy: 0, identifier: 'flooder' })).status).toBe(403);
 
@@ -85,11 +85,11 @@ describe('admin usage API in a real Strapi app', () => {
     expect(response.body.data).toEqual({ strategy: 0, identifier: 'flooder', deletedKeys: 1 });
     const after = await usage(tokens.superAdmin);
     expect(after.body.data.strategies[0].callers.map((caller: { identifier: string }) => caller.identifier)).toEqual(['polite']);
-    expect((await app.request.get('/api/ping').set('x-api-key', 'flooder')).status).toBe(200);
+    expect((await app.request.get('/api/ping').set('x-caller', 'flooder')).status).toBe(200);
   });
 
   it('answers a bounded list with the total when many callers hold counters', async () => {
-    for (let caller = 0; caller < CALLERS; caller++) expect((await app.request.get('/api/articles').set('x-api-key', `caller-${caller}`)).status).toBe(200);
+    for (let caller = 0; caller < CALLERS; caller++) expect((await app.request.get('/api/articles').set('x-caller', `caller-${caller}`)).status).toBe(200);
     const response = await usage(tokens.superAdmin, '?limit=25');
     expect(response.status).toBe(200);
     const articles = response.body.data.strategies[1];

@@ -1,5 +1,6 @@
 // A wrong plugin config aborts Strapi's boot with a message that names the offending field.
 import { bootStrapiApp } from '../support/strapi-app';
+import { startStrapiProcess } from '../support/strapi-process';
 
 const strategy = (limiter: Record<string, unknown>) => [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter }];
 
@@ -8,8 +9,14 @@ describe('config errors abort boot', () => {
     ['a bad window', { url: 'http://127.0.0.1:1', token: 't', strategy: strategy({ algorithm: 'fixed-window', tokens: 1, window: '20 sec' }) }, /strategy\[0\]\.limiter\.window/],
     ['an unknown algorithm', { url: 'http://127.0.0.1:1', token: 't', strategy: strategy({ algorithm: 'leaky', tokens: 1, window: '1s' }) }, /strategy\[0\]\.limiter\.algorithm/],
     ['the tokenBucket spelling', { url: 'http://127.0.0.1:1', token: 't', strategy: strategy({ algorithm: 'tokenBucket', tokens: 1, window: '1s' }) }, /token-bucket/],
-    ['a missing url', { token: 't', strategy: strategy({ algorithm: 'fixed-window', tokens: 1, window: '1s' }) }, /url/],
+    ['a url without its token', { url: 'http://127.0.0.1:1', strategy: strategy({ algorithm: 'fixed-window', tokens: 1, window: '1s' }) }, /token: is required with url/],
   ])('refuses %s', async (_case, config, message) => {
     await expect(bootStrapiApp({ config })).rejects.toThrow(message);
+  });
+
+  // In its own process: NODE_ENV is read once per process, by Strapi and by the plugin alike.
+  it('zero-config: refuses a missing url and token in production (NODE_ENV=production), naming both', async () => {
+    const config = { strategy: strategy({ algorithm: 'fixed-window', tokens: 1, window: '1s' }) };
+    await expect(startStrapiProcess({ config }, { NODE_ENV: 'production' })).rejects.toThrow(/url: is required in production .*token: is required in production/s);
   });
 });

@@ -1,10 +1,12 @@
 // The admin API's own connection to the store, one per Strapi instance: reads for the usage view
-// may take longer than a request's limiter call, so they get their own, longer deadline.
-import { Redis } from '@upstash/redis';
+// may take longer than a request's limiter call, so they get their own, longer deadline. The
+// embedded store of development lives in the limiter's process memory: the admin API reads that one
+// (adminStoreShares), since a second embedded store would be another, empty keyspace.
+import type { Redis } from '@upstash/redis';
 import { parseConfig } from '../config/parse-config';
 import type { RateLimitConfig } from '../config/schema';
 import type { FailOpenReport } from './usage-types';
-import { PipeliningRequester } from '../limiter/store-requester';
+import { openStore } from '../limiter/open-store';
 
 export const ADMIN_STORE_TIMEOUT_MS = 5000;
 
@@ -30,11 +32,16 @@ export function adminStoreFor(strapi: ConfigSource): AdminStore {
   let store = stores.get(strapi);
   if (!store) {
     const config = parseConfig(strapi.config.get('plugin::ratelimit'));
-    const requester = new PipeliningRequester(config.url ?? 'http://127.0.0.1', config.token ?? '', Math.max(config.timeout, ADMIN_STORE_TIMEOUT_MS));
-    store = { config, redis: new Redis(requester), resetListeners: [], close: () => requester.close() };
+    const { redis, close } = openStore(config, Math.max(config.timeout, ADMIN_STORE_TIMEOUT_MS));
+    store = { config, redis, resetListeners: [], close };
     stores.set(strapi, store);
   }
   return store;
+}
+
+/** The plugin's limiter runs the embedded store: the admin API reads the same one (the limiter closes it). */
+export function adminStoreShares(strapi: ConfigSource, redis: Redis): void {
+  stores.set(strapi, { config: parseConfig(strapi.config.get('plugin::ratelimit')), redis, resetListeners: [], close: () => undefined });
 }
 
 /** The plugin registers here what must also forget a reset caller (its limiter's block cache). */

@@ -6,4 +6,4 @@ export { registerAdminPermissions, ADMIN_ACTIONS, type PermissionStrapi } from '
 export { readUsage, resetCaller, DEFAULT_USAGE_LIMITS } from './usage-service';
 export type { UsageLimits } from './usage-service';
 export type { UsageReport, StrategyUsage, CallerCounter, AnalyticsReport, HourlyCount, ResetResult, FailOpenReport } from './usage-types';
-export { closeAdminStore, onCallerReset, reportFailOpenFrom, type CallerResetListener } from './admin-store';
+export { adminStoreShares, closeAdminStore, onCallerReset, reportFailOpenFrom, type CallerResetListener } from './admin-store';

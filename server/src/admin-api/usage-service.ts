@@ -7,6 +7,7 @@ import type { RateLimitConfig, StrategyConfig } from '../config/schema';
 import { escapeGlob, parseKey, shapeOf, StrategyKeys } from '../http/keys';
 import { readAnalytics } from './analytics';
 import { readCounters, type FoundCaller } from './counters';
+import { storeInUse } from '../limiter/store-in-use';
 import type { CallerCounter, FailOpenReport, LimiterAlgorithm, StrategyUsage, UsageReport } from './usage-types';
 
 export interface UsageLimits {
@@ -89,16 +90,18 @@ export async function readUsage(
   failOpen: FailOpenReport = NO_FAIL_OPEN,
 ): Promise<UsageReport> {
   const keysets = config.strategy.map((strategy) => new StrategyKeys(config.prefix, strategy));
-  const { callers, exact } = await findCallers(redis, config.prefix, keysets, limits);
+  // A disabled plugin uses no store: its strategies are listed with no callers.
+  const { callers, exact } = config.enabled ? await findCallers(redis, config.prefix, keysets, limits) : { callers: keysets.map(() => []), exact: true };
   const strategies = await Promise.all(config.strategy.map((strategy, index) => strategyUsage(redis, strategy, keysets[index], index, callers[index], exact, limits, now)));
   return {
     enabled: config.enabled,
+    store: storeInUse(config),
     prefix: config.prefix,
     analyticsEnabled: config.analytics,
     generatedAt: now,
     strategies,
     failOpen,
-    ...(config.analytics ? { analytics: await readAnalytics(redis, config.prefix, now) } : {}),
+    ...(config.analytics && config.enabled ? { analytics: await readAnalytics(redis, config.prefix, now) } : {}),
   };
 }
 

@@ -46,14 +46,22 @@ export interface AnalyticsReport {
 
 /** Requests this Strapi instance let through unchecked because the store failed or timed out. */
 export interface FailOpenReport {
-  /** Since the instance started (always 0 with failureMode 'closed'). */
+  /** Since the instance started (always 0 with failureMode 'closed' or 'local'). */
   admitted: number;
   /** Whether the store is failing right now. */
   outage: boolean;
 }
 
+/**
+ * Where the counters are kept: the key-value REST store at `url` (shown without credentials), the
+ * embedded in-memory store of development, or none while the plugin's config says `enabled: false`.
+ */
+export type StoreInUse = { kind: 'rest'; url: string } | { kind: 'embedded' } | { kind: 'none' };
+
 export interface UsageReport {
   enabled: boolean;
+  /** Which store this instance uses. */
+  store: StoreInUse;
   prefix: string;
   analyticsEnabled: boolean;
   generatedAt: number;

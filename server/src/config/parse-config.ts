@@ -1,10 +1,25 @@
 // Validates a user's config against the schema and applies the defaults, or throws one
-// RateLimitConfigError listing every problem.
+// RateLimitConfigError listing every problem. The schema cannot know the environment: production
+// (NODE_ENV=production, which is also Strapi's `strapi.config.environment`) needs the store's url
+// and token, while development without a url runs the embedded store (limiter/open-store.ts).
 import { describeIssues, RateLimitConfigError } from './errors';
 import { configSchema, type RateLimitConfig } from './schema';
 
-export function parseConfig(input: unknown): RateLimitConfig {
+/** The environment as Strapi reads it: NODE_ENV, development when unset. */
+export const currentEnvironment = (): string => process.env.NODE_ENV || 'development';
+
+/** What production needs that the schema lets development leave out. */
+function missingInProduction(config: RateLimitConfig, environment: string): string[] {
+  if (!config.enabled || environment !== 'production' || config.url !== undefined) return [];
+  const problems = ['url: is required in production (the key-value REST URL; development without one runs an embedded in-memory store)'];
+  if (config.token === undefined) problems.push('token: is required in production (the key-value REST token)');
+  return problems;
+}
+
+export function parseConfig(input: unknown, environment = currentEnvironment()): RateLimitConfig {
   const result = configSchema.safeParse(input ?? {});
   if (!result.success) throw new RateLimitConfigError(describeIssues(result.error.issues));
+  const missing = missingInProduction(result.data, environment);
+  if (missing.length > 0) throw new RateLimitConfigError(missing);
   return result.data;
 }

@@ -132,7 +132,7 @@ const optionsShape = {
     .min(1, { error: 'must not be empty' })
     .superRefine(refuseControlCharacters)
     .optional()
-    .meta({ description: 'The key-value REST token (Standard). Required while enabled. Trimmed; control characters are refused.' }),
+    .meta({ description: 'The key-value REST token (Standard). Required with url. Trimmed; control characters are refused.' }),
   url: z
     .string({ error: 'must be the http(s) REST URL of the key-value store' })
     .trim()
@@ -140,7 +140,10 @@ const optionsShape = {
     // Checked before parsing: a URL parser would drop a CR or LF inside instead of refusing it.
     .pipe(z.url({ protocol: /^https?$/, error: 'must be the http(s) REST URL of the key-value store' }))
     .optional()
-    .meta({ format: 'uri', description: 'The key-value REST URL. Required while enabled. Trimmed; control characters are refused.' }),
+    .meta({
+      format: 'uri',
+      description: 'The key-value REST URL. Required in production (NODE_ENV=production); without it, development runs an embedded in-memory store in-process. Trimmed; control characters are refused.',
+    }),
   prefix: z
     .string({ error: 'must be a string' })
     .min(1, { error: 'must not be empty' })
@@ -159,9 +162,9 @@ const optionsShape = {
     .default(1000)
     .meta({ description: 'Milliseconds to wait for the store before failureMode applies (default 1000).' }),
   failureMode: z
-    .enum(['open', 'closed'], { error: 'must be "open" (let requests through when the store fails) or "closed" (answer 503)' })
+    .enum(['open', 'closed', 'local'], { error: 'must be "open" (let requests through when the store fails), "closed" (answer 503) or "local" (limit each instance in memory)' })
     .default('open')
-    .meta({ description: 'open: let requests through while the store fails (one warning per outage); closed: answer 503.' }),
+    .meta({ description: 'open: let requests through while the store fails (one warning per outage); closed: answer 503; local: limit each instance in memory with the same strategies until the store is back.' }),
   headers: z
     .enum(['standard', 'legacy', 'both', 'none'], { error: 'must be "standard", "legacy", "both" or "none"' })
     .default('standard')
@@ -182,6 +185,13 @@ const optionsShape = {
     .max(128, { error: 'must be at most 128 (prefix length)' })
     .default(64)
     .meta({ description: 'IPv6 callers are grouped by this prefix length (128: one address each).' }),
+  hashHeaderValues: z
+    .enum(['credentials', 'always', 'never'], { error: 'must be "credentials" (hash header values whose name looks like a credential), "always" or "never"' })
+    .default('credentials')
+    .meta({
+      description:
+        'header.<NAME> callers keyed, shown and logged as an HMAC of the value (key derived from the store token) instead of the value: credentials (names like authorization, cookie, x-api-key, or containing token, secret, key, auth), always, never.',
+    }),
   blockedCacheSize: z
     .number({ error: 'must be a number of entries' })
     .int({ error: 'must be a whole number of entries' })
@@ -198,16 +208,15 @@ export const configSchema = z.strictObject(optionsShape, { error: 'must be an ob
       message: `shares its store keys with strategy[${earlier}] (path "${config.strategy[later].path}", method ${method}), so their counters would mix: use another path, method or identifier source, or a different window`,
     });
   }
-  if (!config.enabled) return;
-  for (const field of ['url', 'token'] as const) {
-    if (config[field] === undefined) context.addIssue({ code: 'custom', path: [field], message: `is required while the plugin is enabled (the key-value REST ${field === 'url' ? 'URL' : 'token'})` });
+  // Without url, development uses the embedded store and production refuses to boot (parse-config.ts).
+  if (config.enabled && config.url !== undefined && config.token === undefined) {
+    context.addIssue({ code: 'custom', path: ['token'], message: 'is required with url (the key-value REST token)' });
   }
 }).meta({
   title: 'strapi-plugin-ratelimit config',
   description: 'The `config` object of the ratelimit plugin in config/plugins.',
-  // url and token are required unless the plugin is disabled.
-  if: { properties: { enabled: { const: false } }, required: ['enabled'] },
-  else: { required: ['url', 'token'] },
+  // A url needs its token; production also needs the url, which a JSON Schema cannot know.
+  dependentRequired: { url: ['token'] },
 });
 
 /** The config as users write it. */

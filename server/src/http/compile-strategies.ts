@@ -7,6 +7,8 @@ import { asConfigError, RateLimitConfigError } from '../config/errors';
 import { parsePathPattern } from '../config/path-pattern';
 import type { RateLimitConfig, StrategyConfig } from '../config/schema';
 import { createLimiter } from '../limiter/create-limiter';
+import { compileReopening, type Reopening } from '../limiter/reopening';
+import type { HeaderValueHasher } from './header-privacy';
 import { compileIdentifier, type IdentifierExtractor } from './identify';
 import { compilePathMatcher, type PathMatcher } from './match';
 
@@ -18,6 +20,8 @@ export interface CompiledRule {
   readonly matches: PathMatcher;
   readonly identify: IdentifierExtractor;
   readonly limiter: Ratelimit;
+  /** When a caller this rule refused could be admitted again: how long the block cache may answer for it. */
+  readonly reopensAt: Reopening;
   readonly debug: boolean;
   readonly windowSeconds: number;
 }
@@ -32,7 +36,7 @@ function compileMethods(methods: readonly string[]): (requestMethod: string) => 
   };
 }
 
-function compileStrategy(config: RateLimitConfig, strategy: StrategyConfig, index: number, redis: Redis, contentApiPrefixes: readonly string[] | undefined): CompiledRule {
+function compileStrategy(config: RateLimitConfig, strategy: StrategyConfig, index: number, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes: readonly string[] | undefined): CompiledRule {
   const field = `strategy[${index}]`;
   const pattern = parsePathPattern(strategy.path);
   if (pattern.kind === 'invalid') throw new RateLimitConfigError([`${field}.path: ${pattern.problem}`]);
@@ -43,8 +47,9 @@ function compileStrategy(config: RateLimitConfig, strategy: StrategyConfig, inde
     strategy,
     keyMethod: compileMethods(strategy.methods),
     matches: compilePathMatcher(pattern, contentApiPrefixes),
-    identify: compileIdentifier(strategy.identifierSource, config.ipv6Subnet),
+    identify: compileIdentifier(strategy.identifierSource, config.ipv6Subnet, hasherFor),
     limiter: asConfigError(`${field}.limiter`, () => createLimiter(strategy, redis, { prefix: config.prefix, analytics: config.analytics })),
+    reopensAt: compileReopening(strategy, redis, config.prefix),
     debug: strategy.debug === true || strategy.debug === 'true',
     windowSeconds: Math.max(1, Math.round(window.milliseconds / 1000)),
   };
@@ -52,8 +57,9 @@ function compileStrategy(config: RateLimitConfig, strategy: StrategyConfig, inde
 
 /**
  * Compiles a validated config. Whatever still fails here (a config that bypassed the schema, a
- * limit the algorithms refuse) is a RateLimitConfigError naming the strategy's field.
+ * limit the algorithms refuse) is a RateLimitConfigError naming the strategy's field. `hasherFor`
+ * decides which header values are keyed by their HMAC (header-privacy.ts).
  */
-export function compileStrategies(config: RateLimitConfig, redis: Redis, contentApiPrefixes?: readonly string[]): CompiledRule[] {
-  return config.strategy.map((strategy, index) => asConfigError(`strategy[${index}]`, () => compileStrategy(config, strategy, index, redis, contentApiPrefixes)));
+export function compileStrategies(config: RateLimitConfig, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes?: readonly string[]): CompiledRule[] {
+  return config.strategy.map((strategy, index) => asConfigError(`strategy[${index}]`, () => compileStrategy(config, strategy, index, redis, hasherFor, contentApiPrefixes)));
 }

@@ -4,7 +4,10 @@
 // limited by its IP instead, marked `ip=` so it never shares a header value's limit. `user` is
 // limited by IP here: the middleware replaces that with the verified principal when the request
 // carries one (verified-caller.ts), so the principal is resolved once per request, not per strategy.
+// A header whose values are hashed (header-privacy.ts) has its HMAC as both its id and its value, so
+// the raw credential is not kept past this function and the allow-list compares hashes.
 import type { Context } from 'koa';
+import type { HeaderValueHasher } from './header-privacy';
 import { clientAddress, ipIdentifier, normaliseIdentifier } from './normalise-identifier';
 import { USER_SOURCE, type VerifiedCaller } from './verified-caller';
 
@@ -16,19 +19,24 @@ export type Identity =
 
 export type IdentifierExtractor = (ctx: Context) => Identity;
 
-export function compileIdentifier(source: string, ipv6Subnet: number): IdentifierExtractor {
+export function compileIdentifier(source: string, ipv6Subnet: number, hasherFor: (header: string) => HeaderValueHasher): IdentifierExtractor {
   const byIp = (ctx: Context): Identity => {
     const address = clientAddress(ctx.request.ip);
     return { source: 'ip', id: ipIdentifier(address, ipv6Subnet), address };
   };
   if (source === 'ip' || source === USER_SOURCE) return byIp;
   const header = source.slice('header.'.length).toLowerCase();
+  const hash = hasherFor(header);
   return (ctx) => {
     const sent = ctx.request.headers[header];
     const value = Array.isArray(sent) ? sent[0] : sent;
     if (!value) {
       const fallback = byIp(ctx);
       return { ...fallback, id: `ip=${fallback.id}` };
+    }
+    if (hash) {
+      const hashed = hash(value);
+      return { source: 'header', id: hashed, header, value: hashed };
     }
     return { source: 'header', id: normaliseIdentifier(value), header, value };
   };

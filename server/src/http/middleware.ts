@@ -1,17 +1,20 @@
 // The rate-limit middleware. Per request, one straight line: match -> identify (verifying the
 // credential once when a `user` strategy matches) -> limit (every matching strategy at once, one
 // store round trip) -> headers -> next, or 429 after giving the admitting strategies their tokens
-// back. Blocked callers are answered from memory until their reset; store failures fail open
-// (default, counted) or closed.
+// back. Blocked callers are answered from memory until the algorithm could admit them again (see
+// limiter/reopening.ts); store failures fail open (default, counted), closed (503) or to per-instance
+// limits in memory (local).
 import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
 import type { RateLimitConfig } from '../config/schema';
 import { BlockedCache } from '../limiter/blocked-cache';
+import { MemoryLimiter } from '../limiter/memory-limiter';
 import { StoreHealth } from '../limiter/store-health';
 import { TokenRefunds } from '../limiter/token-refunds';
 import { compileAllowList, type AllowList } from './allow-list';
+import type { HeaderValueHasher } from './header-privacy';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { verifiedIdentity } from './identify';
@@ -49,8 +52,15 @@ interface Outcome {
   readonly limit: number;
   readonly remaining: number;
   readonly reset: number;
-  readonly cached: boolean;
+  /** Who decided: the store, the block cache (a remembered refusal), or memory while the store is away (failureMode 'local'). */
+  readonly from: 'store' | 'block cache' | 'memory';
 }
+
+/** What a debug line adds about who decided. */
+const FROM_NOTE: Record<Outcome['from'], string> = { store: '', 'block cache': ' (from the block cache)', memory: ' (in memory: the store is away)' };
+
+/** Callers an instance limits in memory per strategy while the store is away (failureMode 'local'). */
+const MEMORY_LIMITER_CAPACITY = 100_000;
 
 /** The block cache's key: one strategy, one caller on it. */
 const blockKey = (strategyIndex: number, limiterKey: string): string => `${strategyIndex}\n${limiterKey}`;
@@ -65,6 +75,8 @@ export class RateLimiter {
   private readonly keys: readonly StrategyKeys[];
   /** With `analytics`, refusals answered from memory are still recorded as blocked events. */
   private readonly analytics: Analytics | undefined;
+  /** With failureMode 'local', one in-memory limiter per rule, used while the store is away. */
+  private readonly memory: readonly MemoryLimiter[] | undefined;
   /** Outages and the requests failing open let through, for the logs and the usage report. */
   readonly health: StoreHealth;
 
@@ -74,11 +86,13 @@ export class RateLimiter {
     private readonly logger: RateLimitLogger,
     private readonly refuse: RefusalResponder,
     readonly redis: Redis,
+    hasherFor: (header: string) => HeaderValueHasher,
     private readonly verifyCaller?: CallerVerifier,
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
     this.health = new StoreHealth(logger, config.failureMode);
-    this.allowed = compileAllowList(config.allowList);
+    this.memory = config.failureMode === 'local' ? rules.map((rule) => new MemoryLimiter(rule.strategy, MEMORY_LIMITER_CAPACITY)) : undefined;
+    this.allowed = compileAllowList(config.allowList, hasherFor);
     this.keys = rules.map((rule) => new StrategyKeys(config.prefix, rule.strategy));
     this.userRules = rules.map((rule) => rule.strategy.identifierSource === USER_SOURCE);
     const unverifiable = verifyCaller ? [] : rules.filter((rule) => this.userRules[rule.index]);
@@ -113,7 +127,9 @@ export class RateLimiter {
       } catch (failure) {
         this.health.failed(failure);
         if (this.config.failureMode === 'closed') return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
-        return next();
+        const memory = this.memory;
+        if (!memory) return next();
+        outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now), from: 'memory' as const }));
       }
     }
     // One pass: the tightest limit for the headers, and the latest reset among refusals.
@@ -129,7 +145,7 @@ export class RateLimiter {
     if (retryAt === 0) return next();
     setRetryAfter(ctx, retryAt, now);
     // A refusal consumes nothing: the strategies that admitted the request get their token back.
-    const taken = outcomes.filter((outcome) => outcome.success && !outcome.cached);
+    const taken = outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
     if (taken.length > 0) await this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset })));
     this.refuse(ctx, { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt });
   };
@@ -186,20 +202,23 @@ export class RateLimiter {
         longestReset = reset;
       }
     }
-    return longest && { check: longest, success: false, limit: longest.rule.strategy.limiter.tokens, remaining: 0, reset: longestReset, cached: true };
+    return longest && { check: longest, success: false, limit: longest.rule.strategy.limiter.tokens, remaining: 0, reset: longestReset, from: 'block cache' };
   }
 
   private async limit(check: Check): Promise<Outcome> {
     const result = await check.rule.limiter.limit(check.limiterKey);
     result.pending.catch(() => undefined);
-    if (!result.success) this.blocked.block(check.cacheKey, result.reset);
-    return { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset: result.reset, cached: false };
+    // A refused caller is answered from memory until the algorithm could admit it again, and told to retry then.
+    const reopensAt = result.success ? undefined : await check.rule.reopensAt(check.limiterKey, result.reset);
+    if (reopensAt !== undefined) this.blocked.block(check.cacheKey, reopensAt);
+    const reset = reopensAt ?? result.reset;
+    return { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset, from: 'store' };
   }
 
   private logDebug(ctx: Context, outcome: Outcome): void {
     const verdict = outcome.success ? 'allowed' : 'blocked';
     this.logger.info(
-      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.method} ${outcome.check.rule.strategy.path} ${outcome.check.caller}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${outcome.cached ? ' (from the block cache)' : ''}`,
+      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.method} ${outcome.check.rule.strategy.path} ${outcome.check.caller}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${FROM_NOTE[outcome.from]}`,
     );
   }
 }

@@ -9,6 +9,8 @@ export interface HealthLogger {
   warn(message: string): void;
 }
 
+const FAILURE_MODE_WORDS = { open: 'letting requests through unchecked', closed: 'answering 503', local: 'limiting each instance in memory' } as const;
+
 export class StoreHealth {
   private outageStartedAt: number | undefined;
   private admittedInOutage = 0;
@@ -16,7 +18,7 @@ export class StoreHealth {
 
   constructor(
     private readonly logger: HealthLogger,
-    private readonly failureMode: 'open' | 'closed',
+    private readonly failureMode: 'open' | 'closed' | 'local',
   ) {}
 
   /** A store call failed; in `open` mode the request it was for goes through unchecked. */
@@ -27,7 +29,7 @@ export class StoreHealth {
     }
     if (this.outageStartedAt !== undefined) return;
     this.outageStartedAt = now;
-    const mode = this.failureMode === 'open' ? 'letting requests through unchecked' : 'answering 503';
+    const mode = FAILURE_MODE_WORDS[this.failureMode];
     const reason = failure instanceof Error ? failure.message : String(failure);
     this.logger.warn(`[ratelimit] the key-value store failed (${reason}); ${mode} until it answers again (${this.admittedTotal} let through unchecked since start)`);
   }

@@ -3,10 +3,11 @@
 // the router) unless the app placed `plugin::ratelimit.limit` itself, serves the admin usage API
 // with its RBAC actions, and releases everything in destroy().
 import type { Middleware } from 'koa';
-import { adminControllers, adminRoutes, closeAdminStore, onCallerReset, registerAdminPermissions, reportFailOpenFrom, type PermissionStrapi } from '../admin-api';
+import { adminControllers, adminRoutes, adminStoreShares, closeAdminStore, onCallerReset, registerAdminPermissions, reportFailOpenFrom, type PermissionStrapi } from '../admin-api';
 import { createRateLimitMiddleware, type RateLimitMiddleware } from '../create-middleware';
 import { parseConfig } from '../config/parse-config';
 import type { RateLimitConfigInput } from '../config/schema';
+import { reportBoot } from './boot-report';
 import { permissiveProxyWarning } from './proxy-warning';
 import { strapiRefusal } from './refusal';
 import { strapiCallerVerifier, type VerifyingStrapi } from './verify-caller';
@@ -19,7 +20,7 @@ const ERRORS_MIDDLEWARE_UID = 'strapi::errors';
 export interface StrapiLike extends PermissionStrapi, VerifyingStrapi {
   config: { get(path: string, fallback?: unknown): unknown };
   server: { use(middleware: Middleware): void };
-  log: { info(message: string): void; warn(message: string): void };
+  log: { info(message: string): void; warn(message: string): void; error(message: string): void };
 }
 
 /** Whether an entry of config/middlewares is the middleware `uid` (written as a string or `{ name }`). */
@@ -62,6 +63,7 @@ function limiterFor(strapi: StrapiLike): RateLimitMiddleware {
       contentApiPrefixes: contentApiPrefixes(strapi),
       refuse: strapiRefusal(errorMiddlewareOutside(strapi)),
       verifyCaller: strapiCallerVerifier(strapi),
+      environment: strapi.config.get('environment') as string | undefined,
     });
     limiters.set(strapi, limiter);
   }
@@ -76,15 +78,16 @@ export const strapiServerPlugin = {
     },
   },
   register(): void {},
-  bootstrap({ strapi }: { strapi: StrapiLike }): Promise<void> {
+  async bootstrap({ strapi }: { strapi: StrapiLike }): Promise<void> {
     // The limiter goes in before anything is awaited, so no request can arrive ahead of it.
     const limiter = limiterFor(strapi);
     if (limiter.config.enabled && !placedByApp(strapi)) strapi.server.use(limiter);
     const proxyWarning = limiter.config.enabled && limiter.config.strategy.length > 0 ? permissiveProxyWarning(strapi.config) : undefined;
     if (proxyWarning) strapi.log.warn(proxyWarning);
+    if (limiter.store.kind === 'embedded') adminStoreShares(strapi, limiter.redis);
     onCallerReset(strapi, limiter.forgetBlocked);
     reportFailOpenFrom(strapi, limiter.failOpen);
-    return registerAdminPermissions(strapi);
+    await Promise.all([reportBoot(limiter, strapi.log), registerAdminPermissions(strapi)]);
   },
   destroy({ strapi }: { strapi: StrapiLike }): void {
     limiters.get(strapi)?.close();

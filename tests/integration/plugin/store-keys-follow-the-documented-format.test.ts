@@ -22,12 +22,12 @@ describe('store keys', () => {
       strategy: [
         strategy({ path: '/articles/:id' }, { algorithm: 'fixed-window', window: '1h' }),
         strategy({ methods: ['ALL'], path: '/articles/:id' }, { algorithm: 'sliding-window', window: '1h' }),
-        strategy({ methods: ['POST'], path: '/upload/*', identifierSource: 'header.X-Api-Key' }, { algorithm: 'token-bucket', window: '1h' }),
+        strategy({ methods: ['POST'], path: '/upload/*', identifierSource: 'header.X-Client-Id' }, { algorithm: 'token-bucket', window: '1h' }),
       ],
     });
     try {
       await app.request.get('/articles/7');
-      await app.request.post('/upload/a/b').set('x-api-key', 'key:1*');
+      await app.request.post('/upload/a/b').set('x-client-id', 'key:1*');
       await app.request.post('/upload/c');
       const hour = Math.floor(Date.now() / 3_600_000);
       const keys = (await redis.keys(`${prefix}:*`)).sort();

@@ -25,7 +25,7 @@ it('admits an IPv6 caller in any spelling, with or without a proxy port, when an
   fc.assert(
     fc.property(groups, port, fc.nat(3), fc.nat(3), (address, portNumber, listedAs, sentAs) => {
       const written = spellings(address);
-      const admitted = compileAllowList([written[listedAs]]);
+      const admitted = compileAllowList([written[listedAs]], () => undefined);
       expect(admitted(ipIdentity(written[sentAs]))).toBe(true);
       expect(admitted(ipIdentity(`[${written[sentAs]}]:${portNumber}`))).toBe(true);
       const other = [...address.slice(0, 7), (address[7] + 1) % 0x10000];
@@ -37,7 +37,7 @@ it('admits an IPv6 caller in any spelling, with or without a proxy port, when an
 it('admits an IPv4 caller as sent, IPv4-mapped or with a proxy port, and never the same text as a header value', () => {
   fc.assert(
     fc.property(ipv4, port, (address, portNumber) => {
-      const admitted = compileAllowList([address]);
+      const admitted = compileAllowList([address], () => undefined);
       for (const sent of [address, `::ffff:${address}`, `${address}:${portNumber}`]) expect(admitted(ipIdentity(sent))).toBe(true);
       expect(admitted({ source: 'header', id: address, header: 'x-api-key', value: address })).toBe(false);
     }),
@@ -45,7 +45,7 @@ it('admits an IPv4 caller as sent, IPv4-mapped or with a proxy port, and never t
 });
 
 it('admits a header caller only for its own header and exact value, and never an IP caller', () => {
-  const admitted = compileAllowList(['header.X-Api-Key:10.0.0.1']);
+  const admitted = compileAllowList(['header.X-Api-Key:10.0.0.1'], () => undefined);
   expect(admitted({ source: 'header', id: '10.0.0.1', header: 'x-api-key', value: '10.0.0.1' })).toBe(true);
   expect(admitted({ source: 'header', id: '10.0.0.1', header: 'x-tenant', value: '10.0.0.1' })).toBe(false);
   expect(admitted({ source: 'header', id: '10.0.0.10', header: 'x-api-key', value: '10.0.0.10' })).toBe(false);

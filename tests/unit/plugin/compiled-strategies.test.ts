@@ -9,6 +9,7 @@ const compile = (strategy: Record<string, unknown>, limiter: Record<string, unkn
   compileStrategies(
     parseConfig({ url: 'http://127.0.0.1:1', token: 't', strategy: [{ methods: ['GET'], path: '/x', identifierSource: 'ip', ...strategy, limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m', ...limiter } }] }),
     redis,
+    () => undefined,
   )[0];
 
 describe('compiled strategies', () => {

@@ -10,9 +10,9 @@ const strategy = (overrides: Record<string, unknown> = {}, limiter: Record<strin
   ...overrides,
 });
 
-function problemsOf(config: unknown): string[] {
+function problemsOf(config: unknown, environment?: string): string[] {
   try {
-    parseConfig(config);
+    parseConfig(config, environment);
   } catch (failure) {
     expect(failure).toBeInstanceOf(RateLimitConfigError);
     expect((failure as RateLimitConfigError).code).toBe('ERR_RATELIMIT_CONFIG');
@@ -35,6 +35,7 @@ describe('config schema', () => {
       allowList: [],
       ipv6Subnet: 64,
       blockedCacheSize: 10_000,
+      hashHeaderValues: 'credentials',
     });
   });
 
@@ -43,12 +44,14 @@ describe('config schema', () => {
     expect(config.strategy[0]).toMatchObject({ methods: ['GET', 'post'], debug: 'true', limiter: { algorithm: 'token-bucket', refillRate: 2 } });
   });
 
-  it('requires url and token while enabled, and not when disabled', () => {
-    expect(problemsOf({})).toEqual([
-      'url: is required while the plugin is enabled (the key-value REST URL)',
-      'token: is required while the plugin is enabled (the key-value REST token)',
+  it('zero-config: requires url and token in production while enabled; development without url runs the embedded store; a url needs its token', () => {
+    expect(problemsOf({}, 'production')).toEqual([
+      'url: is required in production (the key-value REST URL; development without one runs an embedded in-memory store)',
+      'token: is required in production (the key-value REST token)',
     ]);
-    expect(parseConfig({ enabled: false }).enabled).toBe(false);
+    expect(parseConfig({ enabled: false }, 'production').enabled).toBe(false);
+    expect(parseConfig({}, 'development').url).toBeUndefined();
+    expect(problemsOf({ url: base.url }, 'development')).toEqual(['token: is required with url (the key-value REST token)']);
   });
 
   it.each([
@@ -86,7 +89,7 @@ describe('config schema', () => {
     [{ url: 'ftp://x' }, 'url: must be the http(s) REST URL of the key-value store'],
     [{ prefix: 'a b' }, 'prefix: must not contain spaces or the glob characters * ? [ ] \\'],
     [{ prefix: 'rl*' }, 'prefix: must not contain spaces or the glob characters * ? [ ] \\'],
-    [{ failureMode: 'maybe' }, 'failureMode: must be "open" (let requests through when the store fails) or "closed" (answer 503)'],
+    [{ failureMode: 'maybe' }, 'failureMode: must be "open" (let requests through when the store fails), "closed" (answer 503) or "local" (limit each instance in memory)'],
     [{ headers: 'all' }, 'headers: must be "standard", "legacy", "both" or "none"'],
     [{ strategy: {} }, 'strategy: must be a list of strategies'],
     [{ enabled: 'yes' }, 'enabled: must be true or false'],

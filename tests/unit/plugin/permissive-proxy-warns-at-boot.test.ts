@@ -10,7 +10,7 @@ function bootWith(proxy: unknown, strategy: unknown[] = [{ methods: ['GET'], pat
     if (path.startsWith('server.proxy.')) return (proxy as Record<string, unknown> | undefined)?.[path.slice('server.proxy.'.length)] ?? fallback;
     return settings[path] ?? fallback;
   };
-  const strapi = { config: { get }, server: { use: () => undefined }, log: { info: () => undefined, warn: (line: string) => void warnings.push(line) } };
+  const strapi = { config: { get }, server: { use: () => undefined }, log: { info: () => undefined, warn: (line: string) => void warnings.push(line), error: () => undefined } };
   strapiServer.bootstrap({ strapi });
   strapiServer.destroy({ strapi });
   return warnings;

@@ -10,7 +10,7 @@ function fakeStrapi(pluginConfig: unknown, middlewares: unknown[] = ['strapi::er
   const strapi = {
     config: { get: (path: string, fallback?: unknown) => settings[path] ?? fallback },
     server: { use: (middleware: Middleware) => void used.push(middleware) },
-    log: { info: () => undefined, warn: () => undefined },
+    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
   };
   return { strapi, used };
 }

@@ -19,12 +19,11 @@ describe('strategy-schema.json', () => {
 
   it('states the default of every top-level option', () => {
     const defaults = Object.fromEntries(Object.entries(schema.properties).filter(([, field]) => 'default' in field).map(([name, field]) => [name, field.default]));
-    expect(defaults).toEqual({ enabled: true, prefix: '@cms', analytics: false, strategy: [], timeout: 1000, failureMode: 'open', headers: 'standard', allowList: [], ipv6Subnet: 64, blockedCacheSize: 10000 });
+    expect(defaults).toEqual({ enabled: true, prefix: '@cms', analytics: false, strategy: [], timeout: 1000, failureMode: 'open', headers: 'standard', allowList: [], ipv6Subnet: 64, blockedCacheSize: 10000, hashHeaderValues: 'credentials' });
   });
 
-  it('requires url and token unless enabled is false', () => {
-    expect(schema.if).toEqual({ properties: { enabled: { const: false } }, required: ['enabled'] });
-    expect(schema.else).toEqual({ required: ['url', 'token'] });
+  it('requires a token with a url (whether production needs the url depends on NODE_ENV, which a schema cannot see)', () => {
+    expect(schema.dependentRequired).toEqual({ url: ['token'] });
   });
 
   it('describes every field', () => {

@@ -1,0 +1,99 @@
+// The insurance limiter of `failureMode: 'local'`: while the store is away, each instance limits
+// on its own, in memory, with the same strategies and the same arithmetic as @upstash/ratelimit's
+// scripts (fixed window counting every request, sliding window weighing the previous window,
+// token bucket refilling `refillRate` per window, and dropped when the script's PEXPIRE would drop
+// it), as rate-limiter-flexible's insurance limiter
+// does. Counts are per instance, so N instances admit up to N times a limit; that is the price of not
+// letting everything through. Bounded: past `capacity` callers, the oldest is forgotten first.
+import { parseDuration } from '../config/duration';
+import type { StrategyConfig } from '../config/schema';
+
+export interface MemoryDecision {
+  readonly success: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  readonly reset: number;
+}
+
+interface Counter {
+  window: number;
+  current: number;
+  previous: number;
+}
+
+interface Bucket {
+  refilledAt: number;
+  tokens: number;
+  /** When the script's PEXPIRE would drop the bucket (a later request then starts a full one, aligned to itself). */
+  expiresAt: number;
+}
+
+export class MemoryLimiter {
+  private readonly windowMs: number;
+  private readonly entries = new Map<string, Counter | Bucket>();
+
+  constructor(
+    private readonly strategy: StrategyConfig,
+    private readonly capacity: number,
+  ) {
+    // The config schema has already refused windows that do not parse.
+    this.windowMs = parseDuration(strategy.limiter.window)!.milliseconds;
+  }
+
+  limit(limiterKey: string, now: number): MemoryDecision {
+    const { algorithm } = this.strategy.limiter;
+    if (algorithm === 'token-bucket') return this.takeToken(limiterKey, now);
+    return algorithm === 'fixed-window' ? this.countFixed(limiterKey, now) : this.countSliding(limiterKey, now);
+  }
+
+  private remember<T extends Counter | Bucket>(key: string, entry: T): T {
+    this.entries.delete(key);
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, entry);
+    return entry;
+  }
+
+  /** This window's counter, the previous window's moved along when the window turned. */
+  private counter(key: string, window: number): Counter {
+    const known = this.entries.get(key) as Counter | undefined;
+    if (known?.window === window) return known;
+    const previous = known?.window === window - 1 ? known.current : 0;
+    return this.remember(key, { window, current: 0, previous });
+  }
+
+  private countFixed(key: string, now: number): MemoryDecision {
+    const limit = this.strategy.limiter.tokens;
+    const window = Math.floor(now / this.windowMs);
+    const counter = this.counter(key, window);
+    counter.current += 1;
+    return { success: counter.current <= limit, limit, remaining: Math.max(0, limit - counter.current), reset: (window + 1) * this.windowMs };
+  }
+
+  private countSliding(key: string, now: number): MemoryDecision {
+    const limit = this.strategy.limiter.tokens;
+    const window = Math.floor(now / this.windowMs);
+    const counter = this.counter(key, window);
+    const weighted = Math.floor((1 - (now % this.windowMs) / this.windowMs) * counter.previous);
+    const reset = (window + 1) * this.windowMs;
+    if (weighted + counter.current >= limit) return { success: false, limit, remaining: 0, reset };
+    counter.current += 1;
+    return { success: true, limit, remaining: limit - (weighted + counter.current), reset };
+  }
+
+  private takeToken(key: string, now: number): MemoryDecision {
+    const { tokens: limit, refillRate = limit } = this.strategy.limiter;
+    const known = this.entries.get(key) as Bucket | undefined;
+    const bucket = known && now < known.expiresAt ? known : this.remember(key, { refilledAt: now, tokens: limit, expiresAt: Infinity });
+    if (now >= bucket.refilledAt + this.windowMs) {
+      const refills = Math.floor((now - bucket.refilledAt) / this.windowMs);
+      bucket.tokens = Math.min(limit, bucket.tokens + refills * refillRate);
+      bucket.refilledAt += refills * this.windowMs;
+    }
+    const reset = bucket.refilledAt + this.windowMs;
+    if (bucket.tokens < 1) return { success: false, limit, remaining: 0, reset };
+    bucket.tokens -= 1;
+    const lifetime = Math.ceil((limit - bucket.tokens) / refillRate) * this.windowMs;
+    if (lifetime > 0) bucket.expiresAt = now + lifetime;
+    return { success: true, limit, remaining: bucket.tokens, reset };
+  }
+}

@@ -1,0 +1,34 @@
+// What the plugin says at boot, in one place: one info line naming how many strategies limit on
+// which store (or that the plugin is disabled), then the store check's verdict when it failed: a
+// refused token is an error (a configuration mistake that would otherwise only show as "no limits"),
+// a store that does not answer a warning (an outage the failure mode already handles). Boot goes on
+// either way; the failure mode decides what requests get meanwhile.
+import type { RateLimitMiddleware } from '../create-middleware';
+
+export interface BootLogger {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+const strategies = (count: number): string => `${count} ${count === 1 ? 'strategy' : 'strategies'}`;
+
+/** What requests get while the store cannot be used, per failureMode. */
+const MEANWHILE = { open: 'requests go through unlimited', closed: 'limited requests are answered 503', local: 'each instance limits in memory on its own' } as const;
+
+export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger): Promise<void> {
+  const { config } = limiter;
+  if (!config.enabled) {
+    log.info('[ratelimit] disabled by the plugin config (enabled: false): no request is limited');
+    return;
+  }
+  log.info(`[ratelimit] limiting with ${strategies(config.strategy.length)} on ${limiter.storeDescription}`);
+  const check = await limiter.checkStore();
+  if (check.ok) return;
+  const meanwhile = MEANWHILE[config.failureMode];
+  if (check.problem === 'refused') {
+    log.error(`[ratelimit] ${limiter.storeDescription} refused the configured token (${check.reason}): check the plugin config's url and token. Until it accepts them, ${meanwhile}`);
+  } else {
+    log.warn(`[ratelimit] ${limiter.storeDescription} did not answer at boot (${check.reason}); until it does, ${meanwhile}`);
+  }
+}

@@ -1,0 +1,45 @@
+// Item 9: `enabled: false` inside the plugin's config turns limiting off and, with it, every use of
+// the store: no middleware, no boot check, and the admin usage view answers `enabled: false` with the
+// configured strategies (the page shows its "disabled" notice), never a "store cannot be reached"
+// error from a store that a disabled plugin has no reason to call. (Strapi's own `enabled: false` on
+// the plugin entry does not load the plugin at all: see the README.)
+import type { Context } from 'koa';
+import strapiServer from '../../../strapi-server';
+import { closeAdminStore } from '../../../server/src/admin-api';
+import { usageController } from '../../../server/src/admin-api/controllers';
+import { closedPortUrl } from './store-proxy';
+
+it('item 9: a plugin whose config says enabled: false adds no limiter, checks no store, and its usage view says disabled instead of failing', async () => {
+  const strategy = { methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } };
+  const settings: Record<string, unknown> = { 'plugin::ratelimit': { enabled: false, url: await closedPortUrl(), token: 't', analytics: true, strategy: [strategy] }, middlewares: [] };
+  const lines: string[] = [];
+  const used: unknown[] = [];
+  const strapi = {
+    config: { get: (path: string, fallback?: unknown) => settings[path] ?? fallback },
+    server: { use: (middleware: unknown) => void used.push(middleware) },
+    log: { info: (line: string) => void lines.push(line), warn: (line: string) => void lines.push(line), error: (line: string) => void lines.push(line) },
+  };
+  await strapiServer.bootstrap({ strapi });
+  try {
+    const ctx = { query: {}, status: 200, body: undefined as unknown } as unknown as Context;
+    await usageController({ strapi }).read(ctx);
+    expect([used, lines]).toEqual([[], ['[ratelimit] disabled by the plugin config (enabled: false): no request is limited']]);
+    expect(ctx.status).toBe(200);
+    expect(ctx.body).toEqual({
+      data: {
+        enabled: false,
+        store: { kind: 'none' },
+        prefix: '@cms',
+        analyticsEnabled: true,
+        generatedAt: expect.any(Number),
+        failOpen: { admitted: 0, outage: false },
+        strategies: [
+          { index: 0, methods: ['GET'], path: '/api/ping', algorithm: 'fixed-window', tokens: 1, window: '1m', identifierSource: 'ip', debug: false, callers: [], totalCallers: 0, totalExact: true, blockedCallers: 0 },
+        ],
+      },
+    });
+  } finally {
+    strapiServer.destroy({ strapi });
+    closeAdminStore(strapi);
+  }
+});

@@ -1,0 +1,60 @@
+// Zero-config development: without `url` outside production the limiter keeps its counters in the
+// embedded in-memory store, in this process (no server to start, no HTTP hop), and says so; the
+// admin usage report names the store in use; production still requires url and token, naming them.
+import strapiServer from '../../../strapi-server';
+import { createRateLimitMiddleware, RateLimitConfigError } from '../../../server/src';
+import { readUsage } from '../../../server/src/admin-api/usage-service';
+import { adminStoreFor } from '../../../server/src/admin-api/admin-store';
+import { limitedApp, statuses, strategy } from './support';
+
+const strategies = [strategy({}, { tokens: 2 })];
+
+it('zero-config: without url in development the limiter counts in the embedded store, and the report names it', async () => {
+  const app = limitedApp({ strategy: strategies });
+  try {
+    expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
+    expect(app.limiter.store).toEqual({ kind: 'embedded' });
+    expect(await app.limiter.checkStore()).toEqual({ ok: true });
+    const report = await readUsage(app.limiter.redis, app.limiter.config);
+    expect(report.store).toEqual({ kind: 'embedded' });
+    expect(report.strategies[0].callers.map(({ identifier, used, blocked }) => ({ identifier, used, blocked }))).toEqual([{ identifier: '127.0.0.1', used: 2, blocked: true }]);
+  } finally {
+    app.close();
+  }
+});
+
+it('zero-config: a REST store is reported by its URL, without credentials', async () => {
+  const limiter = createRateLimitMiddleware({ url: 'https://user:pw@eu1-kv.example.com/path?_token=secret', token: 't', strategy: strategies });
+  try {
+    expect(limiter.store).toEqual({ kind: 'rest', url: 'https://eu1-kv.example.com/path' });
+  } finally {
+    limiter.close();
+  }
+});
+
+it('zero-config: in production url and token stay required, and the error names them', () => {
+  expect(() => createRateLimitMiddleware({ strategy: strategies }, { environment: 'production' })).toThrow(
+    new RateLimitConfigError([
+      'url: is required in production (the key-value REST URL; development without one runs an embedded in-memory store)',
+      'token: is required in production (the key-value REST token)',
+    ]),
+  );
+});
+
+it('zero-config: the Strapi plugin says in one boot line that it runs the embedded store, and its admin API reads that same store', async () => {
+  const lines: string[] = [];
+  const settings: Record<string, unknown> = { 'plugin::ratelimit': { strategy: strategies }, middlewares: [] };
+  const strapi = {
+    config: { get: (path: string, fallback?: unknown) => settings[path] ?? fallback },
+    server: { use: () => undefined },
+    log: { info: (line: string) => void lines.push(line), warn: (line: string) => void lines.push(line), error: (line: string) => void lines.push(line) },
+  };
+  await strapiServer.bootstrap({ strapi });
+  try {
+    expect(lines).toEqual(['[ratelimit] limiting with 1 strategy on the embedded in-memory store (no url in development: counters live in this Strapi process only; set url and token to share them)']);
+    const limiter = strapiServer.middlewares.limit({}, { strapi }) as ReturnType<typeof createRateLimitMiddleware>;
+    expect(adminStoreFor(strapi).redis).toBe(limiter.redis);
+  } finally {
+    strapiServer.destroy({ strapi });
+  }
+});
