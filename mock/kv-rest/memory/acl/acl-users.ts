@@ -1,7 +1,8 @@
 // The memory engine's ACL users: who exists, their passwords, and whether a user may run a command
 // on its keys and channels. Refusals carry Redis 7.0's NOPERM texts.
-import { keysOf, type CommandSpec } from '../../command-table';
+import type { CommandSpec } from '../../command-table';
 import type { Caller } from '../../engine';
+import { keyReferencesOf, type KeyReference } from '../../key-specs';
 import { error, type ErrorReply } from '../../reply';
 import { globMatches } from '../glob';
 import { applyRule, copyUser, describeUser, newUser, passwordDigest, type AclUser } from './acl-rules';
@@ -70,7 +71,8 @@ export class AclUsers {
     const refused = this.commandRefusal(caller, spec.name);
     if (refused) return refused;
     const user = this.users.get(caller.user) as AclUser;
-    if (!this.mayAccessKeys(user, spec, keysOf(spec, args))) return NO_KEY_PERMISSION;
+    const allKeys = user.keyPatterns.some(({ pattern, read, write }) => pattern === '*' && read && write);
+    if (!allKeys && !this.mayAccessKeys(user, args, keyReferencesOf(spec, args))) return NO_KEY_PERMISSION;
     if (spec.name === 'publish' && !this.mayUseChannels(user, 'channel', [args[1]])) return NO_CHANNEL_PERMISSION;
     return undefined;
   }
@@ -82,14 +84,19 @@ export class AclUsers {
     return this.mayUseChannels(this.users.get(caller.user) as AclUser, mode, targets) ? undefined : NO_CHANNEL_PERMISSION;
   }
 
-  private mayAccessKeys(user: AclUser, spec: CommandSpec, keys: readonly string[]): boolean {
-    const needsWrite = spec.flags.includes('write');
-    const needsRead = spec.flags.includes('readonly') || !needsWrite;
-    return keys.every((key) =>
-      user.keyPatterns.some(
-        ({ pattern, read, write }) => (!needsRead || read) && (!needsWrite || write) && (pattern === '*' || globMatches(pattern, key)),
-      ),
-    );
+  /**
+   * Each key must match one of the user's patterns that grants what the command does to that key:
+   * read for an `access` key, write for an `insert`, `update` or `delete` one, either for a key whose
+   * spec says neither (EXISTS, TYPE ...), as Redis 7.0 decides per key spec.
+   */
+  private mayAccessKeys(user: AclUser, args: readonly string[], keys: readonly KeyReference[]): boolean {
+    return keys.every(({ position, flags }) => {
+      const needsRead = flags.includes('access');
+      const needsWrite = flags.includes('insert') || flags.includes('update') || flags.includes('delete');
+      return user.keyPatterns.some(
+        ({ pattern, read, write }) => (!needsRead || read) && (!needsWrite || write) && (pattern === '*' || globMatches(pattern, args[position])),
+      );
+    });
   }
 
   private mayUseChannels(user: AclUser, mode: 'channel' | 'pattern', targets: readonly string[]): boolean {
