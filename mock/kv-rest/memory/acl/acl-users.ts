@@ -71,8 +71,7 @@ export class AclUsers {
     const refused = this.commandRefusal(caller, spec.name);
     if (refused) return refused;
     const user = this.users.get(caller.user) as AclUser;
-    const allKeys = user.keyPatterns.some(({ pattern, read, write }) => pattern === '*' && read && write);
-    if (!allKeys && !this.mayAccessKeys(user, args, keyReferencesOf(spec, args))) return NO_KEY_PERMISSION;
+    if (!user.allKeys && !this.mayAccessKeys(user, args, keyReferencesOf(spec, args))) return NO_KEY_PERMISSION;
     if (spec.name === 'publish' && !this.mayUseChannels(user, 'channel', [args[1]])) return NO_CHANNEL_PERMISSION;
     return undefined;
   }
