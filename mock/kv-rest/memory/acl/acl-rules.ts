@@ -20,7 +20,7 @@ export interface AclUser {
   /** The command rules as written, for ACL LIST. */
   commandRules: string[];
   keyPatterns: KeyPattern[];
-  /** Set by `~*` or `allkeys` (not by `%RW~*`): no key checks, and no further key pattern may be added. */
+  /** Set by `~*` or `allkeys` (not by `%RW~*`): no key checks, and no other key pattern may follow. */
   allKeys: boolean;
   channelPatterns: string[];
 }
@@ -64,6 +64,7 @@ export function applyRule(user: AclUser, rule: string): string | undefined {
       user.passwords.clear();
       return undefined;
     case 'allkeys':
+    case '~*':
       user.keyPatterns = [{ pattern: '*', read: true, write: true }];
       user.allKeys = true;
       return undefined;
@@ -127,12 +128,7 @@ function applyKeyPattern(user: AclUser, rule: string): string | undefined {
     if (!read && !write) return 'Syntax error';
     offset++;
   }
-  const pattern = rule.slice(offset);
-  if (rule[0] === '~' && pattern === '*') {
-    user.keyPatterns = [];
-    user.allKeys = true;
-  }
-  user.keyPatterns.push({ pattern, read, write });
+  user.keyPatterns.push({ pattern: rule.slice(offset), read, write });
   return undefined;
 }
 
