@@ -24,6 +24,7 @@ const command: fc.Arbitrary<string[]> = fc.oneof(
   c('ZUNIONSTORE', key, numkeys, key, key), c('ZDIFFSTORE', key, numkeys, key), c('ZRANGESTORE', key, key, fc.constant('0'), fc.constant('-1')),
   c('BITOP', fc.constant('AND'), key, key, key), c('PFCOUNT', key, key), c('PFMERGE', key, key), c('EXPIRE', key, fc.constant('100')), c('TTL', key),
   c('EVAL', fc.constant('return 1'), numkeys, key, key), c('EVAL_RO', fc.constant('return 1'), numkeys, key),
+  c('EVAL', fc.constantFrom("return redis.call('GET', KEYS[1])", "return redis.pcall('SET', KEYS[1], 'v')", "return redis.call('DEL', 'secret')", "return redis.pcall('PUBLISH', 'pub1', 'x')"), fc.constant('1'), key),
   c('EVALSHA', fc.constant('e0e1f9fabfc9d4800c877a703b823ac0578ff8db'), numkeys, key), c('PING'), c('DBSIZE'),
   subcommand('SCRIPT', 'EXISTS', fc.constant('abc')), subcommand('SCRIPT', 'FLUSH'), c('FLUSHDB'), c('KEYS', key), c('PUBLISH', key, key),
 );
@@ -40,9 +41,12 @@ const commandRule = fc.oneof(
 );
 const user = fc.record({ keys: keyRules, commands: fc.array(commandRule, { minLength: 1, maxLength: 4 }) });
 
-/** Only the ACL's verdict counts here: a NOPERM refusal with its text, or allowed (whatever the command then answered). */
+/** A refusal's text: NOPERM to a client, "The user executing the script ..." to a script (raised or returned by pcall). */
+const REFUSAL = /NOPERM|The user executing the script/;
+
+/** Only the ACL's verdict counts here: a refusal with its text, or allowed (whatever the command then answered). */
 function verdict(reply: Plain): Plain {
-  return reply !== null && typeof reply === 'object' && !Array.isArray(reply) && reply.error.startsWith('NOPERM') ? reply : 'allowed';
+  return reply !== null && typeof reply === 'object' && REFUSAL.test(reply.error) ? reply : 'allowed';
 }
 
 describeWithRedisBinary('ACL as restricted users: the memory engine allows and refuses what redis-server does', () => {
