@@ -46,7 +46,7 @@ const REFUSAL = /NOPERM|The user executing the script/;
 
 /** Only the ACL's verdict counts here: a refusal with its text, or allowed (whatever the command then answered). */
 function verdict(reply: Plain): Plain {
-  return reply !== null && typeof reply === 'object' && REFUSAL.test(reply.error) ? reply : 'allowed';
+  return reply !== null && typeof reply === 'object' && 'error' in reply && REFUSAL.test(reply.error) ? reply : 'allowed';
 }
 
 describeWithRedisBinary('ACL as restricted users: the memory engine allows and refuses what redis-server does', () => {
