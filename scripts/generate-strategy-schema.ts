@@ -2,18 +2,8 @@
 // Run after a build (`npm run schema`); `--check` only reports drift and exits 1 when the file is stale.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { repositoryRoot } from './repository-root';
 import { strategyJsonSchema } from './strategy-schema';
-
-/** The directory holding package.json, whether this runs from scripts/ or dist/scripts/. */
-function repositoryRoot(start: string): string {
-  let directory = start;
-  while (!existsSync(path.join(directory, 'package.json'))) {
-    const parent = path.dirname(directory);
-    if (parent === directory) throw new Error(`no package.json above ${start}`);
-    directory = parent;
-  }
-  return directory;
-}
 
 function main(args: readonly string[]): number {
   const file = path.join(repositoryRoot(__dirname), 'strategy-schema.json');

@@ -1,6 +1,7 @@
 // The command table: every command the key-value server knows, described once, as data.
-// Dispatch, arity errors, the Read Only token policy, unsupported-command answers, key extraction
-// and the differential tests all read this table; adding a command is one entry plus its handler.
+// Dispatch, arity errors, the Read Only token policy, unsupported-command answers and the
+// differential tests read this table; key positions and ACL categories come from Redis's own metadata
+// (key-specs.ts). Adding a command is one entry plus its handler.
 import { bitmapsCommands } from './command-specs/bitmaps';
 import { connectionCommands } from './command-specs/connection';
 import { geoCommands } from './command-specs/geo';
@@ -37,7 +38,10 @@ export interface CommandSpec {
   /** Redis's convention, counting the name: `n` exactly n arguments, `-n` at least n. */
   readonly arity: number;
   readonly flags: readonly CommandFlag[];
-  /** Key positions in Redis's convention (0 = no keys; lastKey -1 = the last argument). */
+  /**
+   * Key positions in Redis's convention (0 = no keys; lastKey -1 = the last argument). Keys are read
+   * from Redis's own key specs (key-specs.ts); these serve only commands newer than Redis 7.0.
+   */
   readonly firstKey: number;
   readonly lastKey: number;
   readonly keyStep: number;
@@ -45,8 +49,6 @@ export interface CommandSpec {
   readonly unsupported?: string;
   /** Subcommands of a container command (SCRIPT, ACL, ...), by lower-case subcommand name. */
   readonly subcommands?: ReadonlyMap<string, CommandSpec>;
-  /** Keys found by keyword rather than position (XREAD's after STREAMS, GEORADIUS's STORE ...). */
-  readonly keysFrom?: (args: readonly string[]) => string[];
   /**
    * The error for a user not allowed every key, when this call reads keys it derives at run time
    * (SORT's BY and GET patterns); undefined when the call reads only its named keys.
@@ -111,20 +113,6 @@ function arityMatches(arity: number, count: number): boolean {
 
 function formatArgs(args: readonly string[]): string {
   return args.slice(0, 32).map((arg) => `'${arg.slice(0, 128)}' `).join('');
-}
-
-/** The keys a command touches, from its spec (EVAL-style numkeys commands included). */
-export function keysOf(spec: CommandSpec, args: readonly string[]): string[] {
-  if (spec.name.startsWith('eval')) {
-    const count = Number(args[2]);
-    return Number.isInteger(count) && count > 0 ? args.slice(3, 3 + count) : [];
-  }
-  if (spec.keysFrom) return spec.keysFrom(args);
-  if (spec.firstKey === 0) return [];
-  const last = spec.lastKey < 0 ? args.length + spec.lastKey : spec.lastKey;
-  const keys: string[] = [];
-  for (let i = spec.firstKey; i <= last && i < args.length; i += spec.keyStep) keys.push(args[i]);
-  return keys;
 }
 
 /** Whether the Read Only token may run a command: read-only, and not one of the powerful reads. */

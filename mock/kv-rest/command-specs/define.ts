@@ -20,9 +20,3 @@ export function container(name: string, arity: number, subcommands: readonly Com
 export function unsupported(name: string, arity: number, reason: string): CommandSpec {
   return command(name, arity, [], NO_KEYS, { unsupported: reason });
 }
-
-/** Keys counted by a numkeys argument at position 1 (LMPOP, ZMPOP, SINTERCARD ...). */
-export function keysAfterNumkeys(args: readonly string[]): string[] {
-  const count = Number(args[1]);
-  return Number.isInteger(count) && count > 0 ? args.slice(2, 2 + count) : [];
-}

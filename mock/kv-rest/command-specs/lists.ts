@@ -1,6 +1,6 @@
 // The lists family's command specs (the non-blocking ones; connection.ts refuses the blocking ones).
 import type { CommandSpec } from '../command-table';
-import { command, FIRST_KEY, keysAfterNumkeys, NO_KEYS } from './define';
+import { command, FIRST_KEY, NO_KEYS } from './define';
 
 const SOURCE_AND_DESTINATION = [1, 2, 1] as const;
 
@@ -11,7 +11,7 @@ export const listsCommands: readonly CommandSpec[] = [
   command('rpushx', -3, ['write'], FIRST_KEY),
   command('lpop', -2, ['write'], FIRST_KEY),
   command('rpop', -2, ['write'], FIRST_KEY),
-  command('lmpop', -4, ['write'], NO_KEYS, { keysFrom: keysAfterNumkeys }),
+  command('lmpop', -4, ['write'], NO_KEYS),
   command('llen', 2, ['readonly'], FIRST_KEY),
   command('lrange', 4, ['readonly'], FIRST_KEY),
   command('lindex', 3, ['readonly'], FIRST_KEY),

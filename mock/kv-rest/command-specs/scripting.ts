@@ -1,5 +1,5 @@
 // Scripting commands. EVAL-style commands name their keys with a numkeys argument, which
-// keysOf() in command-table.ts resolves.
+// Redis's key specs (key-specs.ts) resolve.
 import { command, container } from './define';
 
 export const scriptingCommands = [

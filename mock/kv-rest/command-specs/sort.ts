@@ -15,11 +15,6 @@ function eachOption(args: readonly string[], visit: (option: string, index: numb
   return undefined;
 }
 
-function sortKeys(args: readonly string[]): string[] {
-  const store = eachOption(args, (option, index) => (option === 'store' && index + 1 < args.length ? args[index + 1] : undefined));
-  return store === undefined ? [args[1]] : [args[1], store];
-}
-
 function patternsNeedEveryKey(args: readonly string[]): string | undefined {
   return eachOption(args, (option, index) => {
     if (index + 1 >= args.length) return undefined;
@@ -30,6 +25,6 @@ function patternsNeedEveryKey(args: readonly string[]): string | undefined {
 }
 
 export const sortCommands: readonly CommandSpec[] = [
-  command('sort', -2, ['write'], FIRST_KEY, { keysFrom: sortKeys, needsEveryKey: patternsNeedEveryKey }),
+  command('sort', -2, ['write'], FIRST_KEY, { needsEveryKey: patternsNeedEveryKey }),
   command('sort_ro', -2, ['readonly'], FIRST_KEY, { needsEveryKey: patternsNeedEveryKey }),
 ];

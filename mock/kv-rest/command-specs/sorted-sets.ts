@@ -1,6 +1,6 @@
 // The sorted-sets family's command specs, with Redis 7.0's arities and key positions.
 import type { CommandSpec } from '../command-table';
-import { command, FIRST_KEY, keysAfterNumkeys, NO_KEYS } from './define';
+import { command, FIRST_KEY, NO_KEYS } from './define';
 
 const read = (name: string, arity: number) => command(name, arity, ['readonly'], FIRST_KEY);
 const write = (name: string, arity: number) => command(name, arity, ['write'], FIRST_KEY);
@@ -28,7 +28,7 @@ export const sortedSetsCommands: readonly CommandSpec[] = [
   write('zremrangebylex', 4),
   write('zpopmin', -2),
   write('zpopmax', -2),
-  command('zmpop', -4, ['write'], NO_KEYS, { keysFrom: keysAfterNumkeys }),
+  command('zmpop', -4, ['write'], NO_KEYS),
   read('zrandmember', -2),
   read('zscan', -3),
   // Set algebra names its keys with numkeys; these specs list no fixed key positions.

@@ -9,34 +9,27 @@ const write = (name: string, arity: number) => command(name, arity, ['write'], F
 /** XGROUP and XINFO subcommands take their key after the subcommand. */
 const SECOND_KEY = [2, 2, 1] as const;
 
-/** Where XREAD/XREADGROUP's options end (the STREAMS keyword) and whether BLOCK came before it. */
-function scanReadOptions(args: readonly string[]): { streamsAt: number; blocks: boolean } {
-  let blocks = false;
+/** Whether XREAD/XREADGROUP's options, before the STREAMS keyword, ask to BLOCK. */
+function blocksBeforeStreams(args: readonly string[]): boolean {
   for (let index = 1; index < args.length; index++) {
     const option = args[index].toLowerCase();
-    if (option === 'streams') return { streamsAt: index, blocks };
-    if (option === 'block') blocks = true;
-    if (option === 'block' || option === 'count') index++;
+    if (option === 'streams') return false;
+    if (option === 'block') return true;
+    if (option === 'count') index++;
     else if (option === 'group') index += 2;
   }
-  return { streamsAt: args.length, blocks };
+  return false;
 }
 
-function readKeys(args: readonly string[]): string[] {
-  const { streamsAt } = scanReadOptions(args);
-  const keys = args.slice(streamsAt + 1);
-  return keys.slice(0, Math.floor(keys.length / 2));
-}
-
-const blockingRead = (args: readonly string[]): string | undefined => (scanReadOptions(args).blocks ? BLOCKING : undefined);
+const blockingRead = (args: readonly string[]): string | undefined => (blocksBeforeStreams(args) ? BLOCKING : undefined);
 
 export const streamsCommands: readonly CommandSpec[] = [
   write('xadd', -5),
   read('xlen', 2),
   read('xrange', -4),
   read('xrevrange', -4),
-  command('xread', -4, ['readonly'], [0, 0, 0], { keysFrom: readKeys, refusalFor: blockingRead }),
-  command('xreadgroup', -7, ['write'], [0, 0, 0], { keysFrom: readKeys, refusalFor: blockingRead }),
+  command('xread', -4, ['readonly'], [0, 0, 0], { refusalFor: blockingRead }),
+  command('xreadgroup', -7, ['write'], [0, 0, 0], { refusalFor: blockingRead }),
   write('xdel', -3),
   write('xtrim', -4),
   write('xsetid', -3),

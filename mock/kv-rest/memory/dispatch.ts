@@ -124,7 +124,7 @@ export class Dispatcher {
     // Scripts check `noscript` before anything else, as Redis's scriptCall does.
     if (inScript && spec.flags.includes('noscript')) return NOT_FROM_SCRIPTS;
     if (spec.unsupported) return error(`ERR Command is not available: '${args[0]}' (${spec.unsupported})`);
-    const refusal = this.state.acl.refusal(caller, spec, args);
+    const refusal = this.state.acl.refusal(caller, spec, args, inScript);
     if (refusal) return refusal;
     const handler = this.handlerFor(spec);
     if (!handler) return error(`ERR unknown command '${args[0]}', with args beginning with: ${args.slice(1).map((arg) => `'${arg}' `).join('')}`);

@@ -74,6 +74,15 @@ describe('memory engine: ACL users', () => {
     expect(await run('ACL', 'SETUSER', 'u', '+@hyperloglog', '+@bitmap', '+@string', '+@keyspace', '+@list', '+@hash', '+@pubsub', '+@scripting', '+@connection', '+@dangerous', '+@admin')).toBe('OK');
   });
 
+  it('words refusals inside a script as Redis 7.0 does for the script author', async () => {
+    await run('ACL', 'SETUSER', 'mine', 'on', 'nopass', '~mine*', '+@all', '-get');
+    const mine = as('mine');
+    expect(await mine('EVAL', "return redis.pcall('DEL', 'secret')", '0')).toEqual({
+      error: "ERR The user executing the script can't access at least one of the keys mentioned in the command arguments",
+    });
+    expect(await mine('EVAL', "return redis.pcall('GET', 'mine1')", '0')).toEqual({ error: "ERR The user executing the script can't run this command or subcommand" });
+  });
+
   it('refuses a user once disabled or deleted, and lists users', async () => {
     await run('ACL', 'SETUSER', 'temp', 'on', '>pw', '~*', '+@all');
     expect(await run('ACL', 'USERS')).toEqual(['default', 'temp']);

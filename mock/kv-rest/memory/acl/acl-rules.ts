@@ -20,12 +20,14 @@ export interface AclUser {
   /** The command rules as written, for ACL LIST. */
   commandRules: string[];
   keyPatterns: KeyPattern[];
+  /** Set by `~*` or `allkeys` (not by `%RW~*`): no key checks, and no other key pattern may follow. */
+  allKeys: boolean;
   channelPatterns: string[];
 }
 
 /** A new user as ACL SETUSER creates it: off, no password, no commands, no keys, no channels. */
 export function newUser(name: string): AclUser {
-  return { name, enabled: false, nopass: false, passwords: new Set(), commands: new Set(), commandRules: [], keyPatterns: [], channelPatterns: [] };
+  return { name, enabled: false, nopass: false, passwords: new Set(), commands: new Set(), commandRules: [], keyPatterns: [], allKeys: false, channelPatterns: [] };
 }
 
 export function copyUser(user: AclUser): AclUser {
@@ -40,7 +42,8 @@ export function copyUser(user: AclUser): AclUser {
 }
 
 const HASH = /^[0-9a-f]{64}$/;
-const KEY_PATTERN = /^%(R|W|RW)~(.*)$/is;
+const AFTER_ALL_KEYS =
+  "Adding a pattern after the * pattern (or the 'allkeys' flag) is not valid and does not have any effect. Try 'resetkeys' to start with an empty list of patterns";
 
 /** Applies one rule; returns a reason when the rule is invalid. */
 export function applyRule(user: AclUser, rule: string): string | undefined {
@@ -59,10 +62,13 @@ export function applyRule(user: AclUser, rule: string): string | undefined {
       user.passwords.clear();
       return undefined;
     case 'allkeys':
+    case '~*':
       user.keyPatterns = [{ pattern: '*', read: true, write: true }];
+      user.allKeys = true;
       return undefined;
     case 'resetkeys':
       user.keyPatterns = [];
+      user.allKeys = false;
       return undefined;
     case 'allchannels':
       user.channelPatterns = ['*'];
@@ -91,12 +97,8 @@ export function applyRule(user: AclUser, rule: string): string | undefined {
       user.passwords.add(rest);
       user.nopass = false;
     } else if (!user.passwords.delete(rest)) return 'The password you are trying to remove from the user does not exist';
-  } else if (first === '~') {
-    user.keyPatterns.push({ pattern: rest, read: true, write: true });
-  } else if (KEY_PATTERN.test(rule)) {
-    const [, access, pattern] = KEY_PATTERN.exec(rule) as RegExpExecArray;
-    const upper = access.toUpperCase();
-    user.keyPatterns.push({ pattern, read: upper.includes('R'), write: upper.includes('W') });
+  } else if (first === '~' || first === '%') {
+    return applyKeyPattern(user, rule);
   } else if (first === '&') {
     user.channelPatterns.push(rest);
   } else if (first === '+' || first === '-') {
@@ -104,6 +106,27 @@ export function applyRule(user: AclUser, rule: string): string | undefined {
   } else {
     return 'Syntax error';
   }
+  return undefined;
+}
+
+/** `~pattern`, or `%R~`, `%W~`, `%RW~` (letters once each, any order or case) for read or write only. */
+function applyKeyPattern(user: AclUser, rule: string): string | undefined {
+  if (user.allKeys) return AFTER_ALL_KEYS;
+  let read = rule[0] === '~';
+  let write = read;
+  let offset = 1;
+  if (rule[0] === '%') {
+    for (; offset < rule.length; offset++) {
+      const letter = rule[offset].toUpperCase();
+      if (letter === 'R' && !read) read = true;
+      else if (letter === 'W' && !write) write = true;
+      else if (letter === '~') break;
+      else return 'Syntax error';
+    }
+    if (!read && !write) return 'Syntax error';
+    offset++;
+  }
+  user.keyPatterns.push({ pattern: rule.slice(offset), read, write });
   return undefined;
 }
 

@@ -1,13 +1,19 @@
 // The memory engine's ACL users: who exists, their passwords, and whether a user may run a command
 // on its keys and channels. Refusals carry Redis 7.0's NOPERM texts.
-import { keysOf, type CommandSpec } from '../../command-table';
+import type { CommandSpec } from '../../command-table';
 import { passwordSha256Of, type Caller } from '../../engine';
+import { keyReferencesOf, type KeyReference } from '../../key-specs';
 import { error, type ErrorReply } from '../../reply';
 import { globMatches } from '../glob';
 import { applyRule, copyUser, describeUser, newUser, type AclUser } from './acl-rules';
 
 const NO_KEY_PERMISSION = error('NOPERM this user has no permissions to access one of the keys used as arguments');
 const NO_CHANNEL_PERMISSION = error('NOPERM this user has no permissions to access one of the channels used as arguments');
+const noPermissionToRun = (command: string): ErrorReply => error(`NOPERM this user has no permissions to run the '${command}' command`);
+/** Inside a script Redis words the same refusals for the script's author. */
+const SCRIPT_NO_COMMAND_PERMISSION = error("ERR The user executing the script can't run this command or subcommand");
+const SCRIPT_NO_KEY_PERMISSION = error("ERR The user executing the script can't access at least one of the keys mentioned in the command arguments");
+const SCRIPT_NO_CHANNEL_PERMISSION = error("ERR The user executing the script can't publish to the channel mentioned in the command");
 
 export class AclUsers {
   private readonly users = new Map<string, AclUser>();
@@ -56,25 +62,31 @@ export class AclUsers {
    * was minted is refused at once (a minted token follows its user and its password).
    */
   commandRefusal(caller: Caller, command: string): ErrorReply | undefined {
+    const user = this.activeUser(caller);
+    if ('kind' in user) return user;
+    return user.commands.has(command) ? undefined : noPermissionToRun(command);
+  }
+
+  /** The command's own permission, then its keys, then (PUBLISH) its channel; worded for a script's `redis.call` when `inScript`. */
+  refusal(caller: Caller, spec: CommandSpec, args: readonly string[], inScript: boolean): ErrorReply | undefined {
+    const user = this.activeUser(caller);
+    if ('kind' in user) return user;
+    if (!user.commands.has(spec.name)) return inScript ? SCRIPT_NO_COMMAND_PERMISSION : noPermissionToRun(spec.name);
+    if (!user.allKeys && !this.mayAccessKeys(user, args, keyReferencesOf(spec, args))) return inScript ? SCRIPT_NO_KEY_PERMISSION : NO_KEY_PERMISSION;
+    const everyKey = spec.needsEveryKey?.(args);
+    if (everyKey !== undefined && !user.keyPatterns.some(({ pattern, read }) => pattern === '*' && read)) return error(everyKey);
+    if (spec.name === 'publish' && !this.mayUseChannels(user, 'channel', [args[1]])) return inScript ? SCRIPT_NO_CHANNEL_PERMISSION : NO_CHANNEL_PERMISSION;
+    return undefined;
+  }
+
+  /** The caller's user while it exists, is enabled and (for a minted token) still has the token's password. */
+  private activeUser(caller: Caller): AclUser | ErrorReply {
     const user = this.users.get(caller.user);
     if (!user || !user.enabled) return error(`NOPERM the user '${caller.user}' does not exist or is disabled`);
     if (caller.passwordSha256 !== undefined && !user.nopass && !user.passwords.has(caller.passwordSha256)) {
       return error(`NOPERM the password of user '${caller.user}' this token was issued for has been changed or removed`);
     }
-    if (!user.commands.has(command)) return error(`NOPERM this user has no permissions to run the '${command}' command`);
-    return undefined;
-  }
-
-  /** The command's own permission, then its keys, then (PUBLISH) its channel. */
-  refusal(caller: Caller, spec: CommandSpec, args: readonly string[]): ErrorReply | undefined {
-    const refused = this.commandRefusal(caller, spec.name);
-    if (refused) return refused;
-    const user = this.users.get(caller.user) as AclUser;
-    if (!this.mayAccessKeys(user, spec, keysOf(spec, args))) return NO_KEY_PERMISSION;
-    const everyKey = spec.needsEveryKey?.(args);
-    if (everyKey !== undefined && !user.keyPatterns.some(({ pattern, read }) => pattern === '*' && read)) return error(everyKey);
-    if (spec.name === 'publish' && !this.mayUseChannels(user, 'channel', [args[1]])) return NO_CHANNEL_PERMISSION;
-    return undefined;
+    return user;
   }
 
   /** For subscriptions: channels must match one of the user's patterns; patterns must be one of them. */
@@ -84,14 +96,19 @@ export class AclUsers {
     return this.mayUseChannels(this.users.get(caller.user) as AclUser, mode, targets) ? undefined : NO_CHANNEL_PERMISSION;
   }
 
-  private mayAccessKeys(user: AclUser, spec: CommandSpec, keys: readonly string[]): boolean {
-    const needsWrite = spec.flags.includes('write');
-    const needsRead = spec.flags.includes('readonly') || !needsWrite;
-    return keys.every((key) =>
-      user.keyPatterns.some(
-        ({ pattern, read, write }) => (!needsRead || read) && (!needsWrite || write) && (pattern === '*' || globMatches(pattern, key)),
-      ),
-    );
+  /**
+   * Each key must match one of the user's patterns that grants what the command does to that key:
+   * read for an `access` key, write for an `insert`, `update` or `delete` one, either for a key whose
+   * spec says neither (EXISTS, TYPE ...), as Redis 7.0 decides per key spec.
+   */
+  private mayAccessKeys(user: AclUser, args: readonly string[], keys: readonly KeyReference[]): boolean {
+    return keys.every(({ position, flags }) => {
+      const needsRead = flags.includes('access');
+      const needsWrite = flags.includes('insert') || flags.includes('update') || flags.includes('delete');
+      return user.keyPatterns.some(
+        ({ pattern, read, write }) => (!needsRead || read) && (!needsWrite || write) && (pattern === '*' || globMatches(pattern, args[position])),
+      );
+    });
   }
 
   private mayUseChannels(user: AclUser, mode: 'channel' | 'pattern', targets: readonly string[]): boolean {

@@ -1,67 +1,43 @@
-// ACL categories (`+@read`, `-@dangerous` ...) derived from the command table: the family a spec
-// comes from gives `@string`, `@hash` ...; its flags give `@read`, `@write`, `@admin`, `@pubsub`.
+// ACL categories (`+@read`, `-@dangerous`, `+@geo` ...) as Redis 7.0 files its commands and
+// subcommands, read from its own metadata (generated/redis-7.0-commands.json). Commands newer than
+// Redis 7.0 are not in that file: their categories come from the spec's flags (read, write, admin
+// and dangerous, pubsub) until a newer Redis's metadata is generated.
 import { allCommands, type CommandSpec } from '../../command-table';
-import { bitmapsCommands } from '../../command-specs/bitmaps';
-import { connectionCommands } from '../../command-specs/connection';
-import { genericCommands } from '../../command-specs/generic';
-import { geoCommands } from '../../command-specs/geo';
-import { hashesCommands } from '../../command-specs/hashes';
-import { hyperloglogCommands } from '../../command-specs/hyperloglog';
-import { listsCommands } from '../../command-specs/lists';
-import { pubsubCommands } from '../../command-specs/pubsub';
-import { scriptingCommands } from '../../command-specs/scripting';
-import { setsCommands } from '../../command-specs/sets';
-import { sortedSetsCommands } from '../../command-specs/sorted-sets';
-import { streamsCommands } from '../../command-specs/streams';
-import { stringsCommands } from '../../command-specs/strings';
+import { redisCommandInfo, redisCommandNames } from '../../key-specs';
 
-const FAMILIES: readonly (readonly [readonly CommandSpec[], string])[] = [
-  [stringsCommands, 'string'],
-  [genericCommands, 'keyspace'],
-  [hashesCommands, 'hash'],
-  [listsCommands, 'list'],
-  [setsCommands, 'set'],
-  [sortedSetsCommands, 'sortedset'],
-  [bitmapsCommands, 'bitmap'],
-  [hyperloglogCommands, 'hyperloglog'],
-  [streamsCommands, 'stream'],
-  [geoCommands, 'geo'],
-  [pubsubCommands, 'pubsub'],
-  [scriptingCommands, 'scripting'],
-  [connectionCommands, 'connection'],
-];
-
-/** Commands Redis files under @dangerous although they carry no admin flag. */
-const DANGEROUS = new Set(['keys', 'flushdb', 'flushall', 'info', 'monitor', 'sort', 'migrate', 'restore']);
-
-/** Every command name an ACL rule can name: top-level commands and `container|sub` subcommands. */
-export function allCommandNames(): string[] {
-  return allCommands().flatMap((spec) => [spec.name, ...[...(spec.subcommands?.values() ?? [])].map((sub) => sub.name)]);
-}
-
-function categoriesOf(spec: CommandSpec, family: string | undefined): string[] {
-  const categories = family ? [family] : [];
+/** A newer command's categories, from its flags. */
+function categoriesFromFlags(spec: CommandSpec): readonly string[] {
+  const categories: string[] = [];
   if (spec.flags.includes('readonly')) categories.push('read');
   if (spec.flags.includes('write')) categories.push('write');
   if (spec.flags.includes('pubsub')) categories.push('pubsub');
   if (spec.flags.includes('admin')) categories.push('admin', 'dangerous');
-  else if (DANGEROUS.has(spec.name)) categories.push('dangerous');
   return categories;
 }
 
+/** The engine's commands newer than Redis 7.0, subcommands included. */
+function newerCommands(): CommandSpec[] {
+  return allCommands()
+    .flatMap((spec) => [spec, ...(spec.subcommands?.values() ?? [])])
+    .filter((spec) => redisCommandInfo(spec.name) === undefined);
+}
+
+let commandNames: readonly string[] | undefined;
+
+/** Every command name an ACL rule can name: Redis 7.0's and the engine's newer ones, `container|sub` for subcommands. */
+export function allCommandNames(): readonly string[] {
+  commandNames ??= [...redisCommandNames(), ...newerCommands().map((spec) => spec.name)];
+  return commandNames;
+}
+
 function buildCategoryIndex(): ReadonlyMap<string, ReadonlySet<string>> {
-  const familyOf = new Map<string, string>();
-  for (const [specs, family] of FAMILIES) for (const spec of specs) familyOf.set(spec.name, family);
   const index = new Map<string, Set<string>>([['all', new Set(allCommandNames())]]);
   const add = (category: string, name: string): void => {
     if (!index.has(category)) index.set(category, new Set());
     index.get(category)?.add(name);
   };
-  for (const spec of allCommands()) {
-    const family = familyOf.get(spec.name);
-    for (const category of categoriesOf(spec, family)) add(category, spec.name);
-    for (const sub of spec.subcommands?.values() ?? []) for (const category of categoriesOf(sub, family)) add(category, sub.name);
-  }
+  for (const name of redisCommandNames()) for (const category of redisCommandInfo(name)?.categories ?? []) add(category, name);
+  for (const spec of newerCommands()) for (const category of categoriesFromFlags(spec)) add(category, spec.name);
   return index;
 }
 
