@@ -111,7 +111,8 @@ export class StateWriter {
     this.writing = this.writing.catch(() => undefined).then(async () => {
       const state: StateFile = { version: 1, runs: [...this.read()].map(save) };
       const temporary = `${this.path}.${process.pid}.tmp`;
-      await writeFile(temporary, JSON.stringify(state));
+      // Owner-only: it holds forwarded headers (an Authorization, say) and bodies.
+      await writeFile(temporary, JSON.stringify(state), { mode: 0o600 });
       await rename(temporary, this.path);
     });
     return this.writing;

@@ -1,24 +1,21 @@
 // Callers refused until a known reset time, remembered in memory so that a flood from one caller
 // costs no store round trips. Bounded: past `capacity` entries the oldest is forgotten first.
-export class BlockedCache {
-  private readonly resets = new Map<string, number>();
+import { BoundedExpiringMap } from './bounded-expiring-map';
 
-  constructor(private readonly capacity: number) {}
+export class BlockedCache {
+  private readonly resets: BoundedExpiringMap<number>;
+
+  constructor(capacity: number) {
+    this.resets = new BoundedExpiringMap(capacity);
+  }
 
   /** The reset time (ms epoch) while `key` is blocked, else undefined. */
   blockedUntil(key: string, now: number): number | undefined {
-    const reset = this.resets.get(key);
-    if (reset === undefined) return undefined;
-    if (reset > now) return reset;
-    this.resets.delete(key);
-    return undefined;
+    return this.resets.get(key, now);
   }
 
   block(key: string, reset: number): void {
-    if (this.capacity === 0) return;
-    this.resets.delete(key);
-    if (this.resets.size >= this.capacity) this.resets.delete(this.resets.keys().next().value as string);
-    this.resets.set(key, reset);
+    this.resets.set(key, reset, reset);
   }
 
   /** Forgets a caller at once (after an admin reset of its counters). */

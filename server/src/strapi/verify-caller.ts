@@ -3,10 +3,18 @@
 // token with the admin's API-token service (looked up by its salted hash; expired tokens and
 // admin-kind tokens do not count), exactly as Strapi's own authentication strategies do. Nothing
 // the request says is trusted unverified: a credential that does not verify leaves the caller
-// limited by IP. Cost: one HMAC check per JWT request; one database read per API-token request
-// (Strapi's own authentication reads it once more when the route needs it).
+// limited by IP. Cost: one HMAC check per JWT, one database read per API token (Strapi's own
+// authentication reads it once more when the route needs it), and each verdict, good or bad, is
+// remembered for VERDICT_TTL_MS (bounded): a flood carrying one credential, even a bogus one the
+// block cache answers, costs one verification per credential and period, not one per request. A
+// revoked or expired credential so keeps its own budget for at most that long.
+import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { CallerVerifier, VerifiedCaller } from '../http/verified-caller';
+import { BoundedExpiringMap } from '../limiter/bounded-expiring-map';
+
+export const VERDICT_TTL_MS = 10_000;
+const VERDICT_CAPACITY = 10_000;
 
 interface ApiTokenService {
   hash(accessKey: string): string;
@@ -32,15 +40,13 @@ function bearerToken(ctx: Context): string | undefined {
 /** A JWT has three dot-separated parts; API tokens are hex and have none. */
 const looksLikeJwt = (token: string): boolean => token.split('.').length === 3;
 
-async function verifyJwt(strapi: VerifyingStrapi, token: string): Promise<VerifiedCaller | undefined> {
-  const jwt = strapi.plugin?.('users-permissions')?.service('jwt') as JwtService | undefined;
+async function verifyJwt(jwt: JwtService | undefined, token: string): Promise<VerifiedCaller | undefined> {
   if (!jwt) return undefined;
   const payload = await jwt.verify(token).catch(() => undefined);
   return payload?.id === undefined || payload.id === null ? undefined : { kind: 'user', id: String(payload.id) };
 }
 
-async function verifyApiToken(strapi: VerifyingStrapi, token: string): Promise<VerifiedCaller | undefined> {
-  const tokens = strapi.service?.('admin::api-token-content-api') as ApiTokenService | undefined;
+async function verifyApiToken(tokens: ApiTokenService | undefined, token: string): Promise<VerifiedCaller | undefined> {
   if (!tokens) return undefined;
   const record = await tokens.getByAccessKey(tokens.hash(token));
   if (!record || (record.kind !== 'content-api' && record.kind !== null && record.kind !== undefined)) return undefined;
@@ -49,9 +55,26 @@ async function verifyApiToken(strapi: VerifyingStrapi, token: string): Promise<V
 }
 
 export function strapiCallerVerifier(strapi: VerifyingStrapi): CallerVerifier {
-  return async (ctx) => {
+  // Resolved on first use (services exist once Strapi has registered its plugins), then kept.
+  let services: { jwt: JwtService | undefined; tokens: ApiTokenService | undefined } | undefined;
+  const verdicts = new BoundedExpiringMap<Promise<VerifiedCaller | undefined>>(VERDICT_CAPACITY);
+  return (ctx) => {
     const token = bearerToken(ctx);
-    if (token === undefined) return undefined;
-    return looksLikeJwt(token) ? verifyJwt(strapi, token) : verifyApiToken(strapi, token);
+    if (token === undefined) return Promise.resolve(undefined);
+    // Keyed by a digest: the map holds no credential, and a long one costs no more memory than a short one.
+    const key = createHash('sha256').update(token).digest('base64');
+    const now = Date.now();
+    const known = verdicts.get(key, now);
+    if (known) return known;
+    services ??= {
+      jwt: strapi.plugin?.('users-permissions')?.service('jwt') as JwtService | undefined,
+      tokens: strapi.service?.('admin::api-token-content-api') as ApiTokenService | undefined,
+    };
+    const verdict = looksLikeJwt(token) ? verifyJwt(services.jwt, token) : verifyApiToken(services.tokens, token);
+    // Concurrent requests with one credential share one verification; a failed one (the database
+    // is down) is not remembered, so the next request tries again.
+    verdicts.set(key, verdict, now + VERDICT_TTL_MS);
+    verdict.catch(() => verdicts.delete(key));
+    return verdict;
   };
 }

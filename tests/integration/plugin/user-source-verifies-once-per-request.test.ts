@@ -6,7 +6,7 @@ import supertest from 'supertest';
 import type { Context } from 'koa';
 import { createRateLimitMiddleware } from '../../../server/src';
 import type { CallerVerifier } from '../../../server/src/http/verified-caller';
-import { strapiCallerVerifier } from '../../../server/src/strapi/verify-caller';
+import { strapiCallerVerifier, VERDICT_TTL_MS } from '../../../server/src/strapi/verify-caller';
 import { type KvRestServer, startKvRestServer, statuses, strategy } from './support';
 
 describe('identifierSource user', () => {
@@ -96,5 +96,35 @@ describe('Strapi caller verifier', () => {
 
   it('verifies no JWT when users-permissions is not installed', async () => {
     expect(await strapiCallerVerifier({ plugin: () => undefined })(request('Bearer head.good.sig'))).toBeUndefined();
+  });
+});
+
+describe('the Strapi verifier under a flood of one credential', () => {
+  const request = (authorization: string) => ({ request: { headers: { authorization } } }) as unknown as Context;
+
+  it('review: costs one verification per credential and period, bogus or valid, not one database read per request, and looks its services up once', async () => {
+    const calls = { lookups: 0, verifies: 0, services: 0 };
+    const verify = strapiCallerVerifier({
+      plugin: () => {
+        calls.services++;
+        return { service: () => ({ verify: async () => (calls.verifies++, { id: 7 }) }) };
+      },
+      service: () => {
+        calls.services++;
+        return { hash: (key: string) => key, getByAccessKey: async () => (calls.lookups++, null) };
+      },
+    });
+    const flood = (authorization: string) => Promise.all(Array.from({ length: 50 }, () => verify(request(authorization))));
+    expect(new Set(await flood('Bearer bogus-api-token'))).toEqual(new Set([undefined]));
+    expect(new Set((await flood('Bearer head.body.sig')).map((caller) => caller?.id))).toEqual(new Set(['7']));
+    expect(calls).toEqual({ lookups: 1, verifies: 1, services: 2 });
+    const later = Date.now() + VERDICT_TTL_MS + 1;
+    jest.spyOn(Date, 'now').mockReturnValue(later);
+    try {
+      await flood('Bearer bogus-api-token');
+      expect(calls).toEqual({ lookups: 2, verifies: 1, services: 2 });
+    } finally {
+      jest.restoreAllMocks();
+    }
   });
 });

@@ -1,7 +1,7 @@
 // Finding 12 of issue 19: a restart lost every run. With `statePath` (`--workflow-state <file>`)
 // the runs not finished yet are saved, and a server started on the same file goes on with them:
 // a scheduled run is delivered at its time, a retrying one makes its next attempt.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWorkflowServer } from '../../../mock';
@@ -25,6 +25,8 @@ describe('durable state', () => {
       await flaky.waitFor(1);
       for (let i = 0; i < 100 && first.runs.get(retrying.workflowRunId)?.state !== 'retrying'; i++) await new Promise((resolve) => setTimeout(resolve, 5));
       await first.close();
+      // review: the file holds forwarded headers and bodies, so only its owner may read it.
+      expect(statSync(statePath).mode & 0o777).toBe(0o600);
 
       second = await startWorkflowServer({ timeScale: 0.001, statePath });
       expect([second.runs.get(scheduled.workflowRunId)?.state, second.runs.get(scheduled.workflowRunId)?.labels]).toEqual(['scheduled', ['durable']]);
