@@ -42,7 +42,7 @@ export function compileIdentifier(source: string, ipv6Subnet: number, hasherFor:
   };
 }
 
-/** The identity of a verified principal: `user=<id>` or `token=<id>` (no IP or header id contains `=` unescaped). */
+/** The identity of a verified principal: `user=<id>` or `token=<id>`, apart from every other identity by its prefix (an IP is bare, a header's IP fallback `ip=`, a hashed header `hmac=`, and a raw header value has its `=` escaped). */
 export function verifiedIdentity(caller: VerifiedCaller): Identity {
   return { source: 'user', id: `${caller.kind}=${normaliseIdentifier(caller.id)}` };
 }
