@@ -45,7 +45,9 @@ const window = typedAs<WindowText>()(z
   .string({ error: `must be a string, ${DURATION_FORMAT}` })
   .superRefine((value, context) => {
     const duration = parseDuration(value);
-    if (!duration) context.addIssue({ code: 'custom', message: `${quote(value)} is not ${DURATION_FORMAT}` });
+    // `0s`, `0.5ms` and `1.5ms` have the form, but no whole, positive number of milliseconds.
+    if (!duration && DURATION_PATTERN.test(value.trim())) context.addIssue({ code: 'custom', message: `${quote(value)} is not a whole number of milliseconds of at least 1 (the shortest window is 1ms)` });
+    else if (!duration) context.addIssue({ code: 'custom', message: `${quote(value)} is not ${DURATION_FORMAT}` });
     else if (duration.milliseconds > MAX_WINDOW_MS) context.addIssue({ code: 'custom', message: `${quote(value)} is longer than the longest window, ${MAX_WINDOW_DAYS}d` });
   })
   .meta({ pattern: DURATION_PATTERN.source, description: `The length of a window: ${DURATION_FORMAT}; from 1ms to ${MAX_WINDOW_DAYS}d (ten years).` }));

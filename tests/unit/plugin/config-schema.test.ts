@@ -64,7 +64,9 @@ describe('config schema', () => {
     [{ algorithm: 'token-bucket', refillRate: -1 }, 'strategy[0].limiter.refillRate: must be greater than 0 (tokens added per window, token-bucket only)'],
     [{ extra: 1 }, 'strategy[0].limiter: unknown field "extra"'],
     [{ window: 20 }, 'strategy[0].limiter.window: must be a string, <number><unit> with unit ms, s, m, h or d (for example 20s)'],
-    [{ window: '0s' }, 'strategy[0].limiter.window: "0s" is not <number><unit> with unit ms, s, m, h or d (for example 20s)'],
+    // Issue 16 item 11: "0s" has the form; what is wrong is its length.
+    [{ window: '0s' }, 'strategy[0].limiter.window: "0s" is not a whole number of milliseconds of at least 1 (the shortest window is 1ms)'],
+    [{ window: '0.5ms' }, 'strategy[0].limiter.window: "0.5ms" is not a whole number of milliseconds of at least 1 (the shortest window is 1ms)'],
     [{ algorithm: 'slidingWindow' }, 'strategy[0].limiter.algorithm: "slidingWindow" is not accepted: write "sliding-window"'],
   ])('names the limiter field in error %#', (limiter, message) => {
     expect(problemsOf({ ...base, strategy: [strategy({}, limiter)] })).toEqual([message]);
