@@ -41,14 +41,6 @@ describeEachEngine('the REST policy refuses what a shared server must not run', 
     });
     expect(await run(['EXISTS', 'tx'])).toEqual({ result: 0 });
   });
-});
-
-describeEachEngine('the memory engine names the Redis 7.0 commands it does not implement', (engine) => {
-  let server: KvRestServer;
-  beforeAll(async () => {
-    server = await startServer(engine);
-  });
-  afterAll(() => server.close());
 
   it('answers OBJECT FREQ with its own error on the memory engine, and runs it on the redis engine', async () => {
     await postJson(server, '/', ['SET', 'k', 'v']);
