@@ -1,9 +1,13 @@
-// The command table: every command the key-value server knows, described once, as data.
-// Dispatch, arity errors, the Read Only token policy, unsupported-command answers and the
-// differential tests read this table; key positions and ACL categories come from Redis's own metadata
-// (key-specs.ts). Adding a command is one entry plus its handler.
+// The command table: every command the key-value server knows, described once, as data: the
+// hand-written specs of what the memory engine implements, completed with every other command and
+// subcommand of Redis 7.0 from Redis's own metadata (the redis engine serves those too), with the
+// REST policy (rest-policy.ts) applied to all of them. Dispatch, arity errors, the Read Only token
+// policy, unsupported-command answers and the differential tests read this table; key positions and
+// ACL categories come from Redis's own metadata (key-specs.ts). Adding a command to the memory
+// engine is one entry plus its handler.
 import { bitmapsCommands } from './command-specs/bitmaps';
 import { connectionCommands } from './command-specs/connection';
+import { completedWithRedisMetadata } from './command-specs/from-redis-metadata';
 import { geoCommands } from './command-specs/geo';
 import { genericCommands } from './command-specs/generic';
 import { hashesCommands } from './command-specs/hashes';
@@ -17,13 +21,14 @@ import { sortCommands } from './command-specs/sort';
 import { sortedSetsCommands } from './command-specs/sorted-sets';
 import { streamsCommands } from './command-specs/streams';
 import { stringsCommands } from './command-specs/strings';
+import { isPowerfulRead, restRefusal } from './rest-policy';
 
 export type CommandFlag =
   /** Modifies the keyspace. */
   | 'write'
   /** Only reads. Read Only tokens may run these unless also `powerful`. */
   | 'readonly'
-  /** Reads that are too costly for a public Read Only token (KEYS, SCAN, ...). */
+  /** Reads that are too costly for a public Read Only token (KEYS, SCAN, ...); set by the REST policy. */
   | 'powerful'
   /** Server administration (FLUSHALL, ACL, CONFIG ...): never for Read Only tokens. */
   | 'admin'
@@ -45,8 +50,10 @@ export interface CommandSpec {
   readonly firstKey: number;
   readonly lastKey: number;
   readonly keyStep: number;
-  /** Present when the REST API refuses the command; the text says why. */
+  /** Present when the REST API refuses the command (set by the REST policy); the text says why. */
   readonly unsupported?: string;
+  /** Described only by Redis's metadata: the redis engine serves it, the memory engine does not implement it. */
+  readonly generatedOnly?: true;
   /** Subcommands of a container command (SCRIPT, ACL, ...), by lower-case subcommand name. */
   readonly subcommands?: ReadonlyMap<string, CommandSpec>;
   /**
@@ -58,7 +65,7 @@ export interface CommandSpec {
   readonly refusalFor?: (args: readonly string[]) => string | undefined;
 }
 
-const SPECS: readonly CommandSpec[] = [
+const WRITTEN: readonly CommandSpec[] = [
   ...connectionCommands,
   ...pubsubCommands,
   ...scriptingCommands,
@@ -75,6 +82,16 @@ const SPECS: readonly CommandSpec[] = [
   ...geoCommands,
   ...sortCommands,
 ];
+
+/** The spec with the REST policy's refusal and Read Only token rule, its subcommands too. */
+function withPolicy(spec: CommandSpec): CommandSpec {
+  const unsupported = restRefusal(spec.name);
+  const flags: readonly CommandFlag[] = isPowerfulRead(spec.name) ? [...spec.flags, 'powerful'] : spec.flags;
+  const subcommands = spec.subcommands && new Map([...spec.subcommands].map(([name, sub]) => [name, withPolicy(sub)]));
+  return { ...spec, flags, ...(unsupported === undefined ? {} : { unsupported }), ...(subcommands ? { subcommands } : {}) };
+}
+
+const SPECS: readonly CommandSpec[] = completedWithRedisMetadata(WRITTEN).map(withPolicy);
 
 const TABLE: ReadonlyMap<string, CommandSpec> = new Map(SPECS.map((spec) => [spec.name, spec]));
 
@@ -95,6 +112,9 @@ export function lookupCommand(args: readonly string[]): Lookup {
   if (!spec) return { ok: false, error: `ERR unknown command '${args[0]}', with args beginning with: ${formatArgs(args.slice(1))}` };
   if (!arityMatches(spec.arity, args.length)) return { ok: false, error: `ERR wrong number of arguments for '${name}' command` };
   if (!spec.subcommands) return withRefusal(spec, args);
+  // Bare COMMAND (all of Redis's metadata in one reply) is the one container Redis runs alone; the
+  // REST API asks for a subcommand, so that the redis engine's users allow exactly what REST runs.
+  if (args.length < 2) return { ok: false, error: `ERR wrong number of arguments for '${name}' command: the REST API needs a subcommand (try ${name.toUpperCase()} HELP)` };
   const sub = spec.subcommands.get(args[1].toLowerCase());
   if (!sub) return { ok: false, error: `ERR unknown subcommand '${args[1]}'. Try ${name.toUpperCase()} HELP.` };
   if (!arityMatches(sub.arity, args.length)) return { ok: false, error: `ERR wrong number of arguments for '${sub.name}' command` };

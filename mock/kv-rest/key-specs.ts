@@ -19,6 +19,9 @@ const COMMANDS: ReadonlyMap<string, RedisCommandInfo> = new Map(Object.entries((
 /** Redis 7.0's metadata for a command or `container|sub` subcommand, if Redis 7.0 has it. */
 export const redisCommandInfo = (name: string): RedisCommandInfo | undefined => COMMANDS.get(name);
 
+/** Every command and subcommand of Redis 7.0, with its metadata. */
+export const redisCommands = (): IterableIterator<[string, RedisCommandInfo]> => COMMANDS.entries();
+
 /** Every command and subcommand name Redis 7.0 has. */
 export const redisCommandNames = (): IterableIterator<string> => COMMANDS.keys();
 

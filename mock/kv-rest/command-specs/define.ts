@@ -15,8 +15,3 @@ export function container(name: string, arity: number, subcommands: readonly Com
   const byName = new Map(subcommands.map((sub) => [sub.name.slice(name.length + 1), sub]));
   return command(name, arity, [], NO_KEYS, { subcommands: byName });
 }
-
-/** A command the REST API refuses; `reason` is shown to the caller. */
-export function unsupported(name: string, arity: number, reason: string): CommandSpec {
-  return command(name, arity, [], NO_KEYS, { unsupported: reason });
-}

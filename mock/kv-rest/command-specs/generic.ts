@@ -1,5 +1,5 @@
-// The generic (keyspace) family's command specs. KEYS, SCAN and RANDOMKEY are `powerful`: they
-// disclose key names a public Read Only token's holder does not already know.
+// The generic (keyspace) family's command specs. KEYS, SCAN and RANDOMKEY are powerful reads in the
+// REST policy (rest-policy.ts): they disclose key names a public Read Only token's holder does not know.
 import type { CommandSpec } from '../command-table';
 import { ALL_KEYS, command, FIRST_KEY, NO_KEYS } from './define';
 
@@ -23,7 +23,7 @@ export const genericCommands: readonly CommandSpec[] = [
   command('rename', 3, ['write'], SOURCE_AND_DESTINATION),
   command('renamenx', 3, ['write'], SOURCE_AND_DESTINATION),
   command('copy', -3, ['write'], SOURCE_AND_DESTINATION),
-  command('keys', 2, ['readonly', 'powerful'], NO_KEYS),
-  command('scan', -2, ['readonly', 'powerful'], NO_KEYS),
-  command('randomkey', 1, ['readonly', 'powerful'], NO_KEYS),
+  command('keys', 2, ['readonly'], NO_KEYS),
+  command('scan', -2, ['readonly'], NO_KEYS),
+  command('randomkey', 1, ['readonly'], NO_KEYS),
 ];

@@ -1,17 +1,12 @@
-// Pub/sub and MONITOR: PUBLISH and PUBSUB run as commands; subscribing and monitoring have their
-// own streaming routes, so the commands themselves are refused with a pointer to the route.
-import { command, container, NO_KEYS } from './define';
+// Pub/sub: PUBLISH and PUBSUB run as commands; subscribing and monitoring have their own streaming
+// routes, so the REST policy (rest-policy.ts) refuses those commands with a pointer to the route.
+import { command, container } from './define';
 
 export const pubsubCommands = [
   command('publish', 3, ['pubsub', 'write']),
-  command('subscribe', -2, ['pubsub', 'noscript'], NO_KEYS, { unsupported: 'subscribe through the /subscribe/<channel> route' }),
-  command('psubscribe', -2, ['pubsub', 'noscript'], NO_KEYS, { unsupported: 'subscribe through the /psubscribe/<pattern> route' }),
-  command('unsubscribe', -1, ['pubsub', 'noscript'], NO_KEYS, { unsupported: 'close the /subscribe stream to unsubscribe' }),
-  command('punsubscribe', -1, ['pubsub', 'noscript'], NO_KEYS, { unsupported: 'close the /psubscribe stream to unsubscribe' }),
   container('pubsub', -2, [
     command('pubsub|channels', -2, ['pubsub', 'readonly']),
     command('pubsub|numsub', -2, ['pubsub', 'readonly']),
     command('pubsub|numpat', 2, ['pubsub', 'readonly']),
   ]),
-  command('monitor', 1, ['admin', 'noscript'], NO_KEYS, { unsupported: 'monitor through the /monitor route' }),
 ];

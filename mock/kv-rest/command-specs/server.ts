@@ -6,7 +6,7 @@ import { command, container } from './define';
 export const serverCommands: readonly CommandSpec[] = [
   command('time', 1, ['readonly']),
   command('dbsize', 1, ['readonly']),
-  command('info', -1, ['readonly', 'powerful']),
+  command('info', -1, ['readonly']),
   command('flushdb', -1, ['write']),
   command('flushall', -1, ['write']),
   container('acl', -2, [

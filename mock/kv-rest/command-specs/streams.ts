@@ -1,7 +1,7 @@
 // The streams family's command specs, with Redis 7.0's arities and flags. XREAD and XREADGROUP name
 // their keys after the STREAMS keyword, and are refused with BLOCK: the REST API does not block.
 import type { CommandSpec } from '../command-table';
-import { BLOCKING } from './connection';
+import { BLOCKING } from '../rest-policy';
 import { command, container, FIRST_KEY } from './define';
 
 const read = (name: string, arity: number) => command(name, arity, ['readonly'], FIRST_KEY);

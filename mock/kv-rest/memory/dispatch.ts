@@ -126,6 +126,8 @@ export class Dispatcher {
     if (spec.unsupported) return error(`ERR Command is not available: '${args[0]}' (${spec.unsupported})`);
     const refusal = this.state.acl.refusal(caller, spec, args, inScript);
     if (refusal) return refusal;
+    // Commands only Redis's metadata describes pass the table's checks like any other, then stop here.
+    if (spec.generatedOnly) return error(`ERR this command is not implemented by the memory engine: '${spec.name}' (the redis engine serves it)`);
     const handler = this.handlerFor(spec);
     if (!handler) return error(`ERR unknown command '${args[0]}', with args beginning with: ${args.slice(1).map((arg) => `'${arg}' `).join('')}`);
     return { spec, handler };

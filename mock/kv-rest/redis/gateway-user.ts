@@ -1,7 +1,8 @@
 // The redis engine's confinement: the REST API's tokens reach Redis as ACL users of the engine's
-// own that may run exactly the commands the REST policy serves (command-table.ts), so Redis itself
-// refuses the rest, inside scripts too: `redis.call('SELECT', 3)`, SWAPDB, MIGRATE (which makes
-// redis-server connect anywhere), RESTORE, DEBUG, CONFIG, MODULE, SHUTDOWN, FUNCTION ... The
+// own that may run exactly the commands the REST policy serves (rest-policy.ts applied to every
+// command of the table, command-table.ts), so Redis itself refuses the rest, inside scripts too:
+// `redis.call('SELECT', 3)`, SWAPDB, MIGRATE (which makes redis-server connect anywhere), RESTORE,
+// DEBUG, CONFIG, MODULE, SHUTDOWN, FUNCTION LOAD ... The
 // Standard token's user may run what REST serves; the Read Only token's user only what that token
 // may run, so its EVAL_RO scripts cannot run KEYS, SCAN, INFO or PUBLISH either. Users that REST
 // callers create with ACL SETUSER get the Standard token's refusals appended to their rules, and

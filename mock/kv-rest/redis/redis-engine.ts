@@ -12,6 +12,7 @@ import { confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, 
 import { confineToDatabase } from './database-confinement';
 import { ScriptKiller } from './script-killer';
 import { ScriptRewrites } from './script-rewrites';
+import { redisVersionOf, ServerCommands } from './server-commands';
 
 export interface RedisEngineOptions {
   /** `redis://[user:password@]host:port/db` (default redis://127.0.0.1:6379/0). */
@@ -27,6 +28,8 @@ interface Gateway {
   readonly password: string;
   /** Appended to REST callers' ACL SETUSER rules. */
   readonly refusals: readonly string[];
+  /** What the server has, to name a command it lacks. */
+  readonly serverCommands: ServerCommands;
 }
 
 type Planned = { readonly send: readonly string[] } | { readonly refused: ErrorReply };
@@ -61,8 +64,10 @@ class RedisEngine implements Engine {
   }
 
   async execute(commands: readonly (readonly string[])[], options: ExecuteOptions): Promise<Reply[]> {
-    const { refusals } = await this.gatewayReady();
+    const { refusals, serverCommands } = await this.gatewayReady();
     const planned: Planned[] = commands.map((command) => {
+      const lacking = serverCommands.lacking(command);
+      if (lacking) return { refused: lacking };
       const confined = confineAclCommand(command, refusals, this.engineUsers);
       const inDatabase = 'kind' in confined ? confined : confineToDatabase(confined as readonly string[], this.address.db);
       return 'kind' in inDatabase ? { refused: inDatabase } : { send: this.scripts.translate(inDatabase as readonly string[]) };
@@ -153,7 +158,7 @@ class RedisEngine implements Engine {
   private async createGateway(): Promise<Gateway> {
     const admin = await RedisConnection.open(this.address, this.timeoutMs);
     try {
-      const [list, info] = await admin.send([['COMMAND', 'LIST'], ['COMMAND', 'INFO', ...containersToDescribe()]]);
+      const [list, info, server] = await admin.send([['COMMAND', 'LIST'], ['COMMAND', 'INFO', ...containersToDescribe()], ['INFO', 'server']]);
       const password = randomBytes(24).toString('hex');
       const commands = readCommandNames(list, info);
       const standard = confinementFor(commands, password, false);
@@ -166,7 +171,7 @@ class RedisEngine implements Engine {
       if (refused?.kind === 'error') {
         throw new Error(`the redis engine could not create its ACL users (the Redis URL's user must be allowed to run ACL SETUSER): ${refused.message}`);
       }
-      return { password, refusals: standard.refusals };
+      return { password, refusals: standard.refusals, serverCommands: new ServerCommands(commands, redisVersionOf(server)) };
     } finally {
       admin.close();
     }

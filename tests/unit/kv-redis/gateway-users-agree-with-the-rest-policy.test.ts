@@ -3,6 +3,8 @@
 // table has never heard of), checked against the lookup the HTTP layer itself uses.
 import fc from 'fast-check';
 import { allCommands, allowedForReadOnlyToken, lookupCommand } from '../../../mock/kv-rest/command-table';
+import { redisCommandNames } from '../../../mock/kv-rest/key-specs';
+import { restRefusal } from '../../../mock/kv-rest/rest-policy';
 import { confineAclCommand, confinementFor, type RedisCommandNames } from '../../../mock/kv-rest/redis/gateway-user';
 import { error } from '../../../mock/kv-rest/reply';
 
@@ -27,19 +29,24 @@ function restAllows(name: string, readOnly: boolean): boolean {
 
 const tableNames = allCommands().flatMap((spec) => (spec.subcommands ? [spec.name, ...[...spec.subcommands.values()].map((sub) => sub.name)] : [spec.name]));
 
+/** A Redis's command names as COMMAND LIST and COMMAND INFO report them: containers listed with their subcommands. */
+function asRedisReports(names: readonly string[]): RedisCommandNames {
+  const topLevel = names.filter((name) => !name.includes('|'));
+  const subcommands = new Map<string, string[]>();
+  for (const name of names.filter((entry) => entry.includes('|'))) {
+    const container = name.split('|')[0];
+    if (!topLevel.includes(container)) topLevel.push(container);
+    subcommands.set(container, [...(subcommands.get(container) ?? []), name]);
+  }
+  return { topLevel, subcommands };
+}
+
 const redisCommands = fc
   .tuple(fc.subarray(tableNames), fc.uniqueArray(fc.stringMatching(/^[a-z]{3,10}$/), { maxLength: 20 }))
-  .map(([known, unknown]): RedisCommandNames => {
-    const names = [...new Set([...known, ...unknown.filter((name) => !tableNames.includes(name))])];
-    const topLevel = names.filter((name) => !name.includes('|'));
-    const subcommands = new Map<string, string[]>();
-    for (const name of names.filter((entry) => entry.includes('|'))) {
-      const container = name.split('|')[0];
-      if (!topLevel.includes(container)) topLevel.push(container);
-      subcommands.set(container, [...(subcommands.get(container) ?? []), name]);
-    }
-    return { topLevel, subcommands };
-  });
+  .map(([known, unknown]) => asRedisReports([...new Set([...known, ...unknown.filter((name) => !tableNames.includes(name))])]));
+
+const redis70Names = [...redisCommandNames()];
+const redis70Containers = new Set(redis70Names.filter((name) => name.includes('|')).map((name) => name.split('|')[0]));
 
 describe("the redis engine's users", () => {
   it.each([false, true])('allow exactly what the REST API runs for the token (read only: %s), and refuse every other command', (readOnly) => {
@@ -53,6 +60,20 @@ describe("the redis engine's users", () => {
         for (const name of allowed) expect([name, restAllows(name, readOnly)]).toEqual([name, true]);
         for (const name of refused) expect([name, restAllows(name, readOnly)]).toEqual([name, false]);
         expect(rules.slice(0, 5)).toEqual(['on', '>pw', '~*', '&*', '-@all']);
+      }),
+    );
+  });
+
+  it("allow the Standard token every command and subcommand of Redis 7.0 that the REST policy does not refuse, not only the memory engine's", () => {
+    fc.assert(
+      fc.property(fc.subarray(redis70Names).map(asRedisReports), (redis) => {
+        const { rules } = confinementFor(redis, 'pw', false);
+        const allowed = rules.filter((rule) => rule.startsWith('+')).map((rule) => rule.slice(1));
+        const leaves = redis.topLevel.flatMap((name) => redis.subcommands.get(name) ?? [name]);
+        // Refused: a container listed without its subcommands, FLUSHALL (served as FLUSHDB), and what the policy refuses but for the routes.
+        const served = (name: string): boolean => !redis70Containers.has(name) && !BEYOND_THE_DATABASE.includes(name) && restRefusal(name) === undefined;
+        const expected = leaves.filter((name) => ROUTES.standard.includes(name) || served(name));
+        expect(allowed.sort()).toEqual(expected.sort());
       }),
     );
   });

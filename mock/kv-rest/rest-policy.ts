@@ -1,0 +1,69 @@
+// The REST policy: the one hand-written overlay on top of Redis's own command metadata. It says which
+// commands the REST API refuses and why (the seed's unsupported families, and what a REST caller
+// must never run on a server others share), and which reads are too powerful for a Read Only token,
+// whose holder may be the public. The command table applies it to every command, the ones the
+// memory engine implements and the ones only Redis's metadata describes, so the HTTP side, the
+// scripts and the redis engine's confined users all refuse the same commands with the same reason.
+
+export const BLOCKING = 'blocking commands are not supported by the REST API';
+const CONNECTION = 'only PING and ECHO are supported from the connection family';
+const TRANSACTIONS = 'transactions are sent to /multi-exec';
+const SHARED_SERVER = 'it acts on the whole redis-server, which a REST caller shares with others';
+const ONE_DATABASE = 'the REST API serves one database';
+const DIAGNOSTICS = "it shows or resets the whole server's diagnostics, other clients' commands included";
+/** RESTORE-style payloads: Redis 7.0 does not check them deeply by default (sanitize-dump-payload no). */
+const PAYLOAD = 'a crafted serialized payload can crash a shared redis-server';
+/** Functions would run Lua outside the script guard that EVAL's scripts run inside (redis/script-guard.ts). */
+const FUNCTIONS = 'functions are not loaded through the REST API; use EVAL or EVALSHA';
+
+/** Refused commands, by lower-case name; a container's name refuses all its subcommands. */
+const REFUSALS: ReadonlyMap<string, string> = new Map([
+  ...['auth', 'select', 'hello', 'client', 'quit', 'reset', 'wait', 'readonly', 'readwrite', 'asking'].map((name) => [name, CONNECTION] as const),
+  ['swapdb', ONE_DATABASE],
+  ['move', ONE_DATABASE],
+  ['multi', TRANSACTIONS],
+  ['exec', TRANSACTIONS],
+  ['watch', 'WATCH is not supported by the REST API'],
+  ['unwatch', 'UNWATCH is not supported by the REST API'],
+  ['discard', 'DISCARD is not supported by the REST API'],
+  ...['blpop', 'brpop', 'brpoplpush', 'blmove', 'blmpop', 'bzpopmax', 'bzpopmin', 'bzmpop'].map((name) => [name, BLOCKING] as const),
+  ['cluster', 'cluster commands are not supported'],
+  ['subscribe', 'subscribe through the /subscribe/<channel> route'],
+  ['psubscribe', 'subscribe through the /psubscribe/<pattern> route'],
+  ['unsubscribe', 'close the /subscribe stream to unsubscribe'],
+  ['punsubscribe', 'close the /psubscribe stream to unsubscribe'],
+  ['ssubscribe', 'sharded pub/sub is a cluster feature; subscribe through the /subscribe/<channel> route'],
+  ['sunsubscribe', 'sharded pub/sub is a cluster feature; close the /subscribe stream to unsubscribe'],
+  ['monitor', 'monitor through the /monitor route'],
+  ...['shutdown', 'config', 'debug', 'module', 'replicaof', 'slaveof', 'save', 'bgsave', 'bgrewriteaof', 'failover', 'sync', 'psync', 'replconf'].map(
+    (name) => [name, SHARED_SERVER] as const,
+  ),
+  ['migrate', 'it makes redis-server connect to another host'],
+  ['acl|load', SHARED_SERVER],
+  ['acl|save', SHARED_SERVER],
+  ['acl|log', DIAGNOSTICS],
+  ['slowlog', DIAGNOSTICS],
+  ['latency', DIAGNOSTICS],
+  ['memory|doctor', DIAGNOSTICS],
+  ['memory|malloc-stats', DIAGNOSTICS],
+  ['memory|stats', DIAGNOSTICS],
+  ['memory|purge', SHARED_SERVER],
+  ['pfdebug', 'a debugging command'],
+  ['pfselftest', 'a debugging command'],
+  ['script|debug', 'the Lua debugger needs a connection of its own'],
+  ['restore', PAYLOAD],
+  ['restore-asking', PAYLOAD],
+  ['function|restore', PAYLOAD],
+  ['function|load', FUNCTIONS],
+]);
+
+/** Reads a Read Only token may not run: they disclose key names or the server's state. */
+const POWERFUL_READS: ReadonlySet<string> = new Set(['keys', 'scan', 'randomkey', 'info']);
+
+/** Why the REST API refuses a command (`name` or `container|sub`), or undefined when it serves it. */
+export function restRefusal(name: string): string | undefined {
+  return REFUSALS.get(name) ?? REFUSALS.get(name.split('|')[0]);
+}
+
+/** Whether a read is too powerful for the Read Only token. */
+export const isPowerfulRead = (name: string): boolean => POWERFUL_READS.has(name);
