@@ -127,7 +127,7 @@ export class Dispatcher {
     const refusal = this.state.acl.refusal(caller, spec, args, inScript);
     if (refusal) return refusal;
     // Commands only Redis's metadata describes pass the table's checks like any other, then stop here.
-    if (spec.generatedOnly) return error(`ERR this command is not implemented by the memory engine: '${spec.name}' (the redis engine serves it)`);
+    if (spec.generatedOnly) return error(`ERR the memory engine does not serve '${spec.name}' (the redis engine does)`);
     const handler = this.handlerFor(spec);
     if (!handler) return error(`ERR unknown command '${args[0]}', with args beginning with: ${args.slice(1).map((arg) => `'${arg}' `).join('')}`);
     return { spec, handler };

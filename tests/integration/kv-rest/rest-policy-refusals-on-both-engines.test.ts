@@ -47,7 +47,7 @@ describeEachEngine('the REST policy refuses what a shared server must not run', 
     const answer = (await postJson(server, '/', ['OBJECT', 'FREQ', 'k'])).json;
     expect(answer).toEqual(
       engine === 'memory'
-        ? { error: "ERR this command is not implemented by the memory engine: 'object|freq' (the redis engine serves it)" }
+        ? { error: "ERR the memory engine does not serve 'object|freq' (the redis engine does)" }
         : { error: 'ERR An LFU maxmemory policy is not selected, access frequency not tracked. Please note that when switching between policies at runtime LRU and LFU data will take some time to adjust.' },
     );
   });
