@@ -1,6 +1,7 @@
 // Review: the workflow server was created with Node's default timeouts (60 s for headers, 300 s for
 // a request, checked every 30 s) and no connection cap, so a client that never finished its headers
-// held a socket for a minute or more. It now shares the key-value server's bounds, each an option. A URL past the header limit got 431 where the key-value server answers 414.
+// held a socket for a minute or more, and a URL past the header limit got 431 where the key-value
+// server answers 414. It now shares the key-value server's bounds (each an option) and answers.
 import { connect } from 'node:net';
 import { startWorkflowServer, type WorkflowServer } from '../../../mock';
 
