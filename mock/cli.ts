@@ -6,9 +6,6 @@ import { packageVersion } from './cli/package-version';
 import { startKvRestServer } from './kv-rest/server';
 import { startWorkflowServer } from './workflow/server';
 
-const DEFAULT_KV_PORT = 8079;
-const DEFAULT_WORKFLOW_PORT = 8080;
-
 /** A taken port becomes a line that names the flag (and variable) choosing another. */
 function explainBusyPort(failure: unknown, option: { readonly flag: string; readonly env: string }): unknown {
   const { code, port } = failure as NodeJS.ErrnoException & { port?: number };
@@ -22,12 +19,12 @@ async function runMock(argv: readonly string[]): Promise<void> {
     console.log(mockUsage());
     return;
   }
-  const kv = await startKvRestServer({ ...options, port: options.kvPort ?? DEFAULT_KV_PORT }).catch((failure: unknown) => {
+  const kv = await startKvRestServer({ ...options, port: options.kvPort ?? MOCK_OPTIONS.kvPort.default }).catch((failure: unknown) => {
     throw explainBusyPort(failure, MOCK_OPTIONS.kvPort);
   });
   const workflow = await startWorkflowServer({
     host: options.host,
-    port: options.workflowPort ?? DEFAULT_WORKFLOW_PORT,
+    port: options.workflowPort ?? MOCK_OPTIONS.workflowPort.default,
     token: options.workflowToken,
     prefix: options.prefix,
     currentSigningKey: options.signingKey,
@@ -40,6 +37,9 @@ async function runMock(argv: readonly string[]): Promise<void> {
     deliveryTimeoutMs: options.workflowDeliveryTimeoutMs,
     keptFinishedRuns: options.workflowKeptRuns,
     keptAnswerBytes: options.workflowKeptAnswerBytes,
+    headersTimeoutMs: options.workflowHeadersTimeoutMs,
+    requestTimeoutMs: options.workflowRequestTimeoutMs,
+    maxConnections: options.workflowMaxConnections,
     statePath: options.workflowState,
   }).catch(async (failure: unknown) => {
     await kv.close();

@@ -5,5 +5,5 @@ export type { KvRestServer, KvRestServerOptions } from './kv-rest/server';
 export type { Engine } from './kv-rest/engine';
 export { createEmbeddedStore } from './kv-rest/embedded-store';
 export type { EmbeddedStore } from './kv-rest/embedded-store';
-export { startWorkflowServer } from './workflow';
+export { startWorkflowServer, WORKFLOW_DEFAULTS } from './workflow';
 export type { WorkflowServer, WorkflowServerOptions, Run, RunState } from './workflow';

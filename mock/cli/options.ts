@@ -1,43 +1,54 @@
 // The `mock` command's options, described once: flag, environment variable, type and help text.
-// Parsing, validation and `--help` all read this table.
+// Parsing, validation and `--help` all read this table; the defaults it shows are the servers' own.
 import { parseArgs } from 'node:util';
+import { REDIS_ENGINE_DEFAULTS } from '../kv-rest/redis/redis-engine';
+import { KV_REST_DEFAULTS } from '../kv-rest/server';
+import { WORKFLOW_DEFAULTS } from '../workflow/server';
 
 interface OptionSpec {
   readonly flag: string;
   readonly env: string;
   readonly type: 'string' | 'port' | 'count' | 'engine' | 'scale';
   readonly help: string;
+  /** The value used when the option is not given, added to the help text; from the servers' own defaults. */
+  readonly default?: string | number;
 }
 
+const KV = KV_REST_DEFAULTS;
+const WF = WORKFLOW_DEFAULTS;
+
 export const MOCK_OPTIONS = {
-  host: { flag: 'host', env: 'MOCK_HOST', type: 'string', help: 'interface to bind (default 127.0.0.1)' },
-  kvPort: { flag: 'kv-port', env: 'MOCK_KV_PORT', type: 'port', help: 'key-value REST port (default 8079; 0 = any free port)' },
+  host: { flag: 'host', env: 'MOCK_HOST', type: 'string', help: 'interface to bind', default: KV.host },
+  kvPort: { flag: 'kv-port', env: 'MOCK_KV_PORT', type: 'port', help: 'key-value REST port; 0 = any free port', default: 8079 },
   token: { flag: 'token', env: 'MOCK_KV_TOKEN', type: 'string', help: 'Standard token (default: random)' },
   readonlyToken: { flag: 'readonly-token', env: 'MOCK_KV_READONLY_TOKEN', type: 'string', help: 'Read Only token (default: random)' },
-  prefix: { flag: 'prefix', env: 'MOCK_PREFIX', type: 'string', help: 'header prefix, Upstash (default) or Svc' },
-  maxRequestBytes: { flag: 'max-request-bytes', env: 'MOCK_MAX_REQUEST_BYTES', type: 'count', help: 'largest command in bytes (default 10485760)' },
-  dailyLimit: { flag: 'daily-limit', env: 'MOCK_DAILY_LIMIT', type: 'count', help: 'commands per UTC day, 0 = unlimited (default 0)' },
-  maxResponseBytes: { flag: 'max-response-bytes', env: 'MOCK_MAX_RESPONSE_BYTES', type: 'count', help: 'largest response in bytes; a pipeline asking more gets 400 (default 67108864)' },
-  maxStreamBufferBytes: { flag: 'max-stream-buffer-bytes', env: 'MOCK_MAX_STREAM_BUFFER_BYTES', type: 'count', help: 'unsent bytes of one /subscribe or /monitor stream before its slow client is disconnected (default 33554432)' },
-  headersTimeoutMs: { flag: 'headers-timeout-ms', env: 'MOCK_HEADERS_TIMEOUT_MS', type: 'count', help: 'longest wait for request headers, then 408 (default 10000)' },
-  requestTimeoutMs: { flag: 'request-timeout-ms', env: 'MOCK_REQUEST_TIMEOUT_MS', type: 'count', help: 'longest wait for a whole request, then 408 (default 30000)' },
-  maxConnections: { flag: 'max-connections', env: 'MOCK_MAX_CONNECTIONS', type: 'count', help: 'open connections at most; more are closed at once (default 10000)' },
-  engine: { flag: 'engine', env: 'MOCK_ENGINE', type: 'engine', help: 'memory (default, embedded) or redis (a real redis-server)' },
-  redisUrl: { flag: 'redis-url', env: 'MOCK_REDIS_URL', type: 'string', help: 'redis engine: redis://[user:pass@]host:port/db (default redis://127.0.0.1:6379/0)' },
-  redisTimeoutMs: { flag: 'redis-timeout-ms', env: 'MOCK_REDIS_TIMEOUT_MS', type: 'count', help: 'redis engine: longest wait for redis-server to answer, streams included (default 2000)' },
-  workflowPort: { flag: 'workflow-port', env: 'MOCK_WORKFLOW_PORT', type: 'port', help: 'workflow trigger server port (default 8080; 0 = any free port)' },
+  prefix: { flag: 'prefix', env: 'MOCK_PREFIX', type: 'string', help: 'header prefix, Upstash or Svc', default: KV.prefix },
+  maxRequestBytes: { flag: 'max-request-bytes', env: 'MOCK_MAX_REQUEST_BYTES', type: 'count', help: 'largest command in bytes', default: KV.maxRequestBytes },
+  dailyLimit: { flag: 'daily-limit', env: 'MOCK_DAILY_LIMIT', type: 'count', help: 'commands per UTC day, 0 = unlimited', default: KV.dailyLimit },
+  maxResponseBytes: { flag: 'max-response-bytes', env: 'MOCK_MAX_RESPONSE_BYTES', type: 'count', help: 'largest response in bytes; a pipeline asking more gets 400', default: KV.maxResponseBytes },
+  maxStreamBufferBytes: { flag: 'max-stream-buffer-bytes', env: 'MOCK_MAX_STREAM_BUFFER_BYTES', type: 'count', help: 'unsent bytes of one /subscribe or /monitor stream before its slow client is disconnected', default: KV.maxStreamBufferBytes },
+  headersTimeoutMs: { flag: 'headers-timeout-ms', env: 'MOCK_HEADERS_TIMEOUT_MS', type: 'count', help: 'longest wait for request headers, then 408', default: KV.headersTimeoutMs },
+  requestTimeoutMs: { flag: 'request-timeout-ms', env: 'MOCK_REQUEST_TIMEOUT_MS', type: 'count', help: 'longest wait for a whole request, then 408', default: KV.requestTimeoutMs },
+  maxConnections: { flag: 'max-connections', env: 'MOCK_MAX_CONNECTIONS', type: 'count', help: 'open connections at most; more are closed at once', default: KV.maxConnections },
+  engine: { flag: 'engine', env: 'MOCK_ENGINE', type: 'engine', help: 'memory (embedded) or redis (a real redis-server)', default: 'memory' },
+  redisUrl: { flag: 'redis-url', env: 'MOCK_REDIS_URL', type: 'string', help: 'redis engine: redis://[user:pass@]host:port/db', default: REDIS_ENGINE_DEFAULTS.url },
+  redisTimeoutMs: { flag: 'redis-timeout-ms', env: 'MOCK_REDIS_TIMEOUT_MS', type: 'count', help: 'redis engine: longest wait for redis-server to answer, streams included', default: REDIS_ENGINE_DEFAULTS.commandTimeoutMs },
+  workflowPort: { flag: 'workflow-port', env: 'MOCK_WORKFLOW_PORT', type: 'port', help: 'workflow trigger server port; 0 = any free port', default: 8080 },
   workflowToken: { flag: 'workflow-token', env: 'MOCK_WORKFLOW_TOKEN', type: 'string', help: 'workflow server bearer token (default: random)' },
   signingKey: { flag: 'signing-key', env: 'MOCK_SIGNING_KEY', type: 'string', help: 'workflow server: current signing key of deliveries (default: random)' },
   nextSigningKey: { flag: 'next-signing-key', env: 'MOCK_NEXT_SIGNING_KEY', type: 'string', help: 'workflow server: next signing key (default: random)' },
-  retryTimeScale: { flag: 'retry-time-scale', env: 'MOCK_RETRY_TIME_SCALE', type: 'scale', help: 'workflow server: multiplies delays, flow-control periods and retry delays (default 1; 0.001 for tests)' },
-  workflowMaxBodyBytes: { flag: 'workflow-max-body-bytes', env: 'MOCK_WORKFLOW_MAX_BODY_BYTES', type: 'count', help: 'workflow server: largest request body (default 1048576)' },
-  workflowMaxActiveRuns: { flag: 'workflow-max-active-runs', env: 'MOCK_WORKFLOW_MAX_ACTIVE_RUNS', type: 'count', help: 'workflow server: runs not finished yet, 429 past it (default 10000)' },
-  workflowMaxPendingBytes: { flag: 'workflow-max-pending-bytes', env: 'MOCK_WORKFLOW_MAX_PENDING_BYTES', type: 'count', help: 'workflow server: bodies held for unfinished runs, 429 past it (default 268435456)' },
-  workflowMaxDeliveries: { flag: 'workflow-max-deliveries', env: 'MOCK_WORKFLOW_MAX_DELIVERIES', type: 'count', help: 'workflow server: calls in flight at once, more wait (default 64)' },
-  workflowDeliveryTimeoutMs: { flag: 'workflow-delivery-timeout-ms', env: 'MOCK_WORKFLOW_DELIVERY_TIMEOUT_MS', type: 'count', help: 'workflow server: an attempt with no answer by then fails (default 15000)' },
-  workflowKeptRuns: { flag: 'workflow-kept-runs', env: 'MOCK_WORKFLOW_KEPT_RUNS', type: 'count', help: 'workflow server: finished runs kept, oldest dropped (default 10000)' },
+  retryTimeScale: { flag: 'retry-time-scale', env: 'MOCK_RETRY_TIME_SCALE', type: 'scale', help: 'workflow server: multiplies delays, flow-control periods and retry delays; 0.001 for tests', default: WF.timeScale },
+  workflowMaxBodyBytes: { flag: 'workflow-max-body-bytes', env: 'MOCK_WORKFLOW_MAX_BODY_BYTES', type: 'count', help: 'workflow server: largest request body', default: WF.maxBodyBytes },
+  workflowMaxActiveRuns: { flag: 'workflow-max-active-runs', env: 'MOCK_WORKFLOW_MAX_ACTIVE_RUNS', type: 'count', help: 'workflow server: runs not finished yet, 429 past it', default: WF.maxActiveRuns },
+  workflowMaxPendingBytes: { flag: 'workflow-max-pending-bytes', env: 'MOCK_WORKFLOW_MAX_PENDING_BYTES', type: 'count', help: 'workflow server: bodies held for unfinished runs, 429 past it', default: WF.maxPendingBodyBytes },
+  workflowMaxDeliveries: { flag: 'workflow-max-deliveries', env: 'MOCK_WORKFLOW_MAX_DELIVERIES', type: 'count', help: 'workflow server: calls in flight at once, more wait', default: WF.maxConcurrentDeliveries },
+  workflowDeliveryTimeoutMs: { flag: 'workflow-delivery-timeout-ms', env: 'MOCK_WORKFLOW_DELIVERY_TIMEOUT_MS', type: 'count', help: 'workflow server: an attempt with no answer by then fails', default: WF.deliveryTimeoutMs },
+  workflowKeptRuns: { flag: 'workflow-kept-runs', env: 'MOCK_WORKFLOW_KEPT_RUNS', type: 'count', help: 'workflow server: finished runs kept, oldest dropped', default: WF.keptFinishedRuns },
   workflowState: { flag: 'workflow-state', env: 'MOCK_WORKFLOW_STATE', type: 'string', help: 'workflow server: file keeping unfinished runs across restarts (default: memory only)' },
-  workflowKeptAnswerBytes: { flag: 'workflow-kept-answer-bytes', env: 'MOCK_WORKFLOW_KEPT_ANSWER_BYTES', type: 'count', help: 'workflow server: bytes kept of each answer body (default 65536)' },
+  workflowKeptAnswerBytes: { flag: 'workflow-kept-answer-bytes', env: 'MOCK_WORKFLOW_KEPT_ANSWER_BYTES', type: 'count', help: 'workflow server: bytes kept of each answer body', default: WF.keptAnswerBytes },
+  workflowHeadersTimeoutMs: { flag: 'workflow-headers-timeout-ms', env: 'MOCK_WORKFLOW_HEADERS_TIMEOUT_MS', type: 'count', help: 'workflow server: longest wait for request headers, then 408', default: WF.headersTimeoutMs },
+  workflowRequestTimeoutMs: { flag: 'workflow-request-timeout-ms', env: 'MOCK_WORKFLOW_REQUEST_TIMEOUT_MS', type: 'count', help: 'workflow server: longest wait for a whole request, then 408', default: WF.requestTimeoutMs },
+  workflowMaxConnections: { flag: 'workflow-max-connections', env: 'MOCK_WORKFLOW_MAX_CONNECTIONS', type: 'count', help: 'workflow server: open connections at most; more are closed at once', default: WF.maxConnections },
 } as const satisfies Record<string, OptionSpec>;
 
 export type MockOptionName = keyof typeof MOCK_OPTIONS;
@@ -92,6 +103,6 @@ export function mockUsage(): string {
   const specs: readonly OptionSpec[] = Object.values(MOCK_OPTIONS);
   const flagWidth = Math.max(...specs.map((spec) => spec.flag.length)) + 3;
   const envWidth = Math.max(...specs.map((spec) => spec.env.length)) + 1;
-  const lines = specs.map((spec) => `  ${`--${spec.flag}`.padEnd(flagWidth)}${spec.env.padEnd(envWidth)}${spec.help}`);
+  const lines = specs.map((spec) => `  ${`--${spec.flag}`.padEnd(flagWidth)}${spec.env.padEnd(envWidth)}${spec.help}${spec.default === undefined ? '' : ` (default ${spec.default})`}`);
   return ['Usage: strapi-plugin-ratelimit mock [options]', '', 'Starts the local key-value REST server and the workflow trigger server.', '', `  ${'flag'.padEnd(flagWidth)}environment variable`, ...lines].join('\n');
 }

@@ -8,7 +8,7 @@
 import { commandFromJsonBody, commandsFromJsonBody } from './http/command-input';
 import { CommandRunner, type RunContext } from './http/command-runner';
 import { encodeEnvelope, encodeEnvelopes } from './http/encode-json';
-import { HttpError } from './http/http-error';
+import { HttpError } from '../http-kit/http-error';
 import { RequestLimits } from './http/limits';
 import { generateToken, TokenRegistry } from './http/tokens';
 import { createMemoryEngine } from './memory';

@@ -1,9 +1,9 @@
 // Starts the key-value REST server: an Upstash-compatible Redis REST API on an engine of choice,
 // for local development and tests. `startKvRestServer()` with no options is ready to use.
-import { createServer } from 'node:http';
-import { listen } from '../listen';
+import { CONNECTION_BOUNDS_DEFAULTS, createBoundedServer } from '../http-kit/bounded-server';
+import { listen } from '../http-kit/listen';
+import { withDefaults } from '../http-kit/with-defaults';
 import type { Engine } from './engine';
-import { answerClientError } from './http/client-errors';
 import { CommandRunner } from './http/command-runner';
 import { RequestLimits } from './http/limits';
 import { RequestHandler } from './http/request-handler';
@@ -63,16 +63,11 @@ export const KV_REST_DEFAULTS = {
   dailyLimit: 0,
   maxResponseBytes: 64 * 1024 * 1024,
   maxStreamBufferBytes: 32 * 1024 * 1024,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  maxConnections: 10_000,
+  ...CONNECTION_BOUNDS_DEFAULTS,
 } as const;
 
-/** How often Node checks the header and request timeouts (its default, 30 s, would let them run that much late). */
-const TIMEOUT_CHECK_INTERVAL_MS = 1000;
-
 export async function startKvRestServer(options: KvRestServerOptions = {}): Promise<KvRestServer> {
-  const settings = { ...KV_REST_DEFAULTS, ...withoutUndefined(options) };
+  const settings = withDefaults(KV_REST_DEFAULTS, options);
   const token = options.token ?? generateToken();
   const readonlyToken = options.readonlyToken ?? generateToken();
   if (token === readonlyToken) throw new Error('The Standard token and the Read Only token must differ');
@@ -89,18 +84,7 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
     maxBodyBytes: settings.maxRequestBytes * 4,
     maxStreamBufferBytes: settings.maxStreamBufferBytes,
   });
-  const server = createServer(
-    {
-      keepAliveTimeout: 65_000,
-      headersTimeout: settings.headersTimeoutMs,
-      // Node requires the request timeout to be at least the headers timeout.
-      requestTimeout: Math.max(settings.requestTimeoutMs, settings.headersTimeoutMs),
-      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS, settings.headersTimeoutMs),
-    },
-    handler.handle,
-  );
-  server.maxConnections = settings.maxConnections;
-  server.on('clientError', answerClientError);
+  const server = createBoundedServer(settings, 'ERR ', handler.handle);
   const address = await listen(server, settings.port, settings.host);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
@@ -117,8 +101,4 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
       await engine.close();
     },
   };
-}
-
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }

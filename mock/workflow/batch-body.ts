@@ -2,6 +2,7 @@
 // body?}. Nesting is measured by one linear scan before parsing and refused past MAX_NESTING, so
 // no recursive step (parsing, stringifying a body, joining a header) can overflow the stack; header
 // names and values are checked here, so a bad one is a 400 now, not a failed delivery later.
+import { firstTooDeep } from '../json-nesting';
 import { isHeaderName, isHeaderValue } from './header-rules';
 
 export interface BatchEntry {
@@ -18,28 +19,11 @@ export class BatchError extends Error {
 /** Deeper JSON than this is refused: a batch is an array of objects whose bodies rarely nest at all. */
 export const MAX_NESTING = 64;
 
-/** The deepest nesting of arrays and objects in `text`, ignoring brackets inside strings. */
-function nesting(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text.charCodeAt(index);
-    if (inString) {
-      if (char === 0x5c) index++;
-      else if (char === 0x22) inString = false;
-    } else if (char === 0x22) inString = true;
-    else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (char === 0x5d || char === 0x7d) depth--;
-  }
-  return deepest;
-}
-
 const SHAPE = 'the batch body must be a non-empty JSON array of {destination, headers?, body?}';
 
 export function readBatch(raw: Buffer): BatchEntry[] {
   const text = raw.toString('utf8');
-  if (nesting(text) > MAX_NESTING) throw new BatchError(`the batch nests deeper than ${MAX_NESTING} levels`);
+  if (firstTooDeep(text, MAX_NESTING)) throw new BatchError(`the batch nests deeper than ${MAX_NESTING} levels`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);

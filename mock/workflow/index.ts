@@ -1,4 +1,4 @@
 // The workflow trigger server, for users' tests: `import { startWorkflowServer } from 'strapi-plugin-ratelimit/mock'`.
-export { startWorkflowServer } from './server';
+export { startWorkflowServer, WORKFLOW_DEFAULTS } from './server';
 export type { WorkflowServer, WorkflowServerOptions } from './server';
 export type { Run, RunState, Attempt, RunPage } from './runs';

@@ -2,11 +2,17 @@
 // the official clients use, and run inspection; every failure is a JSON `{error}` with its status.
 // Every resource a caller can make it hold has a bound, each an option below (and a CLI flag).
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { listen } from '../listen';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { CONNECTION_BOUNDS_DEFAULTS, createBoundedServer } from '../http-kit/bounded-server';
+import { answerFailure, failureAnswer } from '../http-kit/error-funnel';
+import { HttpError } from '../http-kit/http-error';
+import { listen } from '../http-kit/listen';
+import { withDefaults } from '../http-kit/with-defaults';
+import { readBody } from '../http-kit/read-body';
+import { sameToken } from '../http-kit/tokens';
 import { BatchError, readBatch } from './batch-body';
 import { DeliveryService } from './delivery';
-import { answerClientError, decodePathSegment, HttpError, lowerCaseHeaders, readBody, sameToken, sendJson } from './http-kit';
+import { decodePathSegment, lowerCaseHeaders, sendJson } from './request-helpers';
 import { RunRegistry, type Run } from './runs';
 import { type ActiveRun, loadState, StateWriter } from './state-file';
 import { readRunRequest, TriggerError, type RunRequest } from './trigger-request';
@@ -39,6 +45,12 @@ export interface WorkflowServerOptions {
   keptFinishedRuns?: number;
   /** Bytes kept of each answer body, for the failure callback (default 64 KiB); its full size is recorded. */
   keptAnswerBytes?: number;
+  /** Longest wait for a request's headers (default 10000 ms); then 408 and the connection closes. */
+  headersTimeoutMs?: number;
+  /** Longest wait for a whole request, body included (default 30000 ms); then 408 and the connection closes. */
+  requestTimeoutMs?: number;
+  /** Open connections at most (default 10000); connections past it are closed at once. */
+  maxConnections?: number;
   /** A file to keep unfinished runs in, so they survive a restart (default: none, state in memory only). */
   statePath?: string;
 }
@@ -52,13 +64,29 @@ export interface WorkflowServer {
   close(): Promise<void>;
 }
 
+/** The value of every option left out; the CLI's help text is built from these. */
+export const WORKFLOW_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 0,
+  prefix: 'Upstash',
+  timeScale: 1,
+  deliveryTimeoutMs: 15_000,
+  maxBodyBytes: 1024 * 1024,
+  maxActiveRuns: 10_000,
+  maxPendingBodyBytes: 256 * 1024 * 1024,
+  maxConcurrentDeliveries: 64,
+  keptFinishedRuns: 10_000,
+  keptAnswerBytes: 64 * 1024,
+  ...CONNECTION_BOUNDS_DEFAULTS,
+} as const;
+
 const secret = (prefix: string): string => `${prefix}_${randomBytes(18).toString('base64url')}`;
 const DEFAULT_PAGE = 100;
 const MAX_PAGE = 1000;
 
 /** A bound of 0 would refuse or stall everything: each must be a whole number of at least 1. */
 function checkBounds(options: WorkflowServerOptions): void {
-  const bounds = ['deliveryTimeoutMs', 'maxBodyBytes', 'maxActiveRuns', 'maxPendingBodyBytes', 'maxConcurrentDeliveries', 'keptFinishedRuns', 'keptAnswerBytes'] as const;
+  const bounds = ['deliveryTimeoutMs', 'maxBodyBytes', 'maxActiveRuns', 'maxPendingBodyBytes', 'maxConcurrentDeliveries', 'keptFinishedRuns', 'keptAnswerBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'maxConnections'] as const;
   for (const name of bounds) {
     const value = options[name];
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1)) throw new RangeError(`workflow server option ${name} must be a whole number of at least 1, got ${value}`);
@@ -68,15 +96,12 @@ function checkBounds(options: WorkflowServerOptions): void {
 
 export async function startWorkflowServer(options: WorkflowServerOptions = {}): Promise<WorkflowServer> {
   checkBounds(options);
-  const prefix = options.prefix ?? 'Upstash';
+  const settings = withDefaults(WORKFLOW_DEFAULTS, options);
+  const { prefix, timeScale, maxBodyBytes, maxActiveRuns, maxPendingBodyBytes } = settings;
   const token = options.token ?? secret('wf');
   const currentSigningKey = options.currentSigningKey ?? secret('sig');
   const nextSigningKey = options.nextSigningKey ?? secret('sig');
-  const timeScale = options.timeScale ?? 1;
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  const maxActiveRuns = options.maxActiveRuns ?? 10_000;
-  const maxPendingBodyBytes = options.maxPendingBodyBytes ?? 256 * 1024 * 1024;
-  const runs = new RunRegistry(options.keptFinishedRuns ?? 10_000);
+  const runs = new RunRegistry(settings.keptFinishedRuns);
   /** Runs not finished yet, with what their delivery needs: what a state file saves. */
   const active = new Map<string, ActiveRun>();
   // Read before listening, so a state file this version cannot read stops the start cleanly.
@@ -86,9 +111,9 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
     onChange: () => stateWriter?.changed(),
     currentSigningKey,
     timeScale,
-    deliveryTimeoutMs: options.deliveryTimeoutMs ?? 15_000,
-    maxConcurrentDeliveries: options.maxConcurrentDeliveries ?? 64,
-    keptAnswerBytes: options.keptAnswerBytes ?? 64 * 1024,
+    deliveryTimeoutMs: settings.deliveryTimeoutMs,
+    maxConcurrentDeliveries: settings.maxConcurrentDeliveries,
+    keptAnswerBytes: settings.keptAnswerBytes,
   });
   const tokenParams = new Set(['qstash_token', 'svc_token', `${prefix.toLowerCase()}_token`]);
   let pendingBodyBytes = 0;
@@ -192,19 +217,17 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
     throw new HttpError(404, `no route ${method} ${path}: use POST /v2/trigger/<workflow url>`);
   }
 
-  const server = createServer((request, response) => {
+  const server = createBoundedServer(settings, '', (request, response) => {
     route(request, response).catch((failure: unknown) => {
-      const known = failure instanceof HttpError || failure instanceof TriggerError || failure instanceof BatchError;
-      const status = failure instanceof HttpError ? failure.status : known ? 400 : 500;
       // An unexpected failure is answered without its message: it is ours, not the caller's.
-      const message = known ? (failure as Error).message : 'internal error';
-      if (response.headersSent) return response.destroy();
-      sendJson(response, status, { error: message });
-      if (status === 413) request.resume();
+      const { status, message } = failureAnswer(failure, (known) => known instanceof TriggerError || known instanceof BatchError, () => 'internal error');
+      answerFailure(request, response, status, message, (answerStatus, body) => {
+        response.writeHead(answerStatus, { 'content-type': 'application/json' });
+        response.end(body);
+      });
     });
   });
-  server.on('clientError', answerClientError);
-  const address = await listen(server, options.port ?? 0, options.host ?? '127.0.0.1');
+  const address = await listen(server, settings.port, settings.host);
   // Only once listening: a server that failed to start must not deliver anything.
   for (const entry of saved) begin(entry);
   let closing: Promise<void> | undefined;

@@ -1,7 +1,7 @@
 // Turns the REST API's request shapes into commands (lists of byte strings): the path form with
 // its POST body and query arguments, and the JSON-array bodies of `/`, `/pipeline` and `/multi-exec`.
 import { bufferToBytes, utf8ToBytes } from '../bytes';
-import { HttpError } from './http-error';
+import { HttpError } from '../../http-kit/http-error';
 
 export type Command = string[];
 

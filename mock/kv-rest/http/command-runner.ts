@@ -5,7 +5,8 @@ import { allowedForReadOnlyToken, lookupCommand } from '../command-table';
 import type { Caller, Engine } from '../engine';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
 import type { Command } from './command-input';
-import { engineFailure, HttpError } from './http-error';
+import { HttpError } from '../../http-kit/http-error';
+import { engineFailure } from './http-error';
 import type { RequestLimits } from './limits';
 import type { Principal, TokenRegistry } from './tokens';
 

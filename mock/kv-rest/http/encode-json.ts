@@ -35,7 +35,3 @@ export function encodeEnvelope(reply: Reply, base64: boolean): string {
 export function encodeEnvelopes(replies: readonly Reply[], base64: boolean): string {
   return `[${replies.map((reply) => encodeEnvelope(reply, base64)).join(',')}]`;
 }
-
-export function encodeErrorBody(message: string): string {
-  return `{"error":${JSON.stringify(message)}}`;
-}

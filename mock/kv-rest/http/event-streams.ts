@@ -6,7 +6,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { bytesToUtf8 } from '../bytes';
 import type { Caller, Engine, Subscription } from '../engine';
-import { HttpError, engineFailure } from './http-error';
+import { HttpError } from '../../http-kit/http-error';
+import { engineFailure } from './http-error';
 
 function openStream(response: ServerResponse): void {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });

@@ -1,11 +1,7 @@
-// An HTTP-level failure: a status and the `{error}` text the client receives.
+// The key-value server's HTTP failures in Redis's words: the refused-token text, and how an
+// engine's failure is answered.
+import { HttpError } from '../../http-kit/http-error';
 import { EngineRefusal } from '../engine';
-
-export class HttpError extends Error {
-  constructor(readonly status: number, message: string) {
-    super(message);
-  }
-}
 
 export const UNAUTHORIZED_TEXT = 'WRONGPASS invalid or missing auth token';
 

@@ -4,11 +4,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Engine } from '../engine';
 import { type Command, commandFromJsonBody, commandFromPath, commandsFromJsonBody } from './command-input';
 import { callerOf, type CommandRunner, type RunContext } from './command-runner';
-import { encodeEnvelope, encodeEnvelopes, encodeErrorBody } from './encode-json';
+import { encodeEnvelope, encodeEnvelopes } from './encode-json';
 import { encodeResp2 } from './encode-resp2';
 import { ConnectionMemo } from './connection-memo';
 import { EventStreams, requireEventStream } from './event-streams';
-import { HttpError, UNAUTHORIZED_TEXT } from './http-error';
+import { HttpError } from '../../http-kit/http-error';
+import { UNAUTHORIZED_TEXT } from './http-error';
+import { answerFailure, failureAnswer } from '../../http-kit/error-funnel';
+import { readBody } from '../../http-kit/read-body';
 import type { TokenRegistry } from './tokens';
 
 const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT']);
@@ -51,15 +54,8 @@ export class RequestHandler {
   };
 
   private fail(request: IncomingMessage, response: ServerResponse, failure: unknown): void {
-    const status = failure instanceof HttpError ? failure.status : 500;
-    const message = failure instanceof HttpError ? failure.message : `ERR internal error: ${failure instanceof Error ? failure.message : String(failure)}`;
-    if (response.headersSent) {
-      response.destroy();
-      return;
-    }
-    if (status === 413) response.setHeader('connection', 'close');
-    this.send(request, response, status, 'application/json', encodeErrorBody(message));
-    if (status === 413) request.resume();
+    const { status, message } = failureAnswer(failure, () => false, (internal) => `ERR internal error: ${internal instanceof Error ? internal.message : String(internal)}`);
+    answerFailure(request, response, status, message, (answerStatus, body) => this.send(request, response, answerStatus, 'application/json', body));
   }
 
   /** A new `<prefix>-sync-token` for every response (read-your-writes, as the real API does). */
@@ -84,7 +80,7 @@ export class RequestHandler {
     if (!principal) throw new HttpError(401, UNAUTHORIZED_TEXT);
     const format = this.format(request);
     const context: RunContext = { principal, address: this.connections.address(request.socket) };
-    const body = BODY_METHODS.has(method) ? await readBody(request, this.options.maxBodyBytes) : undefined;
+    const body = BODY_METHODS.has(method) ? await readBody(request, this.options.maxBodyBytes, 'ERR ') : undefined;
     const hasBody = BODY_METHODS.has(method);
 
     if (path === '/' || path === '') {
@@ -166,24 +162,4 @@ function safeDecode(text: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(request.headers['content-length'] ?? 0);
-  if (declared > limit) return Promise.reject(new HttpError(413, `ERR request body of ${declared} bytes exceeds the limit of ${limit} bytes`));
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    request.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.removeAllListeners('data');
-        reject(new HttpError(413, `ERR request body exceeds the limit of ${limit} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on('end', () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
 }

@@ -1,6 +1,7 @@
 // Access tokens: the database's Standard and Read Only tokens and the ones minted by ACL RESTTOKEN.
-// Tokens are looked up by their SHA-256, so no comparison time depends on how much of a guess matches.
+// Tokens are looked up by their digest, so no comparison time depends on how much of a guess matches.
 import { createHash, randomBytes } from 'node:crypto';
+import { tokenDigest } from '../../http-kit/tokens';
 import { passwordSha256Of } from '../engine';
 
 export interface Principal {
@@ -12,7 +13,7 @@ export interface Principal {
   readonly passwordSha256?: string;
 }
 
-const digest = (token: string): string => createHash('sha256').update(token).digest('base64');
+const digest = (token: string): string => tokenDigest(token).toString('base64');
 
 export function generateToken(): string {
   return randomBytes(24).toString('base64url');

@@ -23,6 +23,9 @@ export interface RedisEngineOptions {
   readonly poolSize?: number;
 }
 
+/** What the options left out mean; the CLI's help text shows these. */
+export const REDIS_ENGINE_DEFAULTS = { url: 'redis://127.0.0.1:6379/0', commandTimeoutMs: 2000 } as const;
+
 interface Gateway {
   /** The password of both of the engine's users. */
   readonly password: string;
@@ -57,8 +60,8 @@ class RedisEngine implements Engine {
   private closed = false;
 
   constructor(options: RedisEngineOptions, private readonly poolSize: number) {
-    this.address = parseRedisUrl(options.url ?? 'redis://127.0.0.1:6379/0');
-    this.timeoutMs = options.commandTimeoutMs ?? 2000;
+    this.address = parseRedisUrl(options.url ?? REDIS_ENGINE_DEFAULTS.url);
+    this.timeoutMs = options.commandTimeoutMs ?? REDIS_ENGINE_DEFAULTS.commandTimeoutMs;
     this.killer = new ScriptKiller(this.address);
     this.engineUsers = new Set([GATEWAY_USER, READER_USER, this.address.user ?? 'default']);
   }

@@ -55,12 +55,12 @@ describe('deduplication and answers from Node itself', () => {
   it('finding 13: Node\'s own 431 for an oversized header block has a JSON {error} body', async () => {
     const reply = await raw(`GET /v2/workflows/runs HTTP/1.1\r\nhost: x\r\nx-big: ${'a'.repeat(20_000)}\r\n\r\n`);
     expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
-    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'the request headers are too large' });
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'the request headers are larger than the server accepts' });
   });
 
   it('finding 13: Node\'s own 400 for a request line with bytes HTTP does not allow has a JSON {error} body', async () => {
     const reply = await raw(Buffer.concat([Buffer.from('GET /v2/\x01runs HTTP/1.1\r\nhost: x\r\n\r\n', 'latin1')]));
     expect(reply.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
-    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'the request is not valid HTTP/1.1' });
+    expect(JSON.parse(reply.slice(reply.indexOf('\r\n\r\n') + 4))).toEqual({ error: 'the request is not valid HTTP/1.1 (HPE_INVALID_URL)' });
   });
 });

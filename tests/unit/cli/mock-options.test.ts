@@ -1,6 +1,9 @@
 // The `mock` command's options: flags win over environment variables, bad values are usage errors
 // that name the flag and its variable.
 import { mockUsage, parseMockOptions, UsageError } from '../../../mock/cli/options';
+import { REDIS_ENGINE_DEFAULTS } from '../../../mock/kv-rest/redis/redis-engine';
+import { KV_REST_DEFAULTS } from '../../../mock/kv-rest/server';
+import { WORKFLOW_DEFAULTS } from '../../../mock/workflow/server';
 
 describe('mock command options', () => {
   it('reads flags and environment variables, flags first', () => {
@@ -27,5 +30,39 @@ describe('mock command options', () => {
     const usage = mockUsage();
     for (const name of ['--host', '--kv-port', '--token', '--readonly-token', '--prefix', '--max-request-bytes', '--daily-limit', '--engine', '--redis-url', '--redis-timeout-ms', '--max-response-bytes', '--max-stream-buffer-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--max-connections', '--workflow-port', '--workflow-token', '--signing-key', '--next-signing-key', '--retry-time-scale']) expect(usage).toContain(name);
     expect(usage).toContain('MOCK_KV_PORT');
+  });
+
+  it('shows in the help text the defaults the servers themselves use, so each is written once', () => {
+    const helpLine = (flag: string) => mockUsage().split('\n').find((line) => line.startsWith(`  --${flag} `));
+    const shown: [string, string | number][] = [
+      ['host', KV_REST_DEFAULTS.host],
+      ['prefix', KV_REST_DEFAULTS.prefix],
+      ['max-request-bytes', KV_REST_DEFAULTS.maxRequestBytes],
+      ['daily-limit', KV_REST_DEFAULTS.dailyLimit],
+      ['max-response-bytes', KV_REST_DEFAULTS.maxResponseBytes],
+      ['max-stream-buffer-bytes', KV_REST_DEFAULTS.maxStreamBufferBytes],
+      ['headers-timeout-ms', KV_REST_DEFAULTS.headersTimeoutMs],
+      ['request-timeout-ms', KV_REST_DEFAULTS.requestTimeoutMs],
+      ['max-connections', KV_REST_DEFAULTS.maxConnections],
+      ['redis-url', REDIS_ENGINE_DEFAULTS.url],
+      ['redis-timeout-ms', REDIS_ENGINE_DEFAULTS.commandTimeoutMs],
+      ['retry-time-scale', WORKFLOW_DEFAULTS.timeScale],
+      ['workflow-max-body-bytes', WORKFLOW_DEFAULTS.maxBodyBytes],
+      ['workflow-max-active-runs', WORKFLOW_DEFAULTS.maxActiveRuns],
+      ['workflow-max-pending-bytes', WORKFLOW_DEFAULTS.maxPendingBodyBytes],
+      ['workflow-max-deliveries', WORKFLOW_DEFAULTS.maxConcurrentDeliveries],
+      ['workflow-delivery-timeout-ms', WORKFLOW_DEFAULTS.deliveryTimeoutMs],
+      ['workflow-kept-runs', WORKFLOW_DEFAULTS.keptFinishedRuns],
+      ['workflow-kept-answer-bytes', WORKFLOW_DEFAULTS.keptAnswerBytes],
+      ['workflow-headers-timeout-ms', WORKFLOW_DEFAULTS.headersTimeoutMs],
+      ['workflow-request-timeout-ms', WORKFLOW_DEFAULTS.requestTimeoutMs],
+      ['workflow-max-connections', WORKFLOW_DEFAULTS.maxConnections],
+    ];
+    expect(shown.filter(([flag, value]) => !helpLine(flag)?.endsWith(`(default ${value})`))).toEqual([]);
+  });
+
+  it('reads the workflow server\'s connection bounds from their own flags and variables', () => {
+    const options = parseMockOptions(['--workflow-headers-timeout-ms', '500', '--workflow-max-connections', '20'], { MOCK_WORKFLOW_REQUEST_TIMEOUT_MS: '900' });
+    expect(options).toEqual({ workflowHeadersTimeoutMs: 500, workflowRequestTimeoutMs: 900, workflowMaxConnections: 20, help: false });
   });
 });

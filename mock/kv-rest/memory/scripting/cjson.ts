@@ -4,6 +4,7 @@
 // sparse), nesting limited to 1000 levels both ways. Work is linear in the value's size, the text
 // is built under the script string bound, and only these errors become Lua errors: any other JS
 // exception is a failure of the engine (see lua-sandbox.ts).
+import { firstTooDeep } from '../../../json-nesting';
 import { lauxlib, lua, type LuaState } from './lua51-numbers';
 import { formatG } from '../format-double';
 import { bytesToLua, luaToBytes } from './lua-values';
@@ -111,23 +112,10 @@ function encodeTable(L: LuaState, index: number, depth: number, out: JsonText): 
   out.add('}');
 }
 
-/** Refuses JSON nested deeper than lua-cjson decodes, with its text, in one pass over the text. */
+/** Refuses JSON nested deeper than lua-cjson decodes, with its text. */
 function checkNesting(text: string): void {
-  let depth = 0;
-  let inString = false;
-  for (let position = 0; position < text.length; position++) {
-    const char = text.charCodeAt(position);
-    if (inString) {
-      if (char === 0x5c) position++;
-      else if (char === 0x22) inString = false;
-    } else if (char === 0x22) {
-      inString = true;
-    } else if (char === 0x5b || char === 0x7b) {
-      if (++depth > MAX_NESTING) throw new CjsonError(`Found too many nested data structures (${depth}) at character ${position + 1}`);
-    } else if (char === 0x5d || char === 0x7d) {
-      depth--;
-    }
-  }
+  const tooDeep = firstTooDeep(text, MAX_NESTING);
+  if (tooDeep) throw new CjsonError(`Found too many nested data structures (${tooDeep.depth}) at character ${tooDeep.index + 1}`);
 }
 
 function pushJson(L: LuaState, value: unknown): void {

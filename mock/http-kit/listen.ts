@@ -1,4 +1,4 @@
-// Starts a local server listening, shared by both servers: resolves with the address it got, and
+// Starts a local server listening: resolves with the address it got, and
 // rejects (instead of an unhandled 'error' event that kills the process) when the port is taken.
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,0 +1,27 @@
+// Where every failure of a request ends: one JSON `{error}` answer with its status. A response
+// already under way can only be cut off; a refused body (413) is drained, not read, and the
+// connection closed, so the client sees the answer instead of a reset while still sending.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HttpError } from './http-error';
+
+export function errorBody(message: string): string {
+  return `{"error":${JSON.stringify(message)}}`;
+}
+
+/** The status and text a failure is answered with; `known` failures other than HttpError are the caller's (400). */
+export function failureAnswer(failure: unknown, isKnown: (failure: unknown) => boolean, internalMessage: (failure: unknown) => string): { readonly status: number; readonly message: string } {
+  if (failure instanceof HttpError) return { status: failure.status, message: failure.message };
+  if (isKnown(failure)) return { status: 400, message: (failure as Error).message };
+  return { status: 500, message: internalMessage(failure) };
+}
+
+/** `send` writes the answer with whatever headers the server adds to every response. */
+export function answerFailure(request: IncomingMessage, response: ServerResponse, status: number, message: string, send: (status: number, body: string) => void): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  if (status === 413) response.setHeader('connection', 'close');
+  send(status, errorBody(message));
+  if (status === 413) request.resume();
+}
