@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { keyReferences, redisCommandInfo, redisCommandNames } from '../../../mock/kv-rest/key-specs';
 import type { Plain } from '../../unit/kv-memory/memory-engine-harness';
-import { RespClient } from '../../unit/kv-memory/resp-client';
-import { describeWithRedisBinary, OwnRedisServer } from '../../support/redis-server';
+import { useOwnRedisClient } from '../../support/own-redis-client';
+import { describeWithRedisBinary } from '../../support/redis-server';
 
 /** Words that steer key specs and Redis's own key finders, numbers good and bad, and plain names. */
 const WORDS = [
@@ -35,21 +35,12 @@ function keysAndFlags(reply: Plain): [string, string[]][] {
 }
 
 describeWithRedisBinary('the key-spec interpreter finds the keys redis-server finds', () => {
-  let server: OwnRedisServer;
-  let redis: RespClient;
-  beforeAll(async () => {
-    server = await OwnRedisServer.start();
-    redis = await RespClient.connect(server.url);
-  });
-  afterAll(async () => {
-    redis.close();
-    await server.stop();
-  });
+  const redis = useOwnRedisClient();
 
   it('gives the same keys, in the same order, with the same flags, for random arguments to every command', async () => {
     await fc.assert(
       fc.asyncProperty(commandLine, async ({ name, line }) => {
-        const expected = keysAndFlags(await redis.send(['COMMAND', 'GETKEYSANDFLAGS', ...line]));
+        const expected = keysAndFlags(await redis().send(['COMMAND', 'GETKEYSANDFLAGS', ...line]));
         const actual = keyReferences(name, redisCommandInfo(name)!, line).map(({ position, flags }) => [line[position], [...flags]]);
         expect({ line, keys: actual }).toEqual({ line, keys: expected });
       }),

@@ -3,9 +3,9 @@
 // at most (pattern + 1) x (text + 1) steps, and every matching site must use it.
 import fc from 'fast-check';
 import { compileGlob } from '../../../mock/kv-rest/memory/glob';
-import { describeWithRedisBinary, OwnRedisServer } from '../../support/redis-server';
+import { useOwnRedisClient } from '../../support/own-redis-client';
+import { describeWithRedisBinary } from '../../support/redis-server';
 import { engineUnderTest, useEngine } from './memory-engine-harness';
-import { RespClient } from './resp-client';
 
 /**
  * A plain backtracking reading of Redis's stringmatchlen, exponential but obviously faithful, for
@@ -129,16 +129,7 @@ describe('finding 2: the glob matches as Redis does, in linear time', () => {
 });
 
 describeWithRedisBinary('finding 2: the glob agrees with redis-server 7.0', () => {
-  let server: OwnRedisServer;
-  let redis: RespClient;
-  beforeAll(async () => {
-    server = await OwnRedisServer.start();
-    redis = await RespClient.connect(server.url);
-  });
-  afterAll(async () => {
-    redis.close();
-    await server.stop();
-  });
+  const redis = useOwnRedisClient();
 
   it('answers HSCAN MATCH like redis-server for random patterns and fields', async () => {
     const subject = engineUnderTest();
@@ -146,11 +137,11 @@ describeWithRedisBinary('finding 2: the glob agrees with redis-server 7.0', () =
       await fc.assert(
         fc.asyncProperty(fc.string({ unit: patternChars, maxLength: 8 }), fc.string({ unit: textChars, maxLength: 6 }), async (pattern, field) => {
           const command = ['HSCAN', 'h', '0', 'MATCH', pattern];
-          for (const target of [(args: string[]) => redis.send(args), (args: string[]) => subject.run(...args)]) {
+          for (const target of [(args: string[]) => redis().send(args), (args: string[]) => subject.run(...args)]) {
             await target(['DEL', 'h']);
             await target(['HSET', 'h', field, 'v']);
           }
-          expect({ command, reply: await subject.run(...command) }).toEqual({ command, reply: await redis.send(command) });
+          expect({ command, reply: await subject.run(...command) }).toEqual({ command, reply: await redis().send(command) });
         }),
         { numRuns: 1500 },
       );
@@ -162,10 +153,10 @@ describeWithRedisBinary('finding 2: the glob agrees with redis-server 7.0', () =
   it('stops at the 1001st star group as redis-server does', async () => {
     const subject = engineUnderTest();
     try {
-      for (const target of [(args: string[]) => redis.send(args), (args: string[]) => subject.run(...args)]) await target(['HSET', 'deep', 'a'.repeat(1200), 'v']);
+      for (const target of [(args: string[]) => redis().send(args), (args: string[]) => subject.run(...args)]) await target(['HSET', 'deep', 'a'.repeat(1200), 'v']);
       for (const stars of [1000, 1001]) {
         const command = ['HSCAN', 'deep', '0', 'MATCH', '*a'.repeat(stars)];
-        expect(await subject.run(...command)).toEqual(await redis.send(command));
+        expect(await subject.run(...command)).toEqual(await redis().send(command));
       }
     } finally {
       await subject.engine.close();

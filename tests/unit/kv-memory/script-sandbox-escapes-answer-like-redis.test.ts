@@ -2,9 +2,9 @@
 // script error and the large and nested values get the same reply from the memory engine as from a
 // real redis-server 7.0 of the test's own. An uncaught `error({})` is left out: it crashes Redis
 // 7.0.15 itself (script-errors-finding-15.test.ts has the answer of the Redis releases that fixed it).
-import { OwnRedisServer, describeWithRedisBinary } from '../../support/redis-server';
+import { useOwnRedisClient } from '../../support/own-redis-client';
+import { describeWithRedisBinary } from '../../support/redis-server';
 import { engineUnderTest, type EngineUnderTest } from './memory-engine-harness';
-import { RespClient } from './resp-client';
 import { ESCAPE_ATTEMPTS } from './script-escape-attempts';
 
 const ERROR_SHAPES: readonly string[] = [
@@ -33,23 +33,18 @@ const LARGE_VALUES: readonly string[] = [
 ];
 
 describeWithRedisBinary('findings 1, 15 and 16: scripts answer exactly as redis-server does', () => {
-  let server: OwnRedisServer;
-  let redis: RespClient;
+  const redis = useOwnRedisClient();
   let memory: EngineUnderTest;
-  beforeAll(async () => {
-    server = await OwnRedisServer.start();
-    redis = await RespClient.connect(server.url);
+  beforeAll(() => {
     memory = engineUnderTest();
   });
   afterAll(async () => {
-    redis?.close();
-    await server?.stop();
     await memory?.engine.close();
   });
 
   const sameReply = async (script: string) => {
     const args = ['EVAL', script, '0'];
-    expect(await memory.run(...args)).toEqual(await redis.send(args));
+    expect(await memory.run(...args)).toEqual(await redis().send(args));
   };
   it.each(ESCAPE_ATTEMPTS)('finding 1: %s', sameReply);
   it.each(ERROR_SHAPES)('finding 15: %s', sameReply);
