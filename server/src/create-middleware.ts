@@ -1,9 +1,13 @@
-// The plugin's public Koa API: validate a config, compile its strategies and get the middleware.
-// The Strapi plugin uses this same function; plain Koa apps can use it directly.
+// The rate limiter of one app, built once from a validated config: its rules (config/rules.ts), one
+// store client, the Koa middleware, and the usage report and reset that the admin API serves. The
+// Strapi plugin keeps one per Strapi instance for its middleware and its admin API alike (its config
+// comes from files, unknown until validated: strapi/plugin.ts parses it and calls createRateLimiter);
+// plain Koa apps call createRateLimitMiddleware with a typed config.
 import type { Redis } from '@upstash/redis';
 import type { Middleware } from 'koa';
 import { asConfigError } from './config/errors';
 import { parseConfig } from './config/parse-config';
+import { compileConfig } from './config/rules';
 import type { RateLimitConfig, RateLimitConfigInput } from './config/schema';
 import { compileStrategies } from './http/compile-strategies';
 import { compileHeaderPrivacy, headerHashKey } from './http/header-privacy';
@@ -12,7 +16,8 @@ import { openStore } from './limiter/open-store';
 import { describeStore } from './limiter/store-in-use';
 import { checkStore, type StoreCheck } from './limiter/store-check';
 import type { CallerVerifier } from './http/verified-caller';
-import type { FailOpenReport, StoreInUse } from './admin-api/usage-types';
+import { DEFAULT_USAGE_LIMITS, readUsage, resetCaller, type UsageLimits } from './admin-api/usage-service';
+import type { FailOpenReport, StoreInUse, UsageReport } from './admin-api/usage-types';
 
 export interface RateLimitMiddlewareOptions {
   /** Where debug lines and store warnings go (default: console). */
@@ -32,8 +37,6 @@ export type RateLimitMiddleware = Middleware & {
   readonly config: RateLimitConfig;
   /** The store client the limiters use. */
   readonly redis: Redis;
-  /** Forgets a caller's in-memory block on one strategy (after its counters were reset in the store). */
-  forgetBlocked(strategyIndex: number, caller: string): void;
   /** Requests let through unchecked because the store failed or timed out (failureMode 'open'). */
   failOpen(): FailOpenReport;
   /** Which store the limiter uses (a URL without credentials, or the embedded store). */
@@ -42,23 +45,50 @@ export type RateLimitMiddleware = Middleware & {
   readonly storeDescription: string;
   /** One round trip: whether the store answers and accepts the token (boot runs it once). */
   checkStore(): Promise<StoreCheck>;
+  /** The strategies with their callers' live counters (what `GET /ratelimit/usage` answers). */
+  readUsage(limits?: UsageLimits): Promise<UsageReport>;
+  /**
+   * Deletes one caller's counters on one strategy and forgets its block in this instance's memory
+   * (other instances sharing the store keep theirs until it ends); resolves with the keys deleted.
+   */
+  resetCaller(strategyIndex: number, identifier: string): Promise<number>;
   /** Releases the store connections. */
   close(): void;
 };
 
 const consoleLogger: RateLimitLogger = { info: (message) => console.info(message), warn: (message) => console.warn(message) };
 
-/**
- * Validates `config` and compiles its strategies (throwing a RateLimitConfigError, code
- * ERR_RATELIMIT_CONFIG, that names each offending field) and returns the Koa middleware. Call
- * `close()` when the app stops.
- */
-export function createRateLimitMiddleware(input: RateLimitConfigInput, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
-  const config = parseConfig(input, options.environment);
+/** Builds the limiter of a validated config (see the file header for who calls this). */
+export function createRateLimiter(validated: RateLimitConfig, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
+  const config = compileConfig(validated);
   const { redis, store, close } = asConfigError('url', () => openStore(config, config.timeout));
   const hasherFor = compileHeaderPrivacy(config.hashHeaderValues, headerHashKey(config.token));
   const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes);
   const limiter = new RateLimiter(config, rules, options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis, hasherFor, options.verifyCaller);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
-  return Object.assign(middleware, { config, redis, store, storeDescription: describeStore(store), checkStore: () => checkStore(redis), forgetBlocked: limiter.forgetBlocked, failOpen: () => limiter.health.report(), close });
+  const failOpen = (): FailOpenReport => limiter.health.report();
+  return Object.assign(middleware, {
+    config: validated,
+    redis,
+    store,
+    storeDescription: describeStore(store),
+    failOpen,
+    checkStore: () => checkStore(redis),
+    readUsage: (limits: UsageLimits = DEFAULT_USAGE_LIMITS) => readUsage(redis, config, limits, Date.now(), failOpen()),
+    async resetCaller(strategyIndex: number, identifier: string): Promise<number> {
+      const deleted = await resetCaller(redis, config, strategyIndex, identifier);
+      limiter.forgetBlocked(strategyIndex, identifier);
+      return deleted;
+    },
+    close,
+  });
+}
+
+/**
+ * Validates `config` and compiles its strategies (throwing a RateLimitConfigError, code
+ * ERR_RATELIMIT_CONFIG, that names each offending field) and returns the Koa middleware. Call
+ * `close()` when the app stops.
+ */
+export function createRateLimitMiddleware(config: RateLimitConfigInput, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
+  return createRateLimiter(parseConfig(config, options.environment), options);
 }

@@ -9,5 +9,5 @@ export type { RateLimitLogger, RefusalResponder } from './http/middleware';
 export type { Refusal } from './http/refusal';
 export type { CallerVerifier, VerifiedCaller } from './http/verified-caller';
 export type { FailOpenReport, StoreInUse } from './admin-api/usage-types';
-export { StrategyKeys } from './http/keys';
+export { StrategyKeys } from './config/keys';
 export { normaliseIdentifier, ipIdentifier } from './http/normalise-identifier';

@@ -1,5 +1,5 @@
 // Reads back the limiter key the server records analytics under (`<METHOD>:<route>:<identifier>:<limiter>`,
-// laid out by server/src/http/keys.ts), so "most limited callers" shows method, route and caller in
+// laid out by server/src/config/keys.ts), so "most limited callers" shows method, route and caller in
 // columns instead of the raw key. None of the four parts can hold a `:` (the route escapes `%` and `:`
 // as `%25` and `%3A`; identifiers are percent-encoded), so a key splits in one way only; a test drives
 // the server's own key builder against this reader.

@@ -1,10 +1,19 @@
-// The admin API's controllers: the usage report and resetting one caller. A store that cannot be
-// reached answers 503 with a sentence for the page, never a stack.
+// The admin API's controllers: the usage report and resetting one caller, both served by the app's
+// one rate limiter (create-middleware.ts), so the page reads the store the limiter counts in and a
+// reset also frees the caller's block in that limiter's memory. A store that cannot be reached
+// answers 503 with a sentence for the page, never a stack.
 import type { Context } from 'koa';
-import { adminStoreFor, type ConfigSource } from './admin-store';
-import { DEFAULT_USAGE_LIMITS, readUsage, resetCaller } from './usage-service';
+import { DEFAULT_USAGE_LIMITS, type UsageLimits } from './usage-service';
+import type { UsageReport } from './usage-types';
 
 const MAX_CALLERS_CEILING = 1000;
+
+/** What the controllers need of the rate limiter. */
+export interface UsageSource {
+  readonly config: { readonly strategy: readonly unknown[] };
+  readUsage(limits: UsageLimits): Promise<UsageReport>;
+  resetCaller(strategyIndex: number, identifier: string): Promise<number>;
+}
 
 function storeDown(ctx: Context, error: unknown): void {
   const reason = error instanceof Error ? error.message : String(error);
@@ -26,34 +35,32 @@ function callerLimit(value: unknown): number {
   return Number.isInteger(limit) && limit > 0 ? Math.min(limit, MAX_CALLERS_CEILING) : DEFAULT_USAGE_LIMITS.maxCallers;
 }
 
-export const usageController = ({ strapi }: { strapi: ConfigSource }) => ({
+/** @param source the app's rate limiter, looked up when a request arrives. */
+export const usageController = (source: () => UsageSource) => ({
   async read(ctx: Context): Promise<void> {
-    const { redis, config, failOpen } = adminStoreFor(strapi);
     try {
-      ctx.body = { data: await readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, maxCallers: callerLimit(ctx.query.limit) }, Date.now(), failOpen?.()) };
+      ctx.body = { data: await source().readUsage({ ...DEFAULT_USAGE_LIMITS, maxCallers: callerLimit(ctx.query.limit) }) };
     } catch (error) {
       storeDown(ctx, error);
     }
   },
 
   async reset(ctx: Context): Promise<void> {
-    const { redis, config, resetListeners } = adminStoreFor(strapi);
+    const limiter = source();
+    const strategies = limiter.config.strategy.length;
     const body = ((ctx.request as { body?: unknown }).body ?? {}) as { strategy?: unknown; identifier?: unknown };
     const { strategy, identifier } = body;
-    if (!Number.isInteger(strategy) || (strategy as number) < 0 || (strategy as number) >= config.strategy.length) {
-      return badRequest(ctx, `strategy must be the index of a configured strategy (0 to ${config.strategy.length - 1})`);
+    if (!Number.isInteger(strategy) || (strategy as number) < 0 || (strategy as number) >= strategies) {
+      return badRequest(ctx, `strategy must be the index of a configured strategy (0 to ${strategies - 1})`);
     }
     if (typeof identifier !== 'string' || identifier.length === 0 || identifier.includes(':')) {
       return badRequest(ctx, 'identifier must be a caller identifier as listed by GET /ratelimit/usage');
     }
     try {
-      const deletedKeys = await resetCaller(redis, config, strategy as number, identifier);
-      for (const listener of resetListeners) listener(strategy as number, identifier);
+      const deletedKeys = await limiter.resetCaller(strategy as number, identifier);
       ctx.body = { data: { strategy, identifier, deletedKeys } };
     } catch (error) {
       storeDown(ctx, error);
     }
   },
 });
-
-export const adminControllers = { usage: usageController };

@@ -1,18 +1,13 @@
-// Reads one caller's live counter for one strategy and turns it into used/remaining tokens and the
-// reset time, computed the way @upstash/ratelimit's own scripts compute them.
+// Reads the live counters of several callers of one rule in one round trip and turns them into
+// used/remaining tokens and the reset time, computed the way @upstash/ratelimit's own scripts
+// compute them. Which keys hold a counter is the rule's keys' to say (config/keys.ts).
 import type { Redis } from '@upstash/redis';
-import { parseDuration } from '../config/duration';
-import type { StrategyConfig } from '../config/schema';
+import type { Rule } from '../config/rules';
 import type { CallerCounter } from './usage-types';
 
 function toNumber(value: unknown): number {
   const number = typeof value === 'number' ? value : Number(value);
   return Number.isFinite(number) ? number : 0;
-}
-
-export function windowMilliseconds(strategy: StrategyConfig): number {
-  // The config schema has already refused windows that do not parse.
-  return parseDuration(strategy.limiter.window)!.milliseconds;
 }
 
 function counter(identifier: string, method: string, limit: number, used: number, reset: number): CallerCounter {
@@ -21,25 +16,23 @@ function counter(identifier: string, method: string, limit: number, used: number
   return { identifier, method, used: Math.min(limit, Math.max(0, used)), remaining, limit, reset, blocked: remaining === 0 };
 }
 
-/** A caller holding a counter: its identifier and method, and its key before any window number. */
+/** A caller holding a counter on a rule: its identifier and the method in its keys. */
 export interface FoundCaller {
   readonly identifier: string;
   readonly method: string;
-  readonly key: string;
 }
 
-/** Reads the counters of several callers in one round trip. */
-export async function readCounters(redis: Redis, strategy: StrategyConfig, callers: readonly FoundCaller[], now: number): Promise<CallerCounter[]> {
+export async function readCounters(redis: Redis, rule: Rule, callers: readonly FoundCaller[], now: number): Promise<CallerCounter[]> {
   if (callers.length === 0) return [];
-  const { algorithm, tokens } = strategy.limiter;
-  const windowMs = windowMilliseconds(strategy);
-  const windowIndex = Math.floor(now / windowMs);
-  const windowEnd = (windowIndex + 1) * windowMs;
+  const { algorithm, tokens, refillRate } = rule.limit;
+  const windowMs = rule.limit.window.milliseconds;
+  const windowEnd = (Math.floor(now / windowMs) + 1) * windowMs;
   const pipeline = redis.pipeline();
-  for (const { key } of callers) {
-    if (algorithm === 'token-bucket') pipeline.hmget(key, 'refilledAt', 'tokens');
-    else if (algorithm === 'fixed-window') pipeline.get(`${key}:${windowIndex}`);
-    else pipeline.mget(`${key}:${windowIndex}`, `${key}:${windowIndex - 1}`);
+  for (const { identifier, method } of callers) {
+    const keys = rule.keys.counterKeys(method, identifier, now);
+    if (algorithm === 'token-bucket') pipeline.hmget(keys[0], 'refilledAt', 'tokens');
+    else if (algorithm === 'fixed-window') pipeline.get(keys[0]);
+    else pipeline.mget(...keys);
   }
   const replies = await pipeline.exec();
   return callers.map(({ identifier, method }, index) => {
@@ -53,7 +46,6 @@ export async function readCounters(redis: Redis, strategy: StrategyConfig, calle
     }
     const bucket = reply as { refilledAt?: unknown; tokens?: unknown } | null;
     if (!bucket || bucket.refilledAt === null || bucket.refilledAt === undefined) return counter(identifier, method, tokens, 0, now);
-    const refillRate = strategy.limiter.refillRate ?? tokens;
     const refilledAt = toNumber(bucket.refilledAt);
     const intervals = Math.max(0, Math.floor((now - refilledAt) / windowMs));
     const available = Math.min(tokens, toNumber(bucket.tokens) + intervals * refillRate);

@@ -1,14 +1,15 @@
 // What the admin usage view shows: every configured strategy with the callers currently holding a
 // counter, and resetting one caller of one strategy. The callers of all strategies are found in one
 // bounded SCAN pass over the plugin's prefix (never KEYS, never a pass per strategy or method):
-// each key is split by the one key layout (http/keys.ts) and handed to the strategy it belongs to.
+// each key is split by the one key layout (config/keys.ts) and handed to the rule it belongs to. A
+// reset needs no SCAN: it deletes the keys the rule names for that caller, and nothing else.
 import type { Redis } from '@upstash/redis';
-import type { RateLimitConfig, StrategyConfig } from '../config/schema';
-import { escapeGlob, parseKey, shapeOf, StrategyKeys } from '../http/keys';
+import type { CompiledConfig, Rule } from '../config/rules';
+import { escapeGlob, parseKey, shapeOf } from '../config/keys';
 import { readAnalytics } from './analytics';
 import { readCounters, type FoundCaller } from './counters';
 import { storeInUse } from '../limiter/store-in-use';
-import type { CallerCounter, FailOpenReport, LimiterAlgorithm, StrategyUsage, UsageReport } from './usage-types';
+import type { CallerCounter, FailOpenReport, StrategyUsage, UsageReport } from './usage-types';
 
 export interface UsageLimits {
   /** Most callers listed per strategy (the total is still reported). */
@@ -29,11 +30,11 @@ interface FoundCallers {
   readonly exact: boolean;
 }
 
-/** Every caller with a counter, for every strategy at once, in one bounded pass. */
-async function findCallers(redis: Redis, prefix: string, keysets: readonly StrategyKeys[], limits: UsageLimits): Promise<FoundCallers> {
-  const owner = new Map<string, number>();
-  keysets.forEach((keys, index) => keys.methods.forEach((method) => owner.set(keys.shape(method), index)));
-  const found = keysets.map(() => new Map<string, FoundCaller>());
+/** Every caller with a counter, for every rule at once, in one bounded pass. */
+async function findCallers(redis: Redis, prefix: string, rules: readonly Rule[], limits: UsageLimits): Promise<FoundCallers> {
+  const owner = new Map<string, Rule>();
+  for (const rule of rules) for (const method of rule.methods) owner.set(rule.keys.shape(method), rule);
+  const found = rules.map(() => new Map<string, FoundCaller>());
   let scanned = 0;
   let calls = 0;
   let cursor = '0';
@@ -44,10 +45,10 @@ async function findCallers(redis: Redis, prefix: string, keysets: readonly Strat
     scanned += keys.length;
     for (const key of keys) {
       const parsed = parseKey(prefix, key);
-      const index = parsed && owner.get(shapeOf(parsed));
-      if (parsed === undefined || index === undefined || !keysets[index].owns(parsed)) continue;
+      const rule = parsed && owner.get(shapeOf(parsed));
+      if (parsed === undefined || rule === undefined || !rule.keys.owns(parsed)) continue;
       const { method, identifier } = parsed;
-      found[index].set(`${method} ${identifier}`, { identifier, method, key: keysets[index].storeKey(method, identifier) });
+      found[rule.index].set(`${method} ${identifier}`, { identifier, method });
     }
   } while (cursor !== '0' && scanned < limits.maxScannedKeys && calls < limits.maxScanCalls);
   return { callers: found.map((callers) => [...callers.values()]), exact: cursor === '0' };
@@ -58,20 +59,20 @@ function byMostLimited(a: CallerCounter, b: CallerCounter): number {
   return a.remaining - b.remaining || a.identifier.localeCompare(b.identifier);
 }
 
-async function strategyUsage(redis: Redis, strategy: StrategyConfig, keys: StrategyKeys, index: number, callers: FoundCaller[], exact: boolean, limits: UsageLimits, now: number): Promise<StrategyUsage> {
+async function strategyUsage(redis: Redis, rule: Rule, callers: FoundCaller[], exact: boolean, limits: UsageLimits, now: number): Promise<StrategyUsage> {
   // Counters are read for a bounded number of callers; the rest only count towards the total.
-  const counters = (await readCounters(redis, strategy, callers.slice(0, limits.maxCallers), now)).sort(byMostLimited);
+  const counters = (await readCounters(redis, rule, callers.slice(0, limits.maxCallers), now)).sort(byMostLimited);
+  const { strategy } = rule;
   return {
-    index,
-    methods: [...keys.methods],
+    index: rule.index,
+    methods: [...rule.methods],
     path: strategy.path,
-    // The schema only lets the three algorithms through.
-    algorithm: strategy.limiter.algorithm as LimiterAlgorithm,
+    algorithm: rule.limit.algorithm,
     tokens: strategy.limiter.tokens,
     window: strategy.limiter.window,
     ...(strategy.limiter.refillRate === undefined ? {} : { refillRate: strategy.limiter.refillRate }),
     identifierSource: strategy.identifierSource,
-    debug: strategy.debug === true || strategy.debug === 'true',
+    debug: rule.debug,
     callers: counters,
     totalCallers: callers.length,
     totalExact: exact,
@@ -84,15 +85,14 @@ export const NO_FAIL_OPEN: FailOpenReport = { admitted: 0, outage: false };
 
 export async function readUsage(
   redis: Redis,
-  config: RateLimitConfig,
+  config: CompiledConfig,
   limits: UsageLimits = DEFAULT_USAGE_LIMITS,
   now = Date.now(),
   failOpen: FailOpenReport = NO_FAIL_OPEN,
 ): Promise<UsageReport> {
-  const keysets = config.strategy.map((strategy) => new StrategyKeys(config.prefix, strategy));
   // A disabled plugin uses no store: its strategies are listed with no callers.
-  const { callers, exact } = config.enabled ? await findCallers(redis, config.prefix, keysets, limits) : { callers: keysets.map(() => []), exact: true };
-  const strategies = await Promise.all(config.strategy.map((strategy, index) => strategyUsage(redis, strategy, keysets[index], index, callers[index], exact, limits, now)));
+  const { callers, exact } = config.enabled ? await findCallers(redis, config.prefix, config.rules, limits) : { callers: config.rules.map(() => []), exact: true };
+  const strategies = await Promise.all(config.rules.map((rule) => strategyUsage(redis, rule, callers[rule.index], exact, limits, now)));
   return {
     enabled: config.enabled,
     store: storeInUse(config),
@@ -106,23 +106,14 @@ export async function readUsage(
 }
 
 /**
- * Deletes one caller's counters for one strategy (every method it keys, every window), after
- * checking that each key found belongs to that strategy and caller. The identifier is escaped in
- * the MATCH pattern, so `*` or `[` in it never reaches another caller. Returns how many keys were deleted.
+ * Deletes one caller's counters on one strategy: for every method the rule keys, the keys its
+ * algorithm reads now (config/keys.ts), named exactly, so no other caller or strategy is reached
+ * whatever the identifier holds, and no SCAN walks the keyspace. Older window keys, which the
+ * algorithm no longer reads, expire on their own. Returns how many keys were deleted.
  */
-export async function resetCaller(redis: Redis, config: RateLimitConfig, strategyIndex: number, identifier: string, scanBatch = DEFAULT_USAGE_LIMITS.scanBatch): Promise<number> {
-  const strategy = config.strategy[strategyIndex];
-  if (!strategy) throw new RangeError(`There is no strategy ${strategyIndex} (the config has ${config.strategy.length})`);
-  const keys = new StrategyKeys(config.prefix, strategy);
-  const owned: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, found] = await redis.scan(cursor, { match: keys.callerPattern(identifier), count: scanBatch });
-    cursor = String(next);
-    for (const key of found) {
-      const parsed = parseKey(config.prefix, key);
-      if (parsed !== undefined && parsed.identifier === identifier && keys.owns(parsed)) owned.push(key);
-    }
-  } while (cursor !== '0');
-  return owned.length === 0 ? 0 : redis.del(...owned);
+export async function resetCaller(redis: Redis, config: CompiledConfig, strategyIndex: number, identifier: string, now = Date.now()): Promise<number> {
+  const rule = config.rules[strategyIndex];
+  if (!rule) throw new RangeError(`There is no strategy ${strategyIndex} (the config has ${config.rules.length})`);
+  const keys = rule.methods.flatMap((method) => rule.keys.counterKeys(method, identifier, now));
+  return redis.del(...keys);
 }

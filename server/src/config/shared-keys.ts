@@ -1,10 +1,11 @@
 // Finds strategies whose counters would land on the same store keys: same path as written,
 // overlapping key methods and the same limiter part (algorithm and window), whatever their
 // identifier sources (a header value can equal an IP's identifier). Strategies that differ in their
-// limiter part write keys of their own (see http/keys.ts), so burst and sustained windows, or a
-// window beside a token bucket, share a route freely.
+// limiter part write keys of their own (see keys.ts), so burst and sustained windows, or a
+// window beside a token bucket, share a route freely. It runs inside the schema, on strategies
+// whose other fields may have failed their own checks, so it parses their windows itself.
 import { parseDuration } from './duration';
-import { keyMethods, limiterInKey } from './key-parts';
+import { keyMethods, limiterInKey } from './keys';
 
 interface StrategyShape {
   readonly methods: readonly string[];
@@ -16,13 +17,16 @@ interface StrategyShape {
 export function strategiesSharingKeys(strategies: readonly StrategyShape[]): [number, number, string][] {
   const clashes: [number, number, string][] = [];
   // zod runs this refinement even when a field failed its own checks: only well-formed windows count.
-  const limiters = strategies.map((strategy) => (typeof strategy.limiter?.window === 'string' && parseDuration(strategy.limiter.window) ? limiterInKey(strategy.limiter) : undefined));
+  const limiters = strategies.map((strategy) => {
+    const window = typeof strategy.limiter?.window === 'string' ? parseDuration(strategy.limiter.window) : undefined;
+    return window && limiterInKey(strategy.limiter.algorithm, window.milliseconds);
+  });
   strategies.forEach((later, j) => {
     for (let i = 0; i < j; i++) {
       const earlier = strategies[i];
       if (earlier.path !== later.path || limiters[i] === undefined || limiters[i] !== limiters[j]) continue;
-      const laterMethods = new Set(keyMethods(later));
-      const shared = keyMethods(earlier).find((method) => laterMethods.has(method));
+      const laterMethods = new Set(keyMethods(later.methods));
+      const shared = keyMethods(earlier.methods).find((method) => laterMethods.has(method));
       if (shared) clashes.push([i, j, shared]);
     }
   });

@@ -18,7 +18,6 @@ import type { HeaderValueHasher } from './header-privacy';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { verifiedIdentity } from './identify';
-import { StrategyKeys } from './keys';
 import { STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type RefusalResponder } from './refusal';
 import { USER_SOURCE, type CallerVerifier, type VerifiedCaller } from './verified-caller';
 
@@ -31,7 +30,7 @@ export interface RateLimitLogger {
 
 interface Check {
   readonly rule: CompiledRule;
-  /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see keys.ts). */
+  /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see config/keys.ts). */
   readonly limiterKey: string;
   /** The block cache's key: one strategy, one caller. */
   readonly cacheKey: string;
@@ -71,8 +70,6 @@ export class RateLimiter {
   private readonly refunds: TokenRefunds;
   /** Whether each rule (by index) identifies callers by their verified principal (`user`). */
   private readonly userRules: readonly boolean[];
-  /** Each rule's key layout, by rule index. */
-  private readonly keys: readonly StrategyKeys[];
   /** With `analytics`, refusals answered from memory are still recorded as blocked events. */
   private readonly analytics: Analytics | undefined;
   /** With failureMode 'local', one in-memory limiter per rule, used while the store is away. */
@@ -91,9 +88,8 @@ export class RateLimiter {
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
     this.health = new StoreHealth(logger, config.failureMode);
-    this.memory = config.failureMode === 'local' ? rules.map((rule) => new MemoryLimiter(rule.strategy, MEMORY_LIMITER_CAPACITY)) : undefined;
+    this.memory = config.failureMode === 'local' ? rules.map((rule) => new MemoryLimiter(rule.limit, MEMORY_LIMITER_CAPACITY)) : undefined;
     this.allowed = compileAllowList(config.allowList, hasherFor);
-    this.keys = rules.map((rule) => new StrategyKeys(config.prefix, rule.strategy));
     this.userRules = rules.map((rule) => rule.strategy.identifierSource === USER_SOURCE);
     const unverifiable = verifyCaller ? [] : rules.filter((rule) => this.userRules[rule.index]);
     if (unverifiable.length > 0) {
@@ -101,7 +97,7 @@ export class RateLimiter {
         unverifiable.map((rule) => `strategy[${rule.index}].identifierSource: "user" needs a verifier of users and API tokens: the Strapi plugin has one; plain Koa apps pass the verifyCaller option`),
       );
     }
-    this.refunds = new TokenRefunds(rules.map((rule) => rule.strategy), redis, config.prefix);
+    this.refunds = new TokenRefunds(rules.map((rule) => rule.limit), redis, config.prefix);
     this.analytics = config.analytics ? new Analytics({ redis, prefix: config.prefix }) : undefined;
   }
 
@@ -166,7 +162,7 @@ export class RateLimiter {
     for (const { rule, method } of matched) {
       const identity = verified && this.userRules[rule.index] ? verifiedIdentity(verified) : rule.identify(ctx);
       if (this.allowed(identity)) continue;
-      const limiterKey = this.keys[rule.index].limiterKey(method, identity.id);
+      const limiterKey = rule.keys.limiterKey(method, identity.id);
       checks.push({ rule, limiterKey, cacheKey: blockKey(rule.index, limiterKey), method, caller: identity.id });
     }
     return checks;
@@ -186,9 +182,9 @@ export class RateLimiter {
    * reset time. Other instances sharing the store keep their own memory until then.
    */
   readonly forgetBlocked = (strategyIndex: number, caller: string): void => {
-    const keys = this.keys[strategyIndex];
-    if (!keys) return;
-    for (const method of keys.methods) this.blocked.forget(blockKey(strategyIndex, keys.limiterKey(method, caller)));
+    const rule = this.rules[strategyIndex];
+    if (!rule) return;
+    for (const method of rule.methods) this.blocked.forget(blockKey(strategyIndex, rule.keys.limiterKey(method, caller)));
   };
 
   /** The block that lasts longest among the request's strategies, so Retry-After is not too early. */

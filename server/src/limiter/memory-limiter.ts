@@ -5,8 +5,7 @@
 // it), as rate-limiter-flexible's insurance limiter
 // does. Counts are per instance, so N instances admit up to N times a limit; that is the price of not
 // letting everything through. Bounded: past `capacity` callers, the oldest is forgotten first.
-import { parseDuration } from '../config/duration';
-import type { StrategyConfig } from '../config/schema';
+import type { Limit } from '../config/rules';
 
 export interface MemoryDecision {
   readonly success: boolean;
@@ -33,15 +32,14 @@ export class MemoryLimiter {
   private readonly entries = new Map<string, Counter | Bucket>();
 
   constructor(
-    private readonly strategy: StrategyConfig,
+    private readonly counting: Limit,
     private readonly capacity: number,
   ) {
-    // The config schema has already refused windows that do not parse.
-    this.windowMs = parseDuration(strategy.limiter.window)!.milliseconds;
+    this.windowMs = counting.window.milliseconds;
   }
 
   limit(limiterKey: string, now: number): MemoryDecision {
-    const { algorithm } = this.strategy.limiter;
+    const { algorithm } = this.counting;
     if (algorithm === 'token-bucket') return this.takeToken(limiterKey, now);
     return algorithm === 'fixed-window' ? this.countFixed(limiterKey, now) : this.countSliding(limiterKey, now);
   }
@@ -62,7 +60,7 @@ export class MemoryLimiter {
   }
 
   private countFixed(key: string, now: number): MemoryDecision {
-    const limit = this.strategy.limiter.tokens;
+    const limit = this.counting.tokens;
     const window = Math.floor(now / this.windowMs);
     const counter = this.counter(key, window);
     counter.current += 1;
@@ -70,7 +68,7 @@ export class MemoryLimiter {
   }
 
   private countSliding(key: string, now: number): MemoryDecision {
-    const limit = this.strategy.limiter.tokens;
+    const limit = this.counting.tokens;
     const window = Math.floor(now / this.windowMs);
     const counter = this.counter(key, window);
     const weighted = Math.floor((1 - (now % this.windowMs) / this.windowMs) * counter.previous);
@@ -81,7 +79,7 @@ export class MemoryLimiter {
   }
 
   private takeToken(key: string, now: number): MemoryDecision {
-    const { tokens: limit, refillRate = limit } = this.strategy.limiter;
+    const { tokens: limit, refillRate } = this.counting;
     const known = this.entries.get(key) as Bucket | undefined;
     const bucket = known && now < known.expiresAt ? known : this.remember(key, { refilledAt: now, tokens: limit, expiresAt: Infinity });
     if (now >= bucket.refilledAt + this.windowMs) {

@@ -4,11 +4,10 @@
 // refill, also its `reset` (a refused bucket holds no whole token, and a refill adds at least one).
 // sliding-window: its `reset` is the current window's end, which can be long after the weighted count
 // admits again (or before, when this window alone is full), so the two windows' counters are read
-// (one MGET of the library's keys, `<prefix>:<limiter key>:<window number>`) and the moment computed
+// (one MGET of the library's keys, named by the rule's keys: config/keys.ts) and the moment computed
 // as the script would decide it (sliding-window-reopening.ts). A failed read caches nothing.
 import type { Redis } from '@upstash/redis';
-import { parseDuration } from '../config/duration';
-import type { StrategyConfig } from '../config/schema';
+import type { Rule } from '../config/rules';
 import { slidingWindowReopensAt } from './sliding-window-reopening';
 
 /** The moment (ms epoch) a refused caller could be admitted again, or undefined when it is not known. */
@@ -16,16 +15,14 @@ export type Reopening = (limiterKey: string, reset: number) => Promise<number | 
 
 const counter = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
 
-export function compileReopening(strategy: StrategyConfig, redis: Redis, prefix: string): Reopening {
-  if (strategy.limiter.algorithm !== 'sliding-window') return (_limiterKey, reset) => Promise.resolve(reset);
-  // The config schema has already refused windows that do not parse.
-  const windowMs = parseDuration(strategy.limiter.window)!.milliseconds;
-  const limit = strategy.limiter.tokens;
+export function compileReopening(rule: Rule, redis: Redis): Reopening {
+  if (rule.limit.algorithm !== 'sliding-window') return (_limiterKey, reset) => Promise.resolve(reset);
+  const windowMs = rule.limit.window.milliseconds;
+  const limit = rule.limit.tokens;
   return async (limiterKey) => {
     const now = Date.now();
-    const window = Math.floor(now / windowMs);
     try {
-      const [current, previous] = await redis.mget<unknown[]>(`${prefix}:${limiterKey}:${window}`, `${prefix}:${limiterKey}:${window - 1}`);
+      const [current, previous] = await redis.mget<unknown[]>(...rule.keys.counterKeysOf(limiterKey, now));
       return slidingWindowReopensAt(counter(previous), counter(current), now, windowMs, limit);
     } catch {
       return undefined;

@@ -9,7 +9,7 @@
 // given back, which is what the algorithm itself would have ended with.
 import { Ratelimit } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
-import type { StrategyConfig } from '../config/schema';
+import type { Limit } from '../config/rules';
 import { createLimiter } from './create-limiter';
 
 /** A token one strategy's limiter took for a request that was then refused. */
@@ -24,8 +24,8 @@ export class TokenRefunds {
   /** Per strategy, a limiter without analytics: a refund is not a request and must not be recorded as one. */
   private readonly limiters: readonly Ratelimit[];
 
-  constructor(strategies: readonly StrategyConfig[], redis: Redis, prefix: string) {
-    this.limiters = strategies.map((strategy) => createLimiter(strategy, redis, { prefix, analytics: false }));
+  constructor(limits: readonly Limit[], redis: Redis, prefix: string) {
+    this.limiters = limits.map((limit) => createLimiter(limit, redis, { prefix, analytics: false }));
   }
 
   /** Gives every token back whose window is still current; store failures are ignored (the refund is a courtesy). */

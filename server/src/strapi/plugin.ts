@@ -1,12 +1,14 @@
 // The Strapi v5 server plugin `ratelimit`: validates its config at boot (a bad config aborts boot
 // naming the field), adds the limiter in bootstrap() (after CORS and Strapi's error handling, before
 // the router) unless the app placed `plugin::ratelimit.limit` itself, serves the admin usage API
-// with its RBAC actions, and releases everything in destroy().
+// with its RBAC actions, and releases everything in destroy(). One rate limiter per Strapi instance
+// (create-middleware.ts) serves the middleware and the admin API alike: one parsed config, one
+// store client.
 import type { Middleware } from 'koa';
-import { adminControllers, adminRoutes, adminStoreShares, closeAdminStore, onCallerReset, registerAdminPermissions, reportFailOpenFrom, type PermissionStrapi } from '../admin-api';
-import { createRateLimitMiddleware, type RateLimitMiddleware } from '../create-middleware';
-import { parseConfig } from '../config/parse-config';
-import type { RateLimitConfigInput } from '../config/schema';
+import { adminRoutes, registerAdminPermissions, usageController, type PermissionStrapi } from '../admin-api';
+import { createRateLimiter, type RateLimitMiddleware } from '../create-middleware';
+import { currentEnvironment, parseConfig } from '../config/parse-config';
+import type { RateLimitConfig } from '../config/schema';
 import { reportBoot } from './boot-report';
 import { permissiveProxyWarning } from './proxy-warning';
 import { strapiRefusal } from './refusal';
@@ -50,20 +52,30 @@ function contentApiPrefixes(strapi: StrapiLike): string[] {
   return [typeof restPrefix === 'string' ? restPrefix : '/api', '/graphql'];
 }
 
+// Strapi runs config.validator on the merged config object, then stores that same object as
+// `plugin::ratelimit`: the validator's result is kept for it, so a boot parses the config once.
+const validated = new WeakMap<object, { readonly environment: string; readonly config: RateLimitConfig }>();
+
+/** The plugin's config, validated: the validator's result, or parsed here when Strapi did not validate it. */
+function configOf(strapi: StrapiLike): RateLimitConfig {
+  const input = strapi.config.get(PLUGIN_UID);
+  const environment = (strapi.config.get('environment') as string | undefined) ?? currentEnvironment();
+  const known = typeof input === 'object' && input !== null ? validated.get(input) : undefined;
+  return known?.environment === environment ? known.config : parseConfig(input, environment);
+}
+
 // Keyed by instance: two Strapi apps in one process (tests, multi-tenant hosts) each get their own.
 const limiters = new WeakMap<StrapiLike, RateLimitMiddleware>();
 
-/** One limiter per Strapi instance, shared by bootstrap() and the named middleware. */
+/** The rate limiter of a Strapi instance, made on first use by bootstrap(), the named middleware or the admin API. */
 function limiterFor(strapi: StrapiLike): RateLimitMiddleware {
   let limiter = limiters.get(strapi);
   if (!limiter) {
-    // Strapi's config is read from files at run time: createRateLimitMiddleware validates it (its config.validator did too).
-    limiter = createRateLimitMiddleware(strapi.config.get(PLUGIN_UID) as RateLimitConfigInput, {
+    limiter = createRateLimiter(configOf(strapi), {
       logger: strapi.log,
       contentApiPrefixes: contentApiPrefixes(strapi),
       refuse: strapiRefusal(errorMiddlewareOutside(strapi)),
       verifyCaller: strapiCallerVerifier(strapi),
-      environment: strapi.config.get('environment') as string | undefined,
     });
     limiters.set(strapi, limiter);
   }
@@ -74,7 +86,9 @@ export const strapiServerPlugin = {
   config: {
     default: { enabled: true, prefix: '@cms', analytics: false, strategy: [] },
     validator(config: unknown): void {
-      parseConfig(config);
+      const environment = currentEnvironment();
+      const parsed = parseConfig(config, environment);
+      if (typeof config === 'object' && config !== null) validated.set(config, { environment, config: parsed });
     },
   },
   register(): void {},
@@ -84,18 +98,14 @@ export const strapiServerPlugin = {
     if (limiter.config.enabled && !placedByApp(strapi)) strapi.server.use(limiter);
     const proxyWarning = limiter.config.enabled && limiter.config.strategy.length > 0 ? permissiveProxyWarning(strapi.config) : undefined;
     if (proxyWarning) strapi.log.warn(proxyWarning);
-    if (limiter.store.kind === 'embedded') adminStoreShares(strapi, limiter.redis);
-    onCallerReset(strapi, limiter.forgetBlocked);
-    reportFailOpenFrom(strapi, limiter.failOpen);
     await Promise.all([reportBoot(limiter, strapi.log), registerAdminPermissions(strapi)]);
   },
   destroy({ strapi }: { strapi: StrapiLike }): void {
     limiters.get(strapi)?.close();
     limiters.delete(strapi);
-    closeAdminStore(strapi);
   },
   routes: { admin: { type: 'admin', routes: adminRoutes } },
-  controllers: adminControllers,
+  controllers: { usage: ({ strapi }: { strapi: StrapiLike }) => usageController(() => limiterFor(strapi)) },
   middlewares: {
     limit: (_options: unknown, { strapi }: { strapi: StrapiLike }): Middleware => limiterFor(strapi),
   },

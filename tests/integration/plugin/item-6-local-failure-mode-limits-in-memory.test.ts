@@ -4,6 +4,7 @@
 // engine for random algorithms and request timings.
 import fc from 'fast-check';
 import { parseConfig } from '../../../server/src';
+import { compileConfig } from '../../../server/src/config/rules';
 import { MemoryLimiter } from '../../../server/src/limiter/memory-limiter';
 import { limitedApp, startKvRestServer, statuses, storeForSuite, strategy } from './support';
 
@@ -45,7 +46,7 @@ describe('the in-memory limiter', () => {
         async ([{ windowMs, ...limiter }, gaps]) => {
           const config = { url: store.kv.url, token: store.kv.token, prefix: `memory${Math.random()}`, blockedCacheSize: 0, strategy: [strategy({}, { ...limiter, window: `${windowMs}ms` })] };
           const app = limitedApp(config);
-          const memory = new MemoryLimiter(parseConfig(config).strategy[0], 10);
+          const memory = new MemoryLimiter(compileConfig(parseConfig(config)).rules[0].limit, 10);
           try {
             clock = 1_800_000_000_000;
             const fromStore: boolean[] = [];

@@ -5,8 +5,6 @@
 // the plugin entry does not load the plugin at all: see the README.)
 import type { Context } from 'koa';
 import strapiServer from '../../../strapi-server';
-import { closeAdminStore } from '../../../server/src/admin-api';
-import { usageController } from '../../../server/src/admin-api/controllers';
 import { closedPortUrl } from './store-proxy';
 
 it('item 9: a plugin whose config says enabled: false adds no limiter, checks no store, and its usage view says disabled instead of failing', async () => {
@@ -22,7 +20,7 @@ it('item 9: a plugin whose config says enabled: false adds no limiter, checks no
   await strapiServer.bootstrap({ strapi });
   try {
     const ctx = { query: {}, status: 200, body: undefined as unknown } as unknown as Context;
-    await usageController({ strapi }).read(ctx);
+    await strapiServer.controllers.usage({ strapi }).read(ctx);
     expect([used, lines]).toEqual([[], ['[ratelimit] disabled by the plugin config (enabled: false): no request is limited']]);
     expect(ctx.status).toBe(200);
     expect(ctx.body).toEqual({
@@ -40,6 +38,5 @@ it('item 9: a plugin whose config says enabled: false adds no limiter, checks no
     });
   } finally {
     strapiServer.destroy({ strapi });
-    closeAdminStore(strapi);
   }
 });

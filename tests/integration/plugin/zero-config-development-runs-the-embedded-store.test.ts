@@ -1,10 +1,10 @@
 // Zero-config development: without `url` outside production the limiter keeps its counters in the
 // embedded in-memory store, in this process (no server to start, no HTTP hop), and says so; the
 // admin usage report names the store in use; production still requires url and token, naming them.
+import Koa, { type Context } from 'koa';
+import supertest from 'supertest';
 import strapiServer from '../../../strapi-server';
 import { createRateLimitMiddleware, RateLimitConfigError } from '../../../server/src';
-import { readUsage } from '../../../server/src/admin-api/usage-service';
-import { adminStoreFor } from '../../../server/src/admin-api/admin-store';
 import { limitedApp, statuses, strategy } from './support';
 
 const strategies = [strategy({}, { tokens: 2 })];
@@ -15,7 +15,7 @@ it('zero-config: without url in development the limiter counts in the embedded s
     expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
     expect(app.limiter.store).toEqual({ kind: 'embedded' });
     expect(await app.limiter.checkStore()).toEqual({ ok: true });
-    const report = await readUsage(app.limiter.redis, app.limiter.config);
+    const report = await app.limiter.readUsage();
     expect(report.store).toEqual({ kind: 'embedded' });
     expect(report.strategies[0].callers.map(({ identifier, used, blocked }) => ({ identifier, used, blocked }))).toEqual([{ identifier: '127.0.0.1', used: 2, blocked: true }]);
   } finally {
@@ -52,8 +52,19 @@ it('zero-config: the Strapi plugin says in one boot line that it runs the embedd
   await strapiServer.bootstrap({ strapi });
   try {
     expect(lines).toEqual(['[ratelimit] limiting with 1 strategy on the embedded in-memory store (no url in development: counters live in this Strapi process only; set url and token to share them)']);
-    const limiter = strapiServer.middlewares.limit({}, { strapi }) as ReturnType<typeof createRateLimitMiddleware>;
-    expect(adminStoreFor(strapi).redis).toBe(limiter.redis);
+    const app = new Koa();
+    app.use(strapiServer.middlewares.limit({}, { strapi }));
+    app.use((ctx) => void (ctx.body = 'ok'));
+    const server = app.listen(0, '127.0.0.1');
+    try {
+      expect(await statuses(() => supertest(server).get('/limited'), 1)).toEqual([200]);
+    } finally {
+      server.close();
+    }
+    const ctx = { query: {}, status: 200, body: undefined as unknown } as unknown as Context;
+    await strapiServer.controllers.usage({ strapi }).read(ctx);
+    const report = (ctx.body as { data: { store: unknown; strategies: { callers: { identifier: string; used: number }[] }[] } }).data;
+    expect([report.store, report.strategies[0].callers.map(({ identifier, used }) => ({ identifier, used }))]).toEqual([{ kind: 'embedded' }, [{ identifier: '127.0.0.1', used: 1 }]]);
   } finally {
     strapiServer.destroy({ strapi });
   }

@@ -2,7 +2,7 @@
 // malformed reset requests with 400 before touching the store.
 import { createServer } from 'node:net';
 import type { Context } from 'koa';
-import { closeAdminStore } from '../../../server/src/admin-api/admin-store';
+import { createRateLimitMiddleware, type RateLimitMiddleware } from '../../../server/src';
 import { usageController } from '../../../server/src/admin-api/controllers';
 
 /** A loopback port with nothing listening on it. */
@@ -18,16 +18,15 @@ function fakeContext(body?: unknown): Context {
   return { query: {}, request: { body }, status: 404, body: undefined } as unknown as Context;
 }
 
-let strapi: { config: { get(): unknown } };
+let limiter: RateLimitMiddleware;
 beforeAll(async () => {
-  const config = { url: `http://127.0.0.1:${await closedPort()}`, token: 't', strategy: [{ methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } }] };
-  strapi = { config: { get: () => config } };
+  limiter = createRateLimitMiddleware({ url: `http://127.0.0.1:${await closedPort()}`, token: 't', strategy: [{ methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } }] });
 });
-afterAll(() => closeAdminStore(strapi));
+afterAll(() => limiter.close());
 
 it('answers GET /usage with 503 and a message when the store is down', async () => {
   const ctx = fakeContext();
-  await usageController({ strapi }).read(ctx);
+  await usageController(() => limiter).read(ctx);
   expect(ctx.status).toBe(503);
   const error = (ctx.body as { error: { status: number; name: string; message: string } }).error;
   expect(error).toMatchObject({ status: 503, name: 'StoreUnavailable' });
@@ -37,7 +36,7 @@ it('answers GET /usage with 503 and a message when the store is down', async () 
 
 it('answers POST /reset with 503 when the store is down', async () => {
   const ctx = fakeContext({ strategy: 0, identifier: '10.0.0.1' });
-  await usageController({ strapi }).reset(ctx);
+  await usageController(() => limiter).reset(ctx);
   expect(ctx.status).toBe(503);
 });
 
@@ -48,7 +47,7 @@ it.each([
   [{ strategy: 0, identifier: 'GET:/api/*:x' }, /^identifier must be a caller identifier/],
 ])('refuses the reset body %p with 400', async (body, message) => {
   const ctx = fakeContext(body);
-  await usageController({ strapi }).reset(ctx);
+  await usageController(() => limiter).reset(ctx);
   expect(ctx.status).toBe(400);
   expect((ctx.body as { error: { message: string } }).error.message).toMatch(message);
 });

@@ -1,7 +1,6 @@
 // Many callers: the report lists at most `maxCallers` of them with the true total, and stops
 // scanning at `maxScannedKeys`, saying the total is then only a lower bound.
 import { readUsage } from '../../../server/src/admin-api/usage-service';
-import { StrategyKeys } from '../../../server/src/http/keys';
 import { startAdminStore, type AdminStoreFixture } from './support';
 
 let store: AdminStoreFixture;
@@ -14,7 +13,7 @@ const CALLERS = 300;
 
 it('lists a bounded number of callers with the total of all of them', async () => {
   const config = store.config({ prefix: 'bounded', strategy: [{ methods: ['GET'], path: '/api/articles', identifierSource: 'ip', limiter: { algorithm: 'token-bucket', tokens: 5, window: '1h' } }] });
-  const keys = new StrategyKeys('bounded', config.strategy[0]);
+  const { keys } = config.rules[0];
   const pipeline = store.redis.pipeline();
   for (let caller = 0; caller < CALLERS; caller += 1) pipeline.hset(keys.storeKey('GET', `caller-${caller}`), { refilledAt: Date.now(), tokens: caller % 5 });
   await pipeline.exec();

@@ -2,12 +2,13 @@
 // GET, ALL shares one key), the window in seconds for the headers, and debug from a boolean or string.
 import { Redis } from '@upstash/redis';
 import { parseConfig } from '../../../server/src';
+import { compileConfig } from '../../../server/src/config/rules';
 import { compileStrategies } from '../../../server/src/http/compile-strategies';
 
 const redis = new Redis({ url: 'http://127.0.0.1:1', token: 'unused' });
 const compile = (strategy: Record<string, unknown>, limiter: Record<string, unknown> = {}) =>
   compileStrategies(
-    parseConfig({ url: 'http://127.0.0.1:1', token: 't', strategy: [{ methods: ['GET'], path: '/x', identifierSource: 'ip', ...strategy, limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m', ...limiter } }] }),
+    compileConfig(parseConfig({ url: 'http://127.0.0.1:1', token: 't', strategy: [{ methods: ['GET'], path: '/x', identifierSource: 'ip', ...strategy, limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m', ...limiter } }] })),
     redis,
     () => undefined,
   )[0];

@@ -4,6 +4,7 @@
 // matcher does not understand, and errors thrown while compiling (finding 8).
 import { Redis } from '@upstash/redis';
 import { createRateLimitMiddleware, parseConfig, RateLimitConfigError, type RateLimitConfigInput } from '../../../server/src';
+import { compileConfig } from '../../../server/src/config/rules';
 import { compileStrategies } from '../../../server/src/http/compile-strategies';
 
 const base = { url: 'http://127.0.0.1:8079', token: 't' };
@@ -94,7 +95,7 @@ describe('finding 8: limits the store can hold', () => {
     // A config that skipped validation, as a caller of the compiler could pass: the algorithm throws.
     const config = { ...parseConfig(base), strategy: [strategy({}, { window: '99999999999999999999999d' })] } as ReturnType<typeof parseConfig>;
     const redis = new Redis({ url: base.url, token: base.token });
-    expect(refusal(() => compileStrategies(config, redis, () => undefined))).toEqual({ code: 'ERR_RATELIMIT_CONFIG', problems: ['strategy[0].limiter: Unable to parse window size: 1e+23 d'] });
+    expect(refusal(() => compileStrategies(compileConfig(config), redis, () => undefined))).toEqual({ code: 'ERR_RATELIMIT_CONFIG', problems: ['strategy[0].limiter: Unable to parse window size: 1e+23 d'] });
   });
 
   it('finding 8: createRateLimitMiddleware refuses such configs with ERR_RATELIMIT_CONFIG and the field path', () => {

@@ -2,10 +2,19 @@
 // way: parsing a built key gives back its parts, and two different strategies or callers never
 // build the same key, whatever the routes, identifiers and windows.
 import fc from 'fast-check';
-import { escapeGlob, keyMethods, limiterInKey, parseKey, routeInKey, StrategyKeys, type KeyedStrategy } from '../../../server/src/http/keys';
+import { parseDuration } from '../../../server/src/config/duration';
+import { escapeGlob, keyMethods, limiterInKey, parseKey, routeInKey, StrategyKeys, type KeyedStrategy } from '../../../server/src/config/keys';
+import type { Algorithm } from '../../../server/src/config/schema';
 import { normaliseIdentifier } from '../../../server/src/http/normalise-identifier';
 
-const strategy = (path: string, algorithm: string, window: string, methods = ['GET']): KeyedStrategy => ({ methods, path, limiter: { algorithm, window } });
+/** A window as the config writes it, in ms (the keys take parsed windows). */
+const windowMs = (text: string): number => {
+  const duration = parseDuration(text);
+  if (!duration) throw new Error(`not a window: ${text}`);
+  return duration.milliseconds;
+};
+
+const strategy = (path: string, algorithm: Algorithm, window: string, methods = ['GET']): KeyedStrategy => ({ methods: keyMethods(methods), path, algorithm, windowMs: windowMs(window) });
 
 it.each([
   ['plain', 'plain'],
@@ -17,17 +26,17 @@ it.each([
 });
 
 it('keys ALL alone, other methods once each in upper case', () => {
-  expect(keyMethods({ methods: ['get', 'ALL', 'post'] })).toEqual(['ALL']);
-  expect(keyMethods({ methods: ['get', 'GET', 'post'] })).toEqual(['GET', 'POST']);
+  expect(keyMethods(['get', 'ALL', 'post'])).toEqual(['ALL']);
+  expect(keyMethods(['get', 'GET', 'post'])).toEqual(['GET', 'POST']);
 });
 
 it('writes the route with % and : escaped and the window in its largest whole unit', () => {
   expect(routeInKey('/api/articles/:id')).toBe('/api/articles/%3Aid');
   expect(routeInKey('/100%/*')).toBe('/100%25/*');
-  expect(limiterInKey({ algorithm: 'fixed-window', window: '10000ms' })).toBe('fixed-window.10s');
-  expect(limiterInKey({ algorithm: 'sliding-window', window: '1.5m' })).toBe('sliding-window.90s');
-  expect(limiterInKey({ algorithm: 'token-bucket', window: '24h' })).toBe('token-bucket.1d');
-  expect(limiterInKey({ algorithm: 'token-bucket', window: '1500ms' })).toBe('token-bucket.1500ms');
+  expect(limiterInKey('fixed-window', windowMs('10000ms'))).toBe('fixed-window.10s');
+  expect(limiterInKey('sliding-window', windowMs('1.5m'))).toBe('sliding-window.90s');
+  expect(limiterInKey('token-bucket', windowMs('24h'))).toBe('token-bucket.1d');
+  expect(limiterInKey('token-bucket', windowMs('1500ms'))).toBe('token-bucket.1500ms');
 });
 
 it('builds <prefix>:<method>:<route>:<identifier>:<limiter> and reads it back', () => {
@@ -51,7 +60,7 @@ it('finding 6: the stem of GET /api/articles/ plus caller "id" is not a key of G
   expect(withSlash.storeKey('GET', 'id').startsWith(withParam.storeKey('GET', ''))).toBe(false);
 });
 
-const algorithms = fc.constantFrom('fixed-window', 'sliding-window', 'token-bucket');
+const algorithms = fc.constantFrom<Algorithm>('fixed-window', 'sliding-window', 'token-bucket');
 const windows = fc.constantFrom('1s', '10s', '1000ms', '1m', '90s', '1.5m', '1h', '1d');
 const routes = fc.oneof(fc.constant('*'), fc.string({ unit: fc.constantFrom('/', ':', 'a', 'id', '%', '*', '3A', '.', ' ') }).map((rest) => `/${rest}`));
 const callers = fc.oneof(fc.string(), fc.constantFrom('id', 'a:b', 'ip=1.2.3.4', '1.2.3.4:80')).map(normaliseIdentifier);
@@ -62,7 +71,7 @@ it('two keys are equal only when strategy shape, method and caller are: parsing 
     fc.property(routes, algorithms, windows, methods, callers, fc.option(fc.nat(), { nil: undefined }), (route, algorithm, window, method, caller, windowNumber) => {
       const keys = new StrategyKeys('@cms:x', strategy(route, algorithm, window, [method]));
       const key = keys.storeKey(method, caller) + (windowNumber === undefined ? '' : `:${windowNumber}`);
-      expect(parseKey('@cms:x', key)).toEqual({ method, route: routeInKey(route), identifier: caller, limiter: limiterInKey({ algorithm, window }), window: windowNumber });
+      expect(parseKey('@cms:x', key)).toEqual({ method, route: routeInKey(route), identifier: caller, limiter: limiterInKey(algorithm, windowMs(window)), window: windowNumber });
     }),
     { numRuns: 2000 },
   );
@@ -74,7 +83,7 @@ it('no two different (route, limiter, method, caller) build the same key', () =>
     fc.property(part, part, ([routeA, algA, winA, methodA, callerA], [routeB, algB, winB, methodB, callerB]) => {
       const a = new StrategyKeys('@cms', strategy(routeA, algA, winA, [methodA])).storeKey(methodA, callerA);
       const b = new StrategyKeys('@cms', strategy(routeB, algB, winB, [methodB])).storeKey(methodB, callerB);
-      const same = routeA === routeB && limiterInKey({ algorithm: algA, window: winA }) === limiterInKey({ algorithm: algB, window: winB }) && methodA === methodB && callerA === callerB;
+      const same = routeA === routeB && limiterInKey(algA, windowMs(winA)) === limiterInKey(algB, windowMs(winB)) && methodA === methodB && callerA === callerB;
       expect(a === b).toBe(same);
     }),
     { numRuns: 2000 },

@@ -1,21 +1,24 @@
 // The store keys of the plugin, one layout read one way:
 //   `<prefix>:<method>:<route>:<identifier>:<limiter>` (+ `:<window number>` for the window algorithms)
 // method is the request's (or `ALL`), route is the strategy's path as written with `%` and `:` escaped
-// as `%25` and `%3A`, identifier is normalised (normalise-identifier.ts) and limiter names the
+// as `%25` and `%3A`, identifier is normalised (http/normalise-identifier.ts) and limiter names the
 // algorithm and window (`fixed-window.10s`). No part but the prefix can hold a `:`, so a key splits
 // into its parts in exactly one way: one strategy's stem plus an identifier can never be another
 // strategy's key (a route `/a/` with caller `id` vs the route `/a/:id`), and strategies that share a
 // route, method and caller (a burst window beside a sustained one) keep apart by their limiter part.
-// The limiter, the usage view and reset all build and read keys here.
-import { keyMethods, limiterInKey } from '../config/key-parts';
+// Each compiled rule (rules.ts) owns one StrategyKeys: the limiter, the block cache, the usage view,
+// reset and the boot check for strategies sharing keys (shared-keys.ts) all build and read keys here.
+// The window number and which keys each algorithm keeps are @upstash/ratelimit's layout (README,
+// "How a strategy applies"); `counterKeys` is the one place that restates it, and a test drives the
+// library and checks that the keys it writes are these.
+import type { Algorithm } from './config-literals';
 
-export { keyMethods, limiterInKey };
-
-/** What of a strategy decides its keys. */
+/** What of a strategy decides its keys, parsed: the methods collapsed (`keyMethods`), the window in ms. */
 export interface KeyedStrategy {
   readonly methods: readonly string[];
   readonly path: string;
-  readonly limiter: { readonly algorithm: string; readonly window: string };
+  readonly algorithm: Algorithm;
+  readonly windowMs: number;
 }
 
 /** A key of the plugin read back: which strategy shape wrote it, for which caller. */
@@ -28,6 +31,31 @@ export interface ParsedKey {
   readonly window: number | undefined;
 }
 
+/** The methods a strategy's keys carry: `ALL` alone when listed, else each method once in upper case. */
+export function keyMethods(methods: readonly string[]): string[] {
+  const upper = [...new Set(methods.map((method) => method.toUpperCase()))];
+  return upper.includes('ALL') ? ['ALL'] : upper;
+}
+
+/** For methods collapsed by `keyMethods`: the method in the keys for a request method, or undefined when none applies. */
+export function compileKeyMethod(methods: readonly string[]): (requestMethod: string) => string | undefined {
+  if (methods.includes('ALL')) return () => 'ALL';
+  const listed = new Set(methods);
+  // HEAD runs a GET route's handler, so it is counted as the GET it is.
+  return (requestMethod) => {
+    const method = requestMethod === 'HEAD' ? 'GET' : requestMethod;
+    return listed.has(method) ? method : undefined;
+  };
+}
+
+const UNITS: ReadonlyArray<[string, number]> = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]];
+
+/** `fixed-window.10s`: the algorithm and the window in its largest whole unit (`10s` and `10000ms` are one window). */
+export function limiterInKey(algorithm: string, windowMs: number): string {
+  const unit = UNITS.find(([, size]) => windowMs % size === 0);
+  return `${algorithm}.${unit ? `${windowMs / unit[1]}${unit[0]}` : `${windowMs}ms`}`;
+}
+
 /** Escapes the glob characters of Redis MATCH patterns so a value only ever matches itself. */
 export function escapeGlob(value: string): string {
   return value.replace(/[*?[\]\\]/g, (char) => `\\${char}`);
@@ -36,11 +64,6 @@ export function escapeGlob(value: string): string {
 /** The route as it appears in keys: `%` and `:` escaped, everything else as written. */
 export function routeInKey(path: string): string {
   return path.replace(/[%:]/g, (char) => (char === '%' ? '%25' : '%3A'));
-}
-
-/** Windowed algorithms append `:<window number>`; token-bucket keeps one hash per caller. */
-export function isWindowed(strategy: KeyedStrategy): boolean {
-  return strategy.limiter.algorithm !== 'token-bucket';
 }
 
 /**
@@ -61,7 +84,8 @@ export function parseKey(prefix: string, key: string): ParsedKey | undefined {
 export class StrategyKeys {
   private readonly route: string;
   private readonly limiter: string;
-  private readonly windowed: boolean;
+  private readonly algorithm: Algorithm;
+  private readonly windowMs: number;
   readonly methods: readonly string[];
 
   constructor(
@@ -69,9 +93,10 @@ export class StrategyKeys {
     strategy: KeyedStrategy,
   ) {
     this.route = routeInKey(strategy.path);
-    this.limiter = limiterInKey(strategy.limiter);
-    this.windowed = isWindowed(strategy);
-    this.methods = keyMethods(strategy);
+    this.limiter = limiterInKey(strategy.algorithm, strategy.windowMs);
+    this.algorithm = strategy.algorithm;
+    this.windowMs = strategy.windowMs;
+    this.methods = strategy.methods;
   }
 
   /** What the plugin passes to @upstash/ratelimit as its identifier (its prefix adds `<prefix>:`). */
@@ -84,14 +109,26 @@ export class StrategyKeys {
     return `${this.prefix}:${this.limiterKey(method, identifier)}`;
   }
 
-  /** A MATCH pattern for every key of one caller (any method, any window); `owns` then checks each. */
-  callerPattern(identifier: string): string {
-    return `${escapeGlob(this.prefix)}:*:${escapeGlob(this.route)}:${escapeGlob(identifier)}:${escapeGlob(this.limiter)}*`;
+  /**
+   * The keys @upstash/ratelimit counts a caller in at `now`, for a limiter key of this strategy:
+   * fixed-window the current window's counter; sliding-window the current and the previous
+   * window's (in that order); token-bucket its one hash (fields `refilledAt`, `tokens`).
+   */
+  counterKeysOf(limiterKey: string, now: number): string[] {
+    const stem = `${this.prefix}:${limiterKey}`;
+    if (this.algorithm === 'token-bucket') return [stem];
+    const window = Math.floor(now / this.windowMs);
+    return this.algorithm === 'fixed-window' ? [`${stem}:${window}`] : [`${stem}:${window}`, `${stem}:${window - 1}`];
+  }
+
+  /** The same for one caller on one method. */
+  counterKeys(method: string, identifier: string, now: number): string[] {
+    return this.counterKeysOf(this.limiterKey(method, identifier), now);
   }
 
   /** Whether a parsed key is one of this strategy's counters (method, route, limiter and window shape). */
   owns(key: ParsedKey): boolean {
-    return key.route === this.route && key.limiter === this.limiter && this.methods.includes(key.method) && (key.window !== undefined) === this.windowed;
+    return key.route === this.route && key.limiter === this.limiter && this.methods.includes(key.method) && (key.window !== undefined) === (this.algorithm !== 'token-bucket');
   }
 
   /** The part of every key of this strategy that the route, method and limiter decide, for indexing. */

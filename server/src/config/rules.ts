@@ -1,0 +1,64 @@
+// The validated config turned into the domain types the plugin works with, once per instance: each
+// strategy becomes a rule whose window is a parsed duration, whose methods are collapsed (`ALL`
+// alone, else each listed method once in upper case) and which owns its store keys. The middleware,
+// the usage view and reset read these rules and never the strategy's text again, so no window is
+// parsed twice and a reset can only reach the keys of the rule it is given.
+import { DURATION_FORMAT, parseDuration, type Duration } from './duration';
+import { RateLimitConfigError } from './errors';
+import { compileKeyMethod, keyMethods, StrategyKeys } from './keys';
+import { parsePathPattern, type PathPattern } from './path-pattern';
+import type { Algorithm } from './config-literals';
+import type { RateLimitConfig, StrategyConfig } from './schema';
+
+/** How a rule counts: the algorithm, its tokens and refill (default applied) and the window. */
+export interface Limit {
+  readonly algorithm: Algorithm;
+  readonly tokens: number;
+  /** Tokens a token bucket gets back per window (`refillRate`, default `tokens`). */
+  readonly refillRate: number;
+  readonly window: Duration;
+}
+
+export interface Rule {
+  readonly index: number;
+  /** The strategy as written: the usage view lists it and debug lines name its path. */
+  readonly strategy: StrategyConfig;
+  /** The methods in the rule's keys, collapsed once. */
+  readonly methods: readonly string[];
+  /** The method in the rule's keys for a request method, or undefined when the rule does not apply. */
+  keyMethod(requestMethod: string): string | undefined;
+  readonly path: PathPattern;
+  readonly limit: Limit;
+  readonly keys: StrategyKeys;
+  readonly debug: boolean;
+}
+
+/** The validated config with its strategies compiled into rules (in config order). */
+export interface CompiledConfig extends RateLimitConfig {
+  readonly rules: readonly Rule[];
+}
+
+function compileRule(prefix: string, strategy: StrategyConfig, index: number): Rule {
+  const field = `strategy[${index}]`;
+  // The schema refuses both; a config that skipped it still gets an error naming the field.
+  const path = parsePathPattern(strategy.path);
+  if (path.kind === 'invalid') throw new RateLimitConfigError([`${field}.path: ${path.problem}`]);
+  const window = parseDuration(strategy.limiter.window);
+  if (!window) throw new RateLimitConfigError([`${field}.limiter.window: ${JSON.stringify(strategy.limiter.window)} is not ${DURATION_FORMAT}`]);
+  const { algorithm, tokens, refillRate = tokens } = strategy.limiter;
+  const methods = keyMethods(strategy.methods);
+  return {
+    index,
+    strategy,
+    methods,
+    keyMethod: compileKeyMethod(methods),
+    path,
+    limit: { algorithm, tokens, refillRate, window },
+    keys: new StrategyKeys(prefix, { methods, path: strategy.path, algorithm, windowMs: window.milliseconds }),
+    debug: strategy.debug === true || strategy.debug === 'true',
+  };
+}
+
+export function compileConfig(config: RateLimitConfig): CompiledConfig {
+  return { ...config, rules: config.strategy.map((strategy, index) => compileRule(config.prefix, strategy, index)) };
+}
