@@ -1,8 +1,8 @@
 // The Strapi server plugin: bootstrap() adds the limiter through strapi.server.use unless the app
 // placed `plugin::ratelimit.limit` itself (never both), one limiter per instance, and config errors abort.
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import strapiServer from '../../../strapi-server';
-import { RateLimitConfigError } from '../../../server/src';
+import { configSchema, RateLimitConfigError } from '../../../server/src';
 
 function fakeStrapi(pluginConfig: unknown, middlewares: unknown[] = ['strapi::errors', 'strapi::router']) {
   const used: Middleware[] = [];
@@ -53,6 +53,22 @@ describe('strapi-server plugin', () => {
     strapiServer.bootstrap({ strapi });
     expect(used).toEqual([]);
     strapiServer.destroy({ strapi });
+  });
+
+  it('parses its config once per boot: what the validator parsed serves bootstrap, the named middleware and the admin API', async () => {
+    const { strapi, used } = fakeStrapi({ ...config, strategy: [{ methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } }] });
+    const parses = jest.spyOn(configSchema, 'safeParse');
+    try {
+      // Strapi validates the merged config object, then serves that same object as plugin::ratelimit.
+      strapiServer.config.validator(strapi.config.get('plugin::ratelimit'));
+      strapiServer.bootstrap({ strapi });
+      const ctx = { query: {}, request: { body: { strategy: 0, identifier: 'x:y' } }, status: 404, body: undefined } as unknown as Context;
+      await strapiServer.controllers.usage({ strapi }).reset(ctx);
+      expect([parses.mock.calls.length, strapiServer.middlewares.limit({}, { strapi }), ctx.status]).toEqual([1, used[0], 400]);
+    } finally {
+      parses.mockRestore();
+      strapiServer.destroy({ strapi });
+    }
   });
 
   it('refuses a bad config in the validator with the path of the field', () => {
