@@ -24,7 +24,7 @@ function compileStrategy(config: CompiledConfig, rule: Rule, redis: Redis, hashe
   return {
     ...rule,
     matches: compilePathMatcher(rule.path, contentApiPrefixes),
-    identify: compileIdentifier(rule.strategy.identifierSource, config.ipv6Subnet, hasherFor),
+    identify: compileIdentifier(rule.strategy.identifierSource, hasherFor),
     limiter: asConfigError(`strategy[${rule.index}].limiter`, () => createLimiter(rule.limit, redis, { prefix: config.prefix, analytics: config.analytics })),
     reopensAt: compileReopening(rule, redis),
     windowSeconds: Math.max(1, Math.round(rule.limit.window.milliseconds / 1000)),

@@ -5,7 +5,9 @@
 // limited by IP here: the middleware replaces that with the verified principal when the request
 // carries one (verified-caller.ts), so the principal is resolved once per request, not per strategy.
 // A header whose values are hashed (header-privacy.ts) has its HMAC as both its id and its value, so
-// the raw credential is not kept past this function and the allow-list compares hashes.
+// the raw credential is not kept past this function and the allow-list compares hashes. The IP
+// identity is the same for every strategy of a request: extractors receive it from the middleware,
+// which computes it at most once per request, when the first strategy needs it.
 import type { Context } from 'koa';
 import type { HeaderValueHasher } from './header-privacy';
 import { clientAddress, ipIdentifier, normaliseIdentifier } from './normalise-identifier';
@@ -17,21 +19,30 @@ export type Identity =
   | { readonly source: 'header'; readonly id: string; readonly header: string; readonly value: string }
   | { readonly source: 'user'; readonly id: string };
 
-export type IdentifierExtractor = (ctx: Context) => Identity;
+export type IpIdentity = Extract<Identity, { source: 'ip' }>;
 
-export function compileIdentifier(source: string, ipv6Subnet: number, hasherFor: (header: string) => HeaderValueHasher): IdentifierExtractor {
-  const byIp = (ctx: Context): Identity => {
+/** A request's caller for one strategy; `byIp` gives the request's IP identity (computed once). */
+export type IdentifierExtractor = (ctx: Context, byIp: () => IpIdentity) => Identity;
+
+/** The IP identity of a request: its client address, IPv6 grouped by `ipv6Subnet` bits. */
+export function compileIpIdentity(ipv6Subnet: number): (ctx: Context) => IpIdentity {
+  return (ctx) => {
     const address = clientAddress(ctx.request.ip);
     return { source: 'ip', id: ipIdentifier(address, ipv6Subnet), address };
   };
-  if (source === 'ip' || source === USER_SOURCE) return byIp;
+}
+
+const sameIp: IdentifierExtractor = (_ctx, byIp) => byIp();
+
+export function compileIdentifier(source: string, hasherFor: (header: string) => HeaderValueHasher): IdentifierExtractor {
+  if (source === 'ip' || source === USER_SOURCE) return sameIp;
   const header = source.slice('header.'.length).toLowerCase();
   const hash = hasherFor(header);
-  return (ctx) => {
+  return (ctx, byIp) => {
     const sent = ctx.request.headers[header];
     const value = Array.isArray(sent) ? sent[0] : sent;
     if (!value) {
-      const fallback = byIp(ctx);
+      const fallback = byIp();
       return { ...fallback, id: `ip=${fallback.id}` };
     }
     if (hash) {

@@ -17,7 +17,7 @@ import { compileAllowList, type AllowList } from './allow-list';
 import type { HeaderValueHasher } from './header-privacy';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
-import { verifiedIdentity } from './identify';
+import { compileIpIdentity, verifiedIdentity, type IpIdentity } from './identify';
 import { STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type RefusalResponder } from './refusal';
 import { USER_SOURCE, type CallerVerifier, type VerifiedCaller } from './verified-caller';
 
@@ -76,6 +76,7 @@ export class RateLimiter {
   private readonly memory: readonly MemoryLimiter[] | undefined;
   /** Outages and the requests failing open let through, for the logs and the usage report. */
   readonly health: StoreHealth;
+  private readonly ipIdentity: (ctx: Context) => IpIdentity;
 
   constructor(
     private readonly config: RateLimitConfig,
@@ -90,6 +91,7 @@ export class RateLimiter {
     this.health = new StoreHealth(logger, config.failureMode);
     this.memory = config.failureMode === 'local' ? rules.map((rule) => new MemoryLimiter(rule.limit, MEMORY_LIMITER_CAPACITY)) : undefined;
     this.allowed = compileAllowList(config.allowList, hasherFor);
+    this.ipIdentity = compileIpIdentity(config.ipv6Subnet);
     this.userRules = rules.map((rule) => rule.strategy.identifierSource === USER_SOURCE);
     const unverifiable = verifyCaller ? [] : rules.filter((rule) => this.userRules[rule.index]);
     if (unverifiable.length > 0) {
@@ -159,8 +161,10 @@ export class RateLimiter {
 
   private checksFor(ctx: Context, matched: readonly Match[], verified: VerifiedCaller | undefined): Check[] {
     const checks: Check[] = [];
+    let ip: IpIdentity | undefined;
+    const byIp = (): IpIdentity => (ip ??= this.ipIdentity(ctx));
     for (const { rule, method } of matched) {
-      const identity = verified && this.userRules[rule.index] ? verifiedIdentity(verified) : rule.identify(ctx);
+      const identity = verified && this.userRules[rule.index] ? verifiedIdentity(verified) : rule.identify(ctx, byIp);
       if (this.allowed(identity)) continue;
       const limiterKey = rule.keys.limiterKey(method, identity.id);
       checks.push({ rule, limiterKey, cacheKey: blockKey(rule.index, limiterKey), method, caller: identity.id });
