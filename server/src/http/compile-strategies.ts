@@ -25,7 +25,7 @@ function compileStrategy(config: CompiledConfig, rule: Rule, redis: Redis, hashe
     ...rule,
     matches: compilePathMatcher(rule.path, contentApiPrefixes),
     identify: compileIdentifier(rule.strategy.identifierSource, hasherFor),
-    limiter: asConfigError(`strategy[${rule.index}].limiter`, () => createLimiter(rule.limit, redis, { prefix: config.prefix, analytics: config.analytics })),
+    limiter: asConfigError(`strategy[${rule.index}].limiter`, () => createLimiter(rule.limit, redis, config.prefix)),
     reopensAt: compileReopening(rule, redis),
     windowSeconds: Math.max(1, Math.round(rule.limit.window.milliseconds / 1000)),
   };

@@ -4,7 +4,6 @@
 // back. Blocked callers are answered from memory until the algorithm could admit them again (see
 // limiter/reopening.ts); store failures fail open (default, counted), closed (503) or to per-instance
 // limits in memory (local).
-import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
@@ -14,6 +13,7 @@ import { MemoryLimiter } from '../limiter/memory-limiter';
 import { StoreHealth } from '../limiter/store-health';
 import { TokenRefunds } from '../limiter/token-refunds';
 import { compileAllowList, type AllowList } from './allow-list';
+import { DecisionEvents } from './decision-events';
 import type { HeaderValueHasher } from './header-privacy';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
@@ -70,8 +70,8 @@ export class RateLimiter {
   private readonly refunds: TokenRefunds;
   /** Whether each rule (by index) identifies callers by their verified principal (`user`). */
   private readonly userRules: readonly boolean[];
-  /** With `analytics`, refusals answered from memory are still recorded as blocked events. */
-  private readonly analytics: Analytics | undefined;
+  /** With `analytics`, each strategy's decisions (decision-events.ts). */
+  private readonly events: DecisionEvents | undefined;
   /** With failureMode 'local', one in-memory limiter per rule, used while the store is away. */
   private readonly memory: readonly MemoryLimiter[] | undefined;
   /** Outages and the requests failing open let through, for the logs and the usage report. */
@@ -99,8 +99,8 @@ export class RateLimiter {
         unverifiable.map((rule) => `strategy[${rule.index}].identifierSource: "user" needs a verifier of users and API tokens: the Strapi plugin has one; plain Koa apps pass the verifyCaller option`),
       );
     }
-    this.refunds = new TokenRefunds(rules.map((rule) => rule.limit), redis, config.prefix);
-    this.analytics = config.analytics ? new Analytics({ redis, prefix: config.prefix }) : undefined;
+    this.refunds = new TokenRefunds(rules.map((rule) => rule.limiter));
+    this.events = config.analytics ? new DecisionEvents(redis, config.prefix) : undefined;
   }
 
   readonly middleware = async (ctx: Context, next: Next): Promise<void> => {
@@ -116,8 +116,6 @@ export class RateLimiter {
     let outcomes: Outcome[];
     if (cached) {
       outcomes = [cached];
-      // Not awaited: the refusal does not wait for the store (these calls share its pipelines).
-      this.analytics?.record({ identifier: cached.check.limiterKey, time: now, success: false }).catch(() => undefined);
     } else {
       try {
         outcomes = await Promise.all(checks.map((check) => this.limit(check)));
@@ -140,6 +138,7 @@ export class RateLimiter {
     }
     const state: LimitState = { limit: tightest.limit, remaining: tightest.remaining, reset: tightest.reset, windowSeconds: tightest.check.rule.windowSeconds };
     setRateLimitHeaders(ctx, this.config.headers, state, now);
+    void this.events?.record(outcomes, retryAt === 0, now);
     if (retryAt === 0) return next();
     setRetryAfter(ctx, retryAt, now);
     // A refusal consumes nothing: the strategies that admitted the request get their token back.

@@ -6,7 +6,7 @@ import type { Limit } from '../config/rules';
 
 type Window = Parameters<typeof Ratelimit.fixedWindow>[1];
 
-export function createLimiter(limit: Limit, redis: Redis, options: { prefix: string; analytics: boolean }): Ratelimit {
+export function createLimiter(limit: Limit, redis: Redis, prefix: string): Ratelimit {
   const { algorithm, tokens, refillRate } = limit;
   const window = limit.window.upstash as Window;
   const limiter =
@@ -15,6 +15,7 @@ export function createLimiter(limit: Limit, redis: Redis, options: { prefix: str
       : algorithm === 'sliding-window'
         ? Ratelimit.slidingWindow(tokens, window)
         : Ratelimit.tokenBucket(refillRate, window, tokens);
-  // The plugin keeps its own bounded block cache and its own timeout (see http/middleware.ts).
-  return new Ratelimit({ redis, limiter, prefix: options.prefix, analytics: options.analytics, ephemeralCache: false, timeout: 0 });
+  // The plugin keeps its own bounded block cache and its own timeout (see http/middleware.ts), and
+  // records analytics itself once a request's verdict is known (http/decision-events.ts).
+  return new Ratelimit({ redis, limiter, prefix, analytics: false, ephemeralCache: false, timeout: 0 });
 }

@@ -7,10 +7,7 @@
 // the token was taken is still current: the refund lands in the current one, so after the reset it
 // would grant a token that was never taken (or push a full bucket past its size). Then nothing is
 // given back, which is what the algorithm itself would have ended with.
-import { Ratelimit } from '@upstash/ratelimit';
-import type { Redis } from '@upstash/redis';
-import type { Limit } from '../config/rules';
-import { createLimiter } from './create-limiter';
+import type { Ratelimit } from '@upstash/ratelimit';
 
 /** A token one strategy's limiter took for a request that was then refused. */
 export interface TakenToken {
@@ -21,12 +18,8 @@ export interface TakenToken {
 }
 
 export class TokenRefunds {
-  /** Per strategy, a limiter without analytics: a refund is not a request and must not be recorded as one. */
-  private readonly limiters: readonly Ratelimit[];
-
-  constructor(limits: readonly Limit[], redis: Redis, prefix: string) {
-    this.limiters = limits.map((limit) => createLimiter(limit, redis, { prefix, analytics: false }));
-  }
+  /** @param limiters each strategy's limiter, by index (they record no analytics: a refund is not a request). */
+  constructor(private readonly limiters: readonly Ratelimit[]) {}
 
   /** Gives every token back whose window is still current; store failures are ignored (the refund is a courtesy). */
   async giveBack(tokens: readonly TakenToken[]): Promise<void> {

@@ -1,5 +1,6 @@
-// With `analytics: true`, every request is an event in @upstash/ratelimit's analytics (what the admin
-// view charts), including refusals answered from the block cache without a limiter call.
+// With `analytics: true`, every decision of a strategy that counted a request is an event in
+// @upstash/ratelimit's analytics (what the admin view charts), including refusals answered from the
+// block cache without a limiter call (server/src/http/decision-events.ts).
 import { Analytics } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
@@ -30,6 +31,26 @@ describe('analytics', () => {
     try {
       expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 429, 429, 429]);
       expect(await eventsOf('an1', 5)).toEqual({ 'GET:/limited:127.0.0.1:fixed-window.1h': { success: 2, blocked: 3 } });
+    } finally {
+      app.close();
+    }
+  });
+
+  it('records one event per strategy that counted the request: a strategy whose token was given back records nothing', async () => {
+    const app = limitedApp({
+      url: kv.url,
+      token: kv.token,
+      prefix: 'an3',
+      analytics: true,
+      strategy: [strategy({}, { algorithm: 'fixed-window', tokens: 1, window: '1h' }), strategy({}, { algorithm: 'sliding-window', tokens: 5, window: '2h' })],
+    });
+    try {
+      // The second request is refused by the burst window from the store, the third from the block cache.
+      expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 429, 429]);
+      expect(await eventsOf('an3', 4)).toEqual({
+        'GET:/limited:127.0.0.1:fixed-window.1h': { success: 1, blocked: 2 },
+        'GET:/limited:127.0.0.1:sliding-window.2h': { success: 1, blocked: 0 },
+      });
     } finally {
       app.close();
     }

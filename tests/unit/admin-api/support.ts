@@ -5,6 +5,7 @@ import { startKvRestServer, type KvRestServer } from '../../../mock';
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig, type CompiledConfig } from '../../../server/src/config/rules';
 import type { RateLimitConfigInput } from '../../../server/src/config/schema';
+import { DecisionEvents } from '../../../server/src/http/decision-events';
 import { createLimiter } from '../../../server/src/limiter/create-limiter';
 
 export interface AdminStoreFixture {
@@ -25,15 +26,17 @@ export async function startAdminStore(): Promise<AdminStoreFixture> {
   };
 }
 
-/** Sends `hits` requests of one caller through strategy `index`'s limiter, as the middleware keys them. */
+/** Sends `hits` requests of one caller through strategy `index`'s limiter, as the middleware keys and records them. */
 export async function hit(redis: Redis, config: CompiledConfig, index: number, method: string, identifier: string, hits: number): Promise<boolean[]> {
   const { limit, keys } = config.rules[index];
-  const limiter = createLimiter(limit, redis, { prefix: config.prefix, analytics: config.analytics });
+  const limiter = createLimiter(limit, redis, config.prefix);
+  const events = config.analytics ? new DecisionEvents(redis, config.prefix) : undefined;
   const verdicts: boolean[] = [];
   for (let request = 0; request < hits; request += 1) {
-    const result = await limiter.limit(keys.limiterKey(method, identifier));
-    await result.pending;
-    verdicts.push(result.success);
+    const limiterKey = keys.limiterKey(method, identifier);
+    const { success } = await limiter.limit(limiterKey);
+    await events?.record([{ check: { limiterKey }, success, from: 'store' }], success, Date.now());
+    verdicts.push(success);
   }
   return verdicts;
 }

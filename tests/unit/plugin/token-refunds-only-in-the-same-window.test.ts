@@ -3,6 +3,7 @@
 import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
+import { createLimiter } from '../../../server/src/limiter/create-limiter';
 import { TokenRefunds } from '../../../server/src/limiter/token-refunds';
 
 class RecordingRequester implements Requester {
@@ -16,7 +17,7 @@ class RecordingRequester implements Requester {
 it('refunds tokens whose window is current, as rate -1, and skips those whose window has turned', async () => {
   const config = parseConfig({ url: 'http://127.0.0.1:1', token: 't', strategy: [{ methods: ['GET'], path: '/a', identifierSource: 'ip', limiter: { algorithm: 'token-bucket', tokens: 5, window: '1m' } }] });
   const requester = new RecordingRequester();
-  const refunds = new TokenRefunds(compileConfig(config).rules.map((rule) => rule.limit), new Redis(requester), config.prefix);
+  const refunds = new TokenRefunds([createLimiter(compileConfig(config).rules[0].limit, new Redis(requester), config.prefix)]);
   const now = Date.now();
 
   await refunds.giveBack([
