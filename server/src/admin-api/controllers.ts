@@ -3,6 +3,7 @@
 // reset also frees the caller's block in that limiter's memory. A store that cannot be reached
 // answers 503 with a sentence for the page, never a stack.
 import type { Context } from 'koa';
+import { failureMessage } from '../failure-message';
 import { DEFAULT_USAGE_LIMITS, type UsageLimits } from './usage-service';
 import type { UsageReport } from './usage-types';
 
@@ -16,11 +17,10 @@ export interface UsageSource {
 }
 
 function storeDown(ctx: Context, error: unknown): void {
-  const reason = error instanceof Error ? error.message : String(error);
   ctx.status = 503;
   ctx.body = {
     data: null,
-    error: { status: 503, name: 'StoreUnavailable', message: `The rate-limit store cannot be reached: ${reason}`, details: {} },
+    error: { status: 503, name: 'StoreUnavailable', message: `The rate-limit store cannot be reached: ${failureMessage(error)}`, details: {} },
   };
 }
 

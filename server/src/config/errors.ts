@@ -1,6 +1,7 @@
 // Config errors that a person can act on: every problem on its own line, led by the path of the
 // offending field (`strategy[1].limiter.window: ...`), under one stable error code.
 import type { z } from 'zod';
+import { failureMessage } from '../failure-message';
 
 export const CONFIG_ERROR_CODE = 'ERR_RATELIMIT_CONFIG';
 
@@ -27,7 +28,7 @@ export function asConfigError<T>(field: string, build: () => T): T {
     return build();
   } catch (failure) {
     if (failure instanceof RateLimitConfigError) throw failure;
-    throw new RateLimitConfigError([`${field}: ${failure instanceof Error ? failure.message : String(failure)}`], { cause: failure });
+    throw new RateLimitConfigError([`${field}: ${failureMessage(failure)}`], { cause: failure });
   }
 }
 

@@ -151,7 +151,7 @@ const optionsShape = {
     .min(1, { error: 'must not be empty' })
     .regex(/^[^\s*?[\]\\]*$/, { error: 'must not contain spaces or the glob characters * ? [ ] \\' })
     .default('@cms')
-    .meta({ description: 'Store keys are <prefix>:<method>:<route>:<identifier>.' }),
+    .meta({ description: 'Store keys are <prefix>:<method>:<route>:<identifier>:<limiter> (see the README).' }),
   analytics: z.boolean({ error: 'must be true or false' }).default(false).meta({ description: "Record allowed/blocked events with @upstash/ratelimit's analytics." }),
   strategy: z.array(strategySchema, { error: 'must be a list of strategies' }).default([]).meta({ description: 'Every strategy matching a request applies; any refusal refuses.' }),
   timeout: z

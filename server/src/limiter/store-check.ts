@@ -5,6 +5,7 @@
 // an answer that refuses (WRONGPASS for a wrong token, NOPERM) is `refused`: they are different
 // mistakes, one of configuration and one of operations, and are logged differently.
 import type { Redis } from '@upstash/redis';
+import { failureMessage } from '../failure-message';
 import { StoreUnavailableError } from './store-connections';
 
 export type StoreCheck = { readonly ok: true } | { readonly ok: false; readonly problem: 'refused' | 'unreachable'; readonly reason: string };
@@ -14,7 +15,6 @@ export async function checkStore(redis: Redis): Promise<StoreCheck> {
     await redis.eval('return 1', [], []);
     return { ok: true };
   } catch (failure) {
-    const reason = failure instanceof Error ? failure.message : String(failure);
-    return { ok: false, problem: failure instanceof StoreUnavailableError ? 'unreachable' : 'refused', reason };
+    return { ok: false, problem: failure instanceof StoreUnavailableError ? 'unreachable' : 'refused', reason: failureMessage(failure) };
   }
 }

@@ -6,11 +6,13 @@
 // undici's Pool about 18 us (same machine, same store, `npm run bench` measures the whole plugin).
 import net from 'node:net';
 import tls from 'node:tls';
+import { failureMessage } from '../failure-message';
 import { Http1ResponseParser, type Http1Response } from './http1-response-parser';
 
+/** The store could not be used: no answer in time, a refused or broken connection, an answer that is not one. */
 export class StoreUnavailableError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'StoreUnavailableError';
   }
 }
@@ -93,7 +95,7 @@ export class StoreConnections {
     this.open++;
     socket.on('data', (chunk: Buffer) => this.received(connection, chunk));
     socket.on('end', () => this.ended(connection));
-    socket.on('error', (failure) => this.failed(connection, new StoreUnavailableError(failure.message)));
+    socket.on('error', (failure) => this.failed(connection, new StoreUnavailableError(failure.message, { cause: failure })));
     socket.on('close', () => this.dropped(connection));
     return connection;
   }
@@ -110,7 +112,7 @@ export class StoreConnections {
     try {
       response = connection.parser.push(chunk);
     } catch (failure) {
-      return this.failed(connection, new StoreUnavailableError((failure as Error).message));
+      return this.failed(connection, new StoreUnavailableError(failureMessage(failure), { cause: failure }));
     }
     if (!response) return;
     if (!call) return this.failed(connection, new StoreUnavailableError('the key-value store answered a request it was not sent'));
@@ -130,7 +132,7 @@ export class StoreConnections {
       connection.call = undefined;
       this.settle(call, undefined, response);
     } catch (failure) {
-      this.failed(connection, new StoreUnavailableError((failure as Error).message));
+      this.failed(connection, new StoreUnavailableError(failureMessage(failure), { cause: failure }));
     }
   }
 

@@ -3,6 +3,7 @@
 // outage starts (with the count so far) and one line when it ends (with the outage's count), never
 // a line per request; the usage report shows the count.
 import type { FailOpenReport } from '../admin-api/usage-types';
+import { failureMessage } from '../failure-message';
 
 export interface HealthLogger {
   info(message: string): void;
@@ -30,8 +31,7 @@ export class StoreHealth {
     if (this.outageStartedAt !== undefined) return;
     this.outageStartedAt = now;
     const mode = FAILURE_MODE_WORDS[this.failureMode];
-    const reason = failure instanceof Error ? failure.message : String(failure);
-    this.logger.warn(`[ratelimit] the key-value store failed (${reason}); ${mode} until it answers again (${this.admittedTotal} let through unchecked since start)`);
+    this.logger.warn(`[ratelimit] the key-value store failed (${failureMessage(failure)}); ${mode} until it answers again (${this.admittedTotal} let through unchecked since start)`);
   }
 
   /** A store call answered: an outage, if any, is over. */

@@ -93,8 +93,8 @@ export class PipeliningRequester implements Requester {
     const response = await this.circuit.run(() => this.connections.send(request));
     try {
       return JSON.parse(response.body.toString('utf8')) as StoreAnswer;
-    } catch {
-      throw new StoreUnavailableError(`the key-value store answered ${response.status} with a body that is not JSON`);
+    } catch (failure) {
+      throw new StoreUnavailableError(`the key-value store answered ${response.status} with a body that is not JSON`, { cause: failure });
     }
   }
 }

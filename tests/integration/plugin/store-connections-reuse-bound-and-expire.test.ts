@@ -5,9 +5,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Http1ProtocolError } from '../../../server/src/limiter/http1-response-parser';
 import { StoreConnections, StoreUnavailableError, type StoreConnectionOptions } from '../../../server/src/limiter/store-connections';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -125,6 +126,28 @@ describe('StoreConnections', () => {
     await new Promise((resolve) => setTimeout(resolve, 60));
     await connections.send(post('2'));
     expect(server.connections()).toBe(2);
+  });
+
+  it('keeps what broke as the cause of its StoreUnavailableError: a broken answer, a refused connection', async () => {
+    const sockets: Socket[] = [];
+    const garbage = createNetServer((socket) => void sockets.push(socket.end('HTTP/9 nonsense\r\n\r\n')));
+    await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
+    const { port } = garbage.address() as AddressInfo;
+    cleanups.push(() => new Promise<void>((resolve) => (sockets.forEach((socket) => socket.destroy()), garbage.close(() => resolve()))));
+    const broken = await client(new URL(`http://127.0.0.1:${port}/`)).send(post('x')).catch((failure: unknown) => failure);
+    const refusedPort = await new Promise<number>((resolve) => {
+      const probe = createNetServer().listen(0, '127.0.0.1', () => {
+        const free = (probe.address() as AddressInfo).port;
+        probe.close(() => resolve(free));
+      });
+    });
+    const refused = await client(new URL(`http://127.0.0.1:${refusedPort}/`)).send(post('x')).catch((failure: unknown) => failure);
+    expect([broken, (broken as Error).cause, refused, ((refused as Error).cause as NodeJS.ErrnoException | undefined)?.code]).toEqual([
+      new StoreUnavailableError('the key-value store broke HTTP/1.1: a status line "HTTP/9 nonsense"'),
+      new Http1ProtocolError('a status line "HTTP/9 nonsense"'),
+      expect.any(StoreUnavailableError),
+      'ECONNREFUSED',
+    ]);
   });
 
   it('refuses calls once closed', async () => {
