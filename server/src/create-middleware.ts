@@ -3,7 +3,6 @@
 // Strapi plugin keeps one per Strapi instance for its middleware and its admin API alike (its config
 // comes from files, unknown until validated: strapi/plugin.ts parses it and calls createRateLimiter);
 // plain Koa apps call createRateLimitMiddleware with a typed config.
-import type { Redis } from '@upstash/redis';
 import type { Middleware } from 'koa';
 import { asConfigError } from './config/errors';
 import { parseConfig } from './config/parse-config';
@@ -13,7 +12,6 @@ import { compileStrategies } from './http/compile-strategies';
 import { compileHeaderPrivacy, headerHashKey } from './http/header-privacy';
 import { jsonRefusal, RateLimiter, type RateLimitLogger, type RefusalResponder } from './http/middleware';
 import { openStore } from './limiter/open-store';
-import { describeStore } from './limiter/store-in-use';
 import { checkStore, type StoreCheck } from './limiter/store-check';
 import type { CallerVerifier } from './http/verified-caller';
 import { DEFAULT_USAGE_LIMITS, readUsage, resetCaller, type UsageLimits } from './admin-api/usage-service';
@@ -35,18 +33,14 @@ export interface RateLimitMiddlewareOptions {
 export type RateLimitMiddleware = Middleware & {
   /** The validated config, defaults applied. */
   readonly config: RateLimitConfig;
-  /** The store client the limiters use. */
-  readonly redis: Redis;
   /** Requests let through unchecked because the store failed or timed out (failureMode 'open'). */
   failOpen(): FailOpenReport;
   /** Which store the limiter uses (a URL without credentials, or the embedded store). */
   readonly store: StoreInUse;
-  /** The same, as a phrase for logs. */
-  readonly storeDescription: string;
   /** One round trip: whether the store answers and accepts the token (boot runs it once). */
   checkStore(): Promise<StoreCheck>;
-  /** The strategies with their callers' live counters (what `GET /ratelimit/usage` answers). */
-  readUsage(limits?: UsageLimits): Promise<UsageReport>;
+  /** The strategies with their callers' live counters (what `GET /ratelimit/usage` answers); limits default to DEFAULT_USAGE_LIMITS. */
+  readUsage(limits?: Partial<UsageLimits>): Promise<UsageReport>;
   /**
    * Deletes one caller's counters on one strategy and forgets its block in this instance's memory
    * (other instances sharing the store keep theirs until it ends); resolves with the keys deleted.
@@ -69,12 +63,10 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
   const failOpen = (): FailOpenReport => limiter.health.report();
   return Object.assign(middleware, {
     config: validated,
-    redis,
     store,
-    storeDescription: describeStore(store),
     failOpen,
     checkStore: () => checkStore(redis),
-    readUsage: (limits: UsageLimits = DEFAULT_USAGE_LIMITS) => readUsage(redis, config, limits, Date.now(), failOpen()),
+    readUsage: (limits: Partial<UsageLimits> = {}) => readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, ...limits }, Date.now(), failOpen()),
     async resetCaller(strategyIndex: number, identifier: string): Promise<number> {
       const deleted = await resetCaller(redis, config, strategyIndex, identifier);
       limiter.forgetBlocked(strategyIndex, identifier);

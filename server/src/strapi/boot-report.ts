@@ -4,6 +4,7 @@
 // a store that does not answer a warning (an outage the failure mode already handles). Boot goes on
 // either way; the failure mode decides what requests get meanwhile.
 import type { RateLimitMiddleware } from '../create-middleware';
+import { describeStore } from '../limiter/store-in-use';
 
 export interface BootLogger {
   info(message: string): void;
@@ -22,13 +23,14 @@ export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger):
     log.info('[ratelimit] disabled by the plugin config (enabled: false): no request is limited');
     return;
   }
-  log.info(`[ratelimit] limiting with ${strategies(config.strategy.length)} on ${limiter.storeDescription}`);
+  const store = describeStore(limiter.store);
+  log.info(`[ratelimit] limiting with ${strategies(config.strategy.length)} on ${store}`);
   const check = await limiter.checkStore();
   if (check.ok) return;
   const meanwhile = MEANWHILE[config.failureMode];
   if (check.problem === 'refused') {
-    log.error(`[ratelimit] ${limiter.storeDescription} refused the configured token (${check.reason}): check the plugin config's url and token. Until it accepts them, ${meanwhile}`);
+    log.error(`[ratelimit] ${store} refused the configured token (${check.reason}): check the plugin config's url and token. Until it accepts them, ${meanwhile}`);
   } else {
-    log.warn(`[ratelimit] ${limiter.storeDescription} did not answer at boot (${check.reason}); until it does, ${meanwhile}`);
+    log.warn(`[ratelimit] ${store} did not answer at boot (${check.reason}); until it does, ${meanwhile}`);
   }
 }

@@ -2,7 +2,8 @@
 // which its scripts lay out (a window number after the limiter key, a hash per token bucket). The
 // rule's keys (server/src/config/keys.ts) are the one place that restates that layout; here the real
 // library writes through the plugin's limiter, and the keys it leaves are exactly the ones named.
-import { parseConfig, type Algorithm } from '../../../server/src';
+import type { Algorithm } from '../../../server/src';
+import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { createLimiter } from '../../../server/src/limiter/create-limiter';
 import { fakeDateOnly, storeForSuite } from './support';

@@ -3,7 +3,7 @@
 // the in-memory arithmetic is the library's own, proved against @upstash/ratelimit on the memory
 // engine for random algorithms and request timings.
 import fc from 'fast-check';
-import { parseConfig } from '../../../server/src';
+import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { MemoryLimiter } from '../../../server/src/limiter/memory-limiter';
 import { limitedApp, startKvRestServer, statuses, storeForSuite, strategy } from './support';

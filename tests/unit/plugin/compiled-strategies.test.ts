@@ -1,7 +1,7 @@
 // What a strategy compiles to, once: the method in its keys for each request method (HEAD counts as
 // GET, ALL shares one key), the window in seconds for the headers, and debug from a boolean or string.
 import { Redis } from '@upstash/redis';
-import { parseConfig } from '../../../server/src';
+import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { compileStrategies } from '../../../server/src/http/compile-strategies';
 

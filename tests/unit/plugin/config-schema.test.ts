@@ -1,5 +1,6 @@
 // The config schema: defaults, and an error for every field that names the field and says how to fix it.
-import { parseConfig, RateLimitConfigError } from '../../../server/src';
+import { RateLimitConfigError } from '../../../server/src';
+import { parseConfig } from '../../../server/src/config/parse-config';
 
 const base = { url: 'http://127.0.0.1:8079', token: 't' };
 const strategy = (overrides: Record<string, unknown> = {}, limiter: Record<string, unknown> = {}) => ({

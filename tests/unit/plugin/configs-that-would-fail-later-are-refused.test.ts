@@ -3,7 +3,8 @@
 // what the store and @upstash/ratelimit represent, refillRate on a window algorithm, path syntax the
 // matcher does not understand, and errors thrown while compiling (finding 8).
 import { Redis } from '@upstash/redis';
-import { createRateLimitMiddleware, parseConfig, RateLimitConfigError, type RateLimitConfigInput } from '../../../server/src';
+import { createRateLimitMiddleware, RateLimitConfigError, type RateLimitConfigInput } from '../../../server/src';
+import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { compileStrategies } from '../../../server/src/http/compile-strategies';
 

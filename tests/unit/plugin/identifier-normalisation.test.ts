@@ -1,5 +1,5 @@
 // Identifiers inside store keys: one rule that no caller value can escape, and IPv6 grouped by subnet.
-import { ipIdentifier, normaliseIdentifier } from '../../../server/src';
+import { ipIdentifier, normaliseIdentifier } from '../../../server/src/http/normalise-identifier';
 
 describe('normaliseIdentifier', () => {
   it('keeps ordinary values as they are', () => {

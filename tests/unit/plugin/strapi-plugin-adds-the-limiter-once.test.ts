@@ -2,7 +2,8 @@
 // placed `plugin::ratelimit.limit` itself (never both), one limiter per instance, and config errors abort.
 import type { Context, Middleware } from 'koa';
 import strapiServer from '../../../strapi-server';
-import { configSchema, RateLimitConfigError } from '../../../server/src';
+import { RateLimitConfigError } from '../../../server/src';
+import { configSchema } from '../../../server/src/config/schema';
 
 function fakeStrapi(pluginConfig: unknown, middlewares: unknown[] = ['strapi::errors', 'strapi::router']) {
   const used: Middleware[] = [];

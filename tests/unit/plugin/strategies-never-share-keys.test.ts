@@ -1,6 +1,6 @@
 // Two strategies whose counters would land on the same store keys are refused at boot, naming both;
 // strategies whose limiter part differs (algorithm or window) write keys of their own and are allowed.
-import { parseConfig } from '../../../server/src';
+import { parseConfig } from '../../../server/src/config/parse-config';
 
 const strategy = (overrides: Record<string, unknown>, limiter: Record<string, unknown> = {}) => ({
   methods: ['GET'],
