@@ -20,7 +20,7 @@ function storeDown(ctx: Context, error: unknown): void {
   ctx.status = 503;
   ctx.body = {
     data: null,
-    error: { status: 503, name: 'StoreUnavailable', message: `The rate-limit store cannot be reached: ${failureMessage(error)}`, details: {} },
+    error: { status: 503, name: 'StoreUnavailableError', message: `The rate-limit store cannot be reached: ${failureMessage(error)}`, details: {} },
   };
 }
 

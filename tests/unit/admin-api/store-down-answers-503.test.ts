@@ -29,7 +29,7 @@ it('answers GET /usage with 503 and a message when the store is down', async () 
   await usageController(() => limiter).read(ctx);
   expect(ctx.status).toBe(503);
   const error = (ctx.body as { error: { status: number; name: string; message: string } }).error;
-  expect(error).toMatchObject({ status: 503, name: 'StoreUnavailable' });
+  expect(error).toMatchObject({ status: 503, name: 'StoreUnavailableError' });
   expect(error.message).toMatch(/^The rate-limit store cannot be reached: /);
   expect(error.message).not.toMatch(/\n\s+at /);
 });
