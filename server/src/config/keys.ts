@@ -110,20 +110,15 @@ export class StrategyKeys {
   }
 
   /**
-   * The keys @upstash/ratelimit counts a caller in at `now`, for a limiter key of this strategy:
-   * fixed-window the current window's counter; sliding-window the current and the previous
-   * window's (in that order); token-bucket its one hash (fields `refilledAt`, `tokens`).
+   * The keys @upstash/ratelimit counts one caller on one method in at `now`: fixed-window the
+   * current window's counter; sliding-window the current and the previous window's (in that order);
+   * token-bucket its one hash (fields `refilledAt`, `tokens`).
    */
-  counterKeysOf(limiterKey: string, now: number): string[] {
-    const stem = `${this.prefix}:${limiterKey}`;
+  counterKeys(method: string, identifier: string, now: number): string[] {
+    const stem = this.storeKey(method, identifier);
     if (this.algorithm === 'token-bucket') return [stem];
     const window = Math.floor(now / this.windowMs);
     return this.algorithm === 'fixed-window' ? [`${stem}:${window}`] : [`${stem}:${window}`, `${stem}:${window - 1}`];
-  }
-
-  /** The same for one caller on one method. */
-  counterKeys(method: string, identifier: string, now: number): string[] {
-    return this.counterKeysOf(this.limiterKey(method, identifier), now);
   }
 
   /** Whether a parsed key is one of this strategy's counters (method, route, limiter and window shape). */

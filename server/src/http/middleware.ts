@@ -34,7 +34,7 @@ interface Check {
   readonly limiterKey: string;
   /** The block cache's key: one strategy, one caller. */
   readonly cacheKey: string;
-  /** The method and the caller in the keys, for debug lines. */
+  /** The method and the caller in the keys (debug lines, the sliding window's reopening). */
   readonly method: string;
   readonly caller: string;
 }
@@ -208,7 +208,7 @@ export class RateLimiter {
     const result = await check.rule.limiter.limit(check.limiterKey);
     result.pending.catch(() => undefined);
     // A refused caller is answered from memory until the algorithm could admit it again, and told to retry then.
-    const reopensAt = result.success ? undefined : await check.rule.reopensAt(check.limiterKey, result.reset);
+    const reopensAt = result.success ? undefined : await check.rule.reopensAt(check.method, check.caller, result.reset);
     if (reopensAt !== undefined) this.blocked.block(check.cacheKey, reopensAt);
     const reset = reopensAt ?? result.reset;
     return { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset, from: 'store' };

@@ -10,19 +10,19 @@ import type { Redis } from '@upstash/redis';
 import type { Rule } from '../config/rules';
 import { slidingWindowReopensAt } from './sliding-window-reopening';
 
-/** The moment (ms epoch) a refused caller could be admitted again, or undefined when it is not known. */
-export type Reopening = (limiterKey: string, reset: number) => Promise<number | undefined>;
+/** The moment (ms epoch) a caller refused on a method could be admitted again, or undefined when it is not known. */
+export type Reopening = (method: string, caller: string, reset: number) => Promise<number | undefined>;
 
 const counter = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
 
 export function compileReopening(rule: Rule, redis: Redis): Reopening {
-  if (rule.limit.algorithm !== 'sliding-window') return (_limiterKey, reset) => Promise.resolve(reset);
+  if (rule.limit.algorithm !== 'sliding-window') return (_method, _caller, reset) => Promise.resolve(reset);
   const windowMs = rule.limit.window.milliseconds;
   const limit = rule.limit.tokens;
-  return async (limiterKey) => {
+  return async (method, caller) => {
     const now = Date.now();
     try {
-      const [current, previous] = await redis.mget<unknown[]>(...rule.keys.counterKeysOf(limiterKey, now));
+      const [current, previous] = await redis.mget<unknown[]>(...rule.keys.counterKeys(method, caller, now));
       return slidingWindowReopensAt(counter(previous), counter(current), now, windowMs, limit);
     } catch {
       return undefined;
