@@ -1,0 +1,78 @@
+// The official @upstash/ratelimit client against two key-value servers, one whose memory engine runs
+// the library's scripts natively and one that runs them on Lua: every limiter, with refunds, dynamic
+// limits, getRemaining and resetUsedTokens, on one fake clock, must get the same results from both.
+import { MultiRegionRatelimit, Ratelimit } from '@upstash/ratelimit';
+import { Redis } from '@upstash/redis';
+import { startKvRestServer, type KvRestServer } from '../../../mock';
+import { createMemoryEngine } from '../../../mock/kv-rest/memory';
+
+const START = 1_700_000_000_000;
+let clock = START;
+
+type Outcome = Record<string, unknown>;
+type Scenario = (redis: Redis, advance: (ms: number) => void) => Promise<Outcome[]>;
+
+/** What a limit call decided, without its analytics promise. */
+const decision = ({ success, limit, remaining, reset, reason }: Awaited<ReturnType<Ratelimit['limit']>>): Outcome => ({ success, limit, remaining, reset, reason });
+
+async function limitSequence(limiter: Ratelimit | MultiRegionRatelimit, advance: (ms: number) => void): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const [identifier, rate, wait] of [
+    ['a', 1, 0], ['a', 2, 100], ['a', 1, 0], ['a', 1, 0], ['b', 1, 0], ['a', -2, 200], ['a', 1, 0], ['a', 3, 700], ['a', 1, 9_000], ['a', 1, 1_000], ['a', 1, 20_000],
+  ] as const) {
+    advance(wait);
+    outcomes.push(decision(await limiter.limit(identifier, { rate })));
+    outcomes.push(await limiter.getRemaining(identifier));
+  }
+  await limiter.resetUsedTokens('a');
+  outcomes.push(decision(await limiter.limit('a')));
+  return outcomes;
+}
+
+const single = (redis: Redis, limiter: ConstructorParameters<typeof Ratelimit>[0]['limiter'], prefix: string, dynamicLimits = false) =>
+  new Ratelimit({ redis, limiter, prefix, ephemeralCache: false, dynamicLimits });
+
+const SCENARIOS: [string, Scenario][] = [
+  ['fixed window', (redis, advance) => limitSequence(single(redis, Ratelimit.fixedWindow(4, '10 s'), 'fw'), advance)],
+  ['sliding window', (redis, advance) => limitSequence(single(redis, Ratelimit.slidingWindow(4, '10 s'), 'sw'), advance)],
+  ['token bucket', (redis, advance) => limitSequence(single(redis, Ratelimit.tokenBucket(1, '1 s', 4), 'tb'), advance)],
+  ['cached fixed window', (redis, advance) => limitSequence(new Ratelimit({ redis, limiter: Ratelimit.cachedFixedWindow(4, '10 s'), prefix: 'cfw', ephemeralCache: new Map() }), advance)],
+  ['multi-region fixed window on one store', (redis, advance) => limitSequence(new MultiRegionRatelimit({ redis: [redis], limiter: MultiRegionRatelimit.fixedWindow(4, '10 s'), prefix: 'mfw', ephemeralCache: false }), advance)],
+  ['multi-region sliding window on one store', (redis, advance) => limitSequence(new MultiRegionRatelimit({ redis: [redis], limiter: MultiRegionRatelimit.slidingWindow(4, '10 s'), prefix: 'msw', ephemeralCache: false }), advance)],
+  ...(['fixedWindow', 'slidingWindow', 'tokenBucket'] as const).map((algorithm): [string, Scenario] => [
+    `${algorithm} with a dynamic limit`,
+    async (redis, advance) => {
+      const limiter = single(redis, algorithm === 'tokenBucket' ? Ratelimit.tokenBucket(1, '1 s', 4) : Ratelimit[algorithm](4, '10 s'), `dyn-${algorithm}`, true);
+      await limiter.setDynamicLimit({ limit: 2 });
+      const lowered = await limitSequence(limiter, advance);
+      await limiter.setDynamicLimit({ limit: false });
+      return [...lowered, decision(await limiter.limit('c'))];
+    },
+  ]),
+];
+
+describe('@upstash/ratelimit on the memory engine, native scripts vs Lua', () => {
+  let native: KvRestServer;
+  let lua: KvRestServer;
+  beforeAll(async () => {
+    jest.spyOn(Date, 'now').mockImplementation(() => clock);
+    native = await startKvRestServer({ engine: createMemoryEngine({ runAtEndOfTurn: true }) });
+    lua = await startKvRestServer({ engine: createMemoryEngine({ runAtEndOfTurn: true, nativeScripts: false }) });
+  });
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await native.close();
+    await lua.close();
+  });
+
+  it.each(SCENARIOS)('%s gives the same results natively as on Lua', async (name, scenario) => {
+    const outcomes: Outcome[][] = [];
+    for (const server of [native, lua]) {
+      clock = START;
+      outcomes.push(await scenario(new Redis({ url: server.url, token: server.token, retry: false }), (ms) => (clock += ms)));
+    }
+    expect(outcomes[0]).toEqual(outcomes[1]);
+    // The scenario did limit someone: a comparison of two servers that never refused would prove little.
+    expect(outcomes[0].some((outcome) => outcome.success === false)).toBe(true);
+  });
+});
