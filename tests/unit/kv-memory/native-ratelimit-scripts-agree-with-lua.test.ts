@@ -134,9 +134,12 @@ async function startEngine(nativeScripts: boolean): Promise<EngineWithMonitor> {
   return { engine, lines, monitor };
 }
 
-/** Every key's type, PTTL and value, read with commands (so lazy expiry applies as it would). */
+/**
+ * DBSIZE (which counts expired keys not yet removed, so it shows which keys a script touched), then
+ * every key's type, PTTL and value, read with commands (so lazy expiry applies as it would).
+ */
 async function keyspace(engine: Engine): Promise<Reply[]> {
-  const commands = KEYS.flatMap((k) => [['TYPE', k], ['PTTL', k], ['GET', k], ['HGETALL', k], ['LRANGE', k, '0', '-1']]);
+  const commands = [['DBSIZE'], ...KEYS.flatMap((k) => [['TYPE', k], ['PTTL', k], ['GET', k], ['HGETALL', k], ['LRANGE', k, '0', '-1']])];
   return engine.execute(commands, { transaction: false, caller: CLIENT });
 }
 

@@ -3,6 +3,7 @@
 // so a script can decide, before it calls anything, that its inputs are ones it reproduces exactly.
 import { error, type Reply } from '../../../reply';
 import type { CommandContext } from '../../handler';
+import type { StoredValue } from '../../keyspace';
 import { runScriptCommand, scriptErrorText } from '../script-command';
 import { plainNumber } from './lua-numbers';
 
@@ -65,15 +66,24 @@ export class NativeRun {
     return reply;
   }
 
+  /**
+   * The live value at `key`, changing nothing: an expired key stays in place (to be removed by the
+   * command that reaches it, if the script gets that far), since DBSIZE counts it until then.
+   */
+  private peek(key: string): StoredValue | undefined {
+    const deadline = this.ctx.db.deadline(key);
+    return deadline !== undefined && deadline <= this.ctx.now ? undefined : this.ctx.db.lookup(key, this.ctx.now);
+  }
+
   /** A look at `key` that runs no command: its string, or undefined when it is missing or not a string. */
   peekString(key: string): string | undefined {
-    const value = this.ctx.db.lookup(key, this.ctx.now);
+    const value = this.peek(key);
     return value?.type === 'string' ? value.value : undefined;
   }
 
   /** A look at `key` that runs no command: its hash fields, or undefined when it is missing or not a hash. */
   peekHash(key: string): ReadonlyMap<string, string> | undefined {
-    const value = this.ctx.db.lookup(key, this.ctx.now);
+    const value = this.peek(key);
     return value?.type === 'hash' ? value.fields : undefined;
   }
 
