@@ -5,6 +5,7 @@ import { MultiRegionRatelimit, Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import { startKvRestServer, type KvRestServer } from '../../../mock';
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
+import { NativeRun, RUN_ON_LUA } from '../../../mock/kv-rest/memory/scripting/native-scripts';
 
 const START = 1_700_000_000_000;
 let clock = START;
@@ -65,13 +66,19 @@ describe('@upstash/ratelimit on the memory engine, native scripts vs Lua', () =>
     await lua.close();
   });
 
-  it.each(SCENARIOS)('%s gives the same results natively as on Lua', async (name, scenario) => {
+  it.each(SCENARIOS)('%s gives the same results natively as on Lua, every script call of the library run natively', async (name, scenario) => {
+    // Only the native server runs native scripts: a script handed back to Lua would make the
+    // comparison pass without proving anything about the native code.
+    const nativeRuns = jest.spyOn(NativeRun, 'execute');
     const outcomes: Outcome[][] = [];
     for (const server of [native, lua]) {
       clock = START;
       outcomes.push(await scenario(new Redis({ url: server.url, token: server.token, retry: false }), (ms) => (clock += ms)));
     }
     expect(outcomes[0]).toEqual(outcomes[1]);
+    expect(nativeRuns).toHaveBeenCalled();
+    expect(nativeRuns.mock.results.filter((result) => result.value === RUN_ON_LUA)).toEqual([]);
+    nativeRuns.mockRestore();
     // The scenario did limit someone: a comparison of two servers that never refused would prove little.
     expect(outcomes[0].some((outcome) => outcome.success === false)).toBe(true);
   });
