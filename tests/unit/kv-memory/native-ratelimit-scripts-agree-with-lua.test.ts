@@ -91,6 +91,7 @@ const otherCommand: fc.Arbitrary<Command> = fc.oneof(
   fc.tuple(key, fc.integer({ min: 1, max: 3000 })).map(([k, ms]) => ['PEXPIRE', k, String(ms)]),
   key.map((k) => ['DEL', k]),
   fc.constantFrom(...SCRIPT_NAMES).map((name) => ['SCRIPT', 'LOAD', texts.get(name)!]),
+  fc.constant(null).map(() => ['SCRIPT', 'EXISTS', ...SCRIPT_NAMES.flatMap((name) => [scriptSha(texts.get(name)!), scriptSha(scriptForRedis70(texts.get(name)!))])]),
 );
 /** Rarely: EVALSHA answers NOSCRIPT until the texts come back by EVAL or SCRIPT LOAD. */
 const scriptFlush: fc.Arbitrary<Command> = fc.constant(['SCRIPT', 'FLUSH']);
