@@ -1,6 +1,7 @@
 // The official @upstash/ratelimit client against two key-value servers, one whose memory engine runs
 // the library's scripts natively and one that runs them on Lua: every limiter, with refunds, dynamic
-// limits, getRemaining and resetUsedTokens, on one fake clock, must get the same results from both.
+// limits, getRemaining, resetUsedTokens and the deny list, on one fake clock, must get the same
+// results from both.
 import { MultiRegionRatelimit, Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import { startKvRestServer, type KvRestServer } from '../../../mock';
@@ -40,6 +41,24 @@ const SCENARIOS: [string, Scenario][] = [
   ['cached fixed window', (redis, advance) => limitSequence(new Ratelimit({ redis, limiter: Ratelimit.cachedFixedWindow(4, '10 s'), prefix: 'cfw', ephemeralCache: new Map() }), advance)],
   ['multi-region fixed window on one store', (redis, advance) => limitSequence(new MultiRegionRatelimit({ redis: [redis], limiter: MultiRegionRatelimit.fixedWindow(4, '10 s'), prefix: 'mfw', ephemeralCache: false }), advance)],
   ['multi-region sliding window on one store', (redis, advance) => limitSequence(new MultiRegionRatelimit({ redis: [redis], limiter: MultiRegionRatelimit.slidingWindow(4, '10 s'), prefix: 'msw', ephemeralCache: false }), advance)],
+  [
+    'deny list protection',
+    async (redis, advance) => {
+      // The library caches denied members in a module-wide map: each server gets a fresh copy of
+      // the module, so the second server is asked too instead of being answered from that cache.
+      let Fresh: typeof Ratelimit = Ratelimit;
+      jest.isolateModules(() => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        Fresh = (require('@upstash/ratelimit') as { Ratelimit: typeof Ratelimit }).Ratelimit;
+      });
+      const limiter = new Fresh({ redis, limiter: Fresh.fixedWindow(4, '10 s'), prefix: 'deny', ephemeralCache: false, enableProtection: true });
+      // The IP list is switched off (no fetch from the network); one address is on a deny list.
+      await redis.set('deny:ipDenyListStatus', 'disabled');
+      await redis.sadd('deny:denyList:all', '198.51.100.7');
+      const outcomes = [decision(await limiter.limit('a', { ip: '198.51.100.7' }))];
+      return [...outcomes, ...(await limitSequence(limiter, advance))];
+    },
+  ],
   ...(['fixedWindow', 'slidingWindow', 'tokenBucket'] as const).map((algorithm): [string, Scenario] => [
     `${algorithm} with a dynamic limit`,
     async (redis, advance) => {

@@ -1,6 +1,7 @@
 // Test support: the exact script texts the pinned @upstash/ratelimit sends, captured by running each
-// of its limiters (limit and getRemaining, single- and multi-region) once against a fresh memory
-// engine, where every EVALSHA misses and the client falls back to EVAL with the text.
+// of its limiters (limit and getRemaining, single- and multi-region), resetUsedTokens and the deny
+// list check once against a fresh memory engine, where every EVALSHA misses and the client falls
+// back to EVAL with the text.
 import { MultiRegionRatelimit, Ratelimit } from '@upstash/ratelimit';
 import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
 import type { Engine } from '../../../mock/kv-rest/engine';
@@ -33,6 +34,8 @@ export const SCRIPT_NAMES = [
   'multiRegion.fixedWindow.getRemaining',
   'multiRegion.slidingWindow.limit',
   'multiRegion.slidingWindow.getRemaining',
+  'resetUsedTokens',
+  'denyList',
 ] as const;
 export type ScriptName = (typeof SCRIPT_NAMES)[number];
 
@@ -67,6 +70,13 @@ export async function captureRatelimitScripts(): Promise<ReadonlyMap<ScriptName,
       // Another caller: the cached fixed window would answer the first from its cache.
       await limiter.getRemaining('someone-else');
     }
+    current = 'resetUsedTokens';
+    await limiters[0][1].resetUsedTokens('caller');
+    // A deny list whose IP list is switched off: the check never fetches the list from the network.
+    const protectedLimiter = new Ratelimit({ redis, limiter: Ratelimit.fixedWindow(5, '10 s'), prefix: 'capture-protected', ephemeralCache: false, enableProtection: true });
+    await redis.set('capture-protected:ipDenyListStatus', 'disabled');
+    current = 'denyList';
+    await protectedLimiter.limit('caller', { ip: '192.0.2.1' });
     const missing = SCRIPT_NAMES.filter((name) => !texts.has(name));
     if (missing.length > 0) throw new Error(`@upstash/ratelimit sent no EVAL for ${missing.join(', ')}`);
     return texts;

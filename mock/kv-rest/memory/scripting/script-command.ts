@@ -24,3 +24,8 @@ export function runScriptCommand(args: readonly string[], ctx: CommandContext, r
 export function scriptErrorText(message: string, sha: string, line: number): string {
   return `${message.startsWith('-') ? message.slice(1) : message} script: ${sha}, on @user_script:${line}.`;
 }
+
+/** A script stopped at the time limit (Redis's BUSY, worded for a script that is no longer running). */
+export function timeLimitErrorText(sha: string, timeLimitMs: number): string {
+  return `BUSY script ${sha} ran longer than the script time limit of ${timeLimitMs} ms and was stopped`;
+}

@@ -12,7 +12,7 @@ import { NativeRun, RUN_ON_LUA, type NativeScript } from './native-scripts';
 import { formatDouble } from '../format-double';
 import { bytesToLua, luaToBytes, pushFieldTable, pushReply, replyFromLua, textField } from './lua-values';
 import { exemptFromStringLimit, runWithStringLimit } from './script-string-limit';
-import { runScriptCommand, scriptErrorText } from './script-command';
+import { runScriptCommand, scriptErrorText, timeLimitErrorText } from './script-command';
 
 /** Flags this engine accepts: Redis 7.0's and the newer `allow-key-locking`, which changes nothing here. */
 const KNOWN_FLAGS = new Set([...REDIS_70_SCRIPT_FLAGS, 'allow-key-locking']);
@@ -94,7 +94,8 @@ export class ScriptRunner {
     const readOnly = request.readOnly || script.readOnly;
     const native = this.nativeScripts?.get(request.sha);
     if (native) {
-      const reply = NativeRun.execute(native, new NativeRun(request.sha, request.keys, request.args, request.ctx, readOnly));
+      const run = new NativeRun({ sha: request.sha, keys: request.keys, argv: request.args, ctx: request.ctx, readOnly, timeLimitMs: this.timeLimitMs });
+      const reply = NativeRun.execute(native, run);
       if (reply !== RUN_ON_LUA) return reply;
     }
     const ref = this.functionRef(request.sha, script);
@@ -116,7 +117,7 @@ export class ScriptRunner {
       const status = runWithStringLimit(() => sandbox.checkDeadline(), () => lua.lua_pcall(L, 0, 1, handler));
       sandbox.noteStatus(status);
       if (sandbox.timedOut) {
-        return error(`BUSY script ${request.sha} ran longer than the script time limit of ${this.timeLimitMs} ms and was stopped`);
+        return error(timeLimitErrorText(request.sha, this.timeLimitMs));
       }
       if (sandbox.engineFailure) {
         return error(`ERR ${sandbox.abortMessage()} script: ${request.sha}, on @user_script:${this.errorLine}.`);

@@ -1,23 +1,24 @@
 // The scripts the memory engine runs natively, by the SHA-1 of their text as clients send it: every
-// Lua script of @upstash/ratelimit 2.2.0 (the version this package pins) that keeps a limiter's
-// state. The Lua path costs about 70 µs of the ~100 µs of a sliding-window EVALSHA (fengari
-// interpreting the script); these do the same calls in TypeScript. Any other text, another version's
-// included, runs on Lua, and so do the library's reset and deny-list scripts (SCAN loops and list
-// checks that are not on a request's path).
+// Lua script of @upstash/ratelimit 2.2.0 (the version this package pins). The Lua path costs about
+// 70 µs of the ~100 µs of a sliding-window EVALSHA (fengari interpreting the script); these do the
+// same calls in TypeScript. Any other text, another version's included, runs on Lua.
 //
-// Each script has two texts: as sent (`#!lua flags=allow-key-locking`) and with the flag Redis 7.0
-// does not know removed, which is what the redis engine sends (see scriptForRedis70): both have the
-// same body, so the same lines. A test captures the texts from the library and proves these SHAs.
+// The limiter scripts have two texts: as sent (`#!lua flags=allow-key-locking`) and with the flag
+// Redis 7.0 does not know removed, which is what the redis engine sends (see scriptForRedis70): both
+// have the same body, so the same lines. The reset and deny-list scripts have no shebang. A test
+// captures the texts from the library and proves these SHAs.
+import { checkDenyList } from './deny-list';
 import { cachedFixedWindowLimit, cachedFixedWindowRemaining, fixedWindowLimit, fixedWindowRemaining } from './fixed-window';
 import { multiRegionFixedWindowLimit, multiRegionFixedWindowRemaining, multiRegionSlidingWindowLimit, multiRegionSlidingWindowRemaining } from './multi-region';
 import type { NativeScript } from './native-run';
+import { resetUsedTokens } from './reset-used-tokens';
 import { slidingWindowLimit, slidingWindowRemaining } from './sliding-window';
 import { tokenBucketLimit, tokenBucketRemaining } from './token-bucket';
 
 export { NativeRun, RUN_ON_LUA, type NativeScript } from './native-run';
 
-/** [script, SHA as sent, SHA with the shebang's flag removed]. */
-const PINNED_SCRIPTS: readonly (readonly [NativeScript, string, string])[] = [
+/** [script, SHA as sent, SHA with the shebang's flag removed (for texts that have one)]. */
+const PINNED_SCRIPTS: readonly (readonly [NativeScript, ...string[]])[] = [
   [fixedWindowLimit, 'b2efc02798c8e9b471a10f9b1d5745db89923ff3', '5a59d9254166567a53d2e692ee461dfe26382b9d'],
   [fixedWindowRemaining, '823cb2a5a902d69681244f5e28e5ebb8f2a89edd', '66e38c2a38474d36bfb48f457450466467f49f72'],
   [slidingWindowLimit, '74740bb3d7792848093cdef586b6b6037c455fd6', 'e6dcdd5b33dc90919840930a53bffa7878992887'],
@@ -30,8 +31,10 @@ const PINNED_SCRIPTS: readonly (readonly [NativeScript, string, string])[] = [
   [multiRegionFixedWindowRemaining, 'e066c8ce3eaca142b0894ad1541e0a58c9924819', '873f2db6804bf7b1d3ebe0b66dfa37b330e2613e'],
   [multiRegionSlidingWindowLimit, 'aeb4d8f381e8dafc8e69041baae1324d254ded44', 'e4342b31f3730d8516088c1da8a5dd90923c6be1'],
   [multiRegionSlidingWindowRemaining, '87828c1088f6a8d1f512a434ea330189982a1c0a', 'a9e89c281ac76719570645727b151159becf6c04'],
+  [resetUsedTokens, '54bd274ddc59fb3be0f42deee2f64322a10e2b50'],
+  [checkDenyList, 'e8062088fe7e67994f617766e5d766490de1afb8'],
 ];
 
 export const NATIVE_SCRIPTS: ReadonlyMap<string, NativeScript> = new Map(
-  PINNED_SCRIPTS.flatMap(([script, sha, redis70Sha]) => [[sha, script], [redis70Sha, script]] as const),
+  PINNED_SCRIPTS.flatMap(([script, ...shas]) => shas.map((sha) => [sha, script] as const)),
 );

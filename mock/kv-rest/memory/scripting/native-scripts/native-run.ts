@@ -4,7 +4,7 @@
 import { error, type Reply } from '../../../reply';
 import type { CommandContext } from '../../handler';
 import type { StoredValue } from '../../keyspace';
-import { runScriptCommand, scriptErrorText } from '../script-command';
+import { runScriptCommand, scriptErrorText, timeLimitErrorText } from '../script-command';
 import { plainNumber } from './lua-numbers';
 
 /** Returned by a native script, before it called anything, to have the Lua script run instead. */
@@ -35,14 +35,30 @@ function luaValue(reply: Reply): CallValue {
   }
 }
 
+export interface NativeRunRequest {
+  readonly sha: string;
+  readonly keys: readonly string[];
+  readonly argv: readonly string[];
+  readonly ctx: CommandContext;
+  /** EVAL_RO / EVALSHA_RO, or a `no-writes` script: write commands are refused. */
+  readonly readOnly: boolean;
+  readonly timeLimitMs: number;
+}
+
 export class NativeRun {
-  constructor(
-    readonly sha: string,
-    readonly keys: readonly string[],
-    readonly argv: readonly string[],
-    private readonly ctx: CommandContext,
-    private readonly readOnly: boolean,
-  ) {}
+  readonly sha: string;
+  readonly keys: readonly string[];
+  readonly argv: readonly string[];
+  private readonly ctx: CommandContext;
+  private readonly readOnly: boolean;
+  private readonly timeLimitMs: number;
+  /** When a script that loops must stop, as the Lua runner sets it (epoch ms). */
+  private readonly deadline: number;
+
+  constructor(request: NativeRunRequest) {
+    ({ sha: this.sha, keys: this.keys, argv: this.argv, ctx: this.ctx, readOnly: this.readOnly, timeLimitMs: this.timeLimitMs } = request);
+    this.deadline = Date.now() + request.timeLimitMs;
+  }
 
   /** Runs a script and turns a failed call into the error reply Lua's runner would give. */
   static execute(script: NativeScript, run: NativeRun): Reply | typeof RUN_ON_LUA {
@@ -64,6 +80,11 @@ export class NativeRun {
     const reply = runScriptCommand(args, this.ctx, this.readOnly);
     if (reply.kind === 'error') throw new ScriptFailure(scriptErrorText(reply.message, this.sha, line));
     return reply;
+  }
+
+  /** For scripts that loop: stops the run with the time limit's BUSY error once past its deadline. */
+  checkTimeLimit(): void {
+    if (Date.now() > this.deadline) throw new ScriptFailure(timeLimitErrorText(this.sha, this.timeLimitMs));
   }
 
   /**
