@@ -94,8 +94,7 @@ export class ScriptRunner {
     const readOnly = request.readOnly || script.readOnly;
     const native = this.nativeScripts?.get(request.sha);
     if (native) {
-      const run = new NativeRun({ sha: request.sha, keys: request.keys, argv: request.args, ctx: request.ctx, readOnly, timeLimitMs: this.timeLimitMs });
-      const reply = NativeRun.execute(native, run);
+      const reply = NativeRun.execute(native, new NativeRun(request, readOnly, this.timeLimitMs));
       if (reply !== RUN_ON_LUA) return reply;
     }
     const ref = this.functionRef(request.sha, script);

@@ -1,7 +1,8 @@
 // The scripts the memory engine runs natively, by the SHA-1 of their text as clients send it: every
-// Lua script of @upstash/ratelimit 2.2.0 (the version this package pins). The Lua path costs about
-// 70 µs of the ~100 µs of a sliding-window EVALSHA (fengari interpreting the script); these do the
-// same calls in TypeScript. Any other text, another version's included, runs on Lua.
+// Lua script of @upstash/ratelimit 2.2.0 (the version this package pins). These make the same calls
+// in TypeScript: measured in the engine alone, a sliding-window EVALSHA takes about 3.5 µs instead
+// of 26 µs on fengari (a GET: 0.4 µs); over HTTP the server spends about 25 µs of CPU on it instead
+// of 45. Any other text, another version's included, runs on Lua.
 //
 // The limiter scripts have two texts: as sent (`#!lua flags=allow-key-locking`) and with the flag
 // Redis 7.0 does not know removed, which is what the redis engine sends (see scriptForRedis70): both

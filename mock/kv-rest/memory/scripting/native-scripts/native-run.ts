@@ -5,6 +5,7 @@ import { error, type Reply } from '../../../reply';
 import type { CommandContext } from '../../handler';
 import type { StoredValue } from '../../keyspace';
 import { runScriptCommand, scriptErrorText, timeLimitErrorText } from '../script-command';
+import type { RunRequest } from '../script-runner';
 import { plainNumber } from './lua-numbers';
 
 /** Returned by a native script, before it called anything, to have the Lua script run instead. */
@@ -35,29 +36,22 @@ function luaValue(reply: Reply): CallValue {
   }
 }
 
-export interface NativeRunRequest {
-  readonly sha: string;
-  readonly keys: readonly string[];
-  readonly argv: readonly string[];
-  readonly ctx: CommandContext;
-  /** EVAL_RO / EVALSHA_RO, or a `no-writes` script: write commands are refused. */
-  readonly readOnly: boolean;
-  readonly timeLimitMs: number;
-}
-
 export class NativeRun {
   readonly sha: string;
   readonly keys: readonly string[];
   readonly argv: readonly string[];
   private readonly ctx: CommandContext;
-  private readonly readOnly: boolean;
-  private readonly timeLimitMs: number;
   /** When a script that loops must stop, as the Lua runner sets it (epoch ms). */
   private readonly deadline: number;
 
-  constructor(request: NativeRunRequest) {
-    ({ sha: this.sha, keys: this.keys, argv: this.argv, ctx: this.ctx, readOnly: this.readOnly, timeLimitMs: this.timeLimitMs } = request);
-    this.deadline = Date.now() + request.timeLimitMs;
+  /** `readOnly`: the run's own (EVAL_RO) or the script's (`no-writes`); write commands are refused. */
+  constructor(
+    request: RunRequest,
+    private readonly readOnly: boolean,
+    private readonly timeLimitMs: number,
+  ) {
+    ({ sha: this.sha, keys: this.keys, args: this.argv, ctx: this.ctx } = request);
+    this.deadline = Date.now() + timeLimitMs;
   }
 
   /** Runs a script and turns a failed call into the error reply Lua's runner would give. */
