@@ -16,6 +16,8 @@ export interface MemoryEngineOptions {
   readonly activeExpiryIntervalMs?: number;
   /** Longest a Lua script may run before it is stopped with a BUSY error (default 5000 ms). */
   readonly scriptTimeLimitMs?: number;
+  /** Run the pinned @upstash/ratelimit scripts natively (default true; see scripting/native-scripts). */
+  readonly nativeScripts?: boolean;
   /**
    * Run the commands of one event-loop turn together at its end, in arrival order, instead of each
    * call as it comes (default false). The REST server turns it on: answering a turn's requests in
@@ -63,7 +65,7 @@ class MemoryEngine implements Engine {
       maxElements: options.maxReplyElements ?? DEFAULT_REPLY_LIMITS.maxElements,
       maxBytes: options.maxReplyBytes ?? DEFAULT_REPLY_LIMITS.maxBytes,
     };
-    this.dispatcher = new Dispatcher(this.state, createCommandHandlers(this.state, { timeLimitMs: options.scriptTimeLimitMs }), this.monitors, replyLimits);
+    this.dispatcher = new Dispatcher(this.state, createCommandHandlers(this.state, { timeLimitMs: options.scriptTimeLimitMs, nativeScripts: options.nativeScripts }), this.monitors, replyLimits);
     this.expiryTimer = setInterval(() => this.sweepExpired(), options.activeExpiryIntervalMs ?? 100);
     this.expiryTimer.unref();
   }

@@ -3,11 +3,14 @@
 import { array, bulk, error, integer, OK, type Reply } from '../../reply';
 import { parseInteger, isErrorReply } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
+import { NATIVE_SCRIPTS } from './native-scripts';
 import { ScriptRunner } from './script-runner';
 
 export interface ScriptingOptions {
   /** Longest a script may run before it is stopped with a BUSY error (Redis's lua-time-limit). */
   readonly timeLimitMs?: number;
+  /** Run the pinned @upstash/ratelimit scripts in TypeScript (default true; false runs every script on Lua). */
+  readonly nativeScripts?: boolean;
 }
 
 export const DEFAULT_SCRIPT_TIME_LIMIT_MS = 5000;
@@ -22,7 +25,7 @@ function keysAndArgs(args: readonly string[]): { keys: string[]; argv: string[] 
 }
 
 export function createScriptingHandlers(options: ScriptingOptions = {}): CommandHandlers {
-  const runner = new ScriptRunner(options.timeLimitMs ?? DEFAULT_SCRIPT_TIME_LIMIT_MS);
+  const runner = new ScriptRunner(options.timeLimitMs ?? DEFAULT_SCRIPT_TIME_LIMIT_MS, options.nativeScripts === false ? undefined : NATIVE_SCRIPTS);
 
   const evaluate = (readOnly: boolean) => (args: readonly string[], ctx: CommandContext): Reply => {
     const split = keysAndArgs(args);

@@ -2,15 +2,17 @@
 // script-specific error texts, read-only runs (EVAL_RO, `no-writes`), the script time limit, and
 // Redis's framing of uncaught errors. A run that a JS exception broke into (engineFailure) fails as
 // a whole and the sandbox is replaced, so a half-finished VM operation can never reach later runs.
+// Cached scripts it knows natively (native-scripts/) run in TypeScript instead of the VM.
 import { lauxlib, lua, type LuaDebug, type LuaState, type LuaString, to_luastring } from './lua51-numbers';
-import { allowedForReadOnlyToken, lookupCommand } from '../../command-table';
 import { error, type Reply } from '../../reply';
 import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptSha } from '../../script-shebang';
 import type { CommandContext } from '../handler';
 import { LuaSandbox } from './lua-sandbox';
+import { NativeRun, RUN_ON_LUA, type NativeScript } from './native-scripts';
 import { formatDouble } from '../format-double';
 import { bytesToLua, luaToBytes, pushFieldTable, pushReply, replyFromLua, textField } from './lua-values';
 import { exemptFromStringLimit, runWithStringLimit } from './script-string-limit';
+import { runScriptCommand, scriptErrorText, timeLimitErrorText } from './script-command';
 
 /** Flags this engine accepts: Redis 7.0's and the newer `allow-key-locking`, which changes nothing here. */
 const KNOWN_FLAGS = new Set([...REDIS_70_SCRIPT_FLAGS, 'allow-key-locking']);
@@ -56,7 +58,11 @@ export class ScriptRunner {
   /** Line of the script where the last uncaught error was raised, set by the message handler. */
   private errorLine = 0;
 
-  constructor(private readonly timeLimitMs: number) {}
+  /** `nativeScripts`: the scripts run in TypeScript instead of Lua (by SHA), or undefined to run every script on Lua. */
+  constructor(
+    private readonly timeLimitMs: number,
+    private readonly nativeScripts?: ReadonlyMap<string, NativeScript>,
+  ) {}
 
   has(sha: string): boolean {
     return this.compiled.has(sha);
@@ -85,10 +91,15 @@ export class ScriptRunner {
   run(request: RunRequest): Reply {
     const script = this.compiled.get(request.sha);
     if (!script) return error('NOSCRIPT No matching script. Please use EVAL.');
+    const readOnly = request.readOnly || script.readOnly;
+    const native = this.nativeScripts?.get(request.sha);
+    if (native) {
+      const reply = NativeRun.execute(native, new NativeRun(request, readOnly, this.timeLimitMs));
+      if (reply !== RUN_ON_LUA) return reply;
+    }
     const ref = this.functionRef(request.sha, script);
     const { sandbox } = this;
     const { L } = sandbox;
-    const readOnly = request.readOnly || script.readOnly;
     sandbox.deadline = Date.now() + this.timeLimitMs;
     sandbox.timedOut = false;
     sandbox.engineFailure = undefined;
@@ -105,7 +116,7 @@ export class ScriptRunner {
       const status = runWithStringLimit(() => sandbox.checkDeadline(), () => lua.lua_pcall(L, 0, 1, handler));
       sandbox.noteStatus(status);
       if (sandbox.timedOut) {
-        return error(`BUSY script ${request.sha} ran longer than the script time limit of ${this.timeLimitMs} ms and was stopped`);
+        return error(timeLimitErrorText(request.sha, this.timeLimitMs));
       }
       if (sandbox.engineFailure) {
         return error(`ERR ${sandbox.abortMessage()} script: ${request.sha}, on @user_script:${this.errorLine}.`);
@@ -155,14 +166,8 @@ export class ScriptRunner {
    * the script and line.
    */
   private runtimeError(L: LuaState, sha: string): Reply {
-    let message: string;
-    if (lua.lua_type(L, -1) === lua.LUA_TTABLE) {
-      const text = textField(L, 'err') ?? 'ERR unknown error';
-      message = text.startsWith('-') ? text.slice(1) : text;
-    } else {
-      message = `ERR ${luaToBytes(lauxlib.luaL_tolstring(L, -1))}`;
-    }
-    return error(`${message} script: ${sha}, on @user_script:${this.errorLine}.`);
+    const message = lua.lua_type(L, -1) === lua.LUA_TTABLE ? (textField(L, 'err') ?? 'ERR unknown error') : `ERR ${luaToBytes(lauxlib.luaL_tolstring(L, -1))}`;
+    return error(scriptErrorText(message, sha, this.errorLine));
   }
 
   private redisCall(L: LuaState, raiseErrors: boolean, request: RunRequest, readOnly: boolean): number {
@@ -176,21 +181,7 @@ export class ScriptRunner {
       else if (type === lua.LUA_TSTRING) args.push(luaToBytes(lua.lua_tolstring(L, index)!));
       else return this.fail(L, raiseErrors, 'ERR Lua redis lib command arguments must be strings or integers');
     }
-    const found = lookupCommand(args);
-    let reply: Reply;
-    if (!found.ok) {
-      reply = error(found.error.startsWith('ERR wrong number') ? 'ERR Wrong number of args calling Redis command from script' : 'ERR Unknown Redis command called from script');
-    } else if (found.spec.unsupported || found.spec.flags.includes('noscript')) {
-      reply = error('ERR This Redis command is not allowed from script');
-    } else if (request.ctx.caller.readOnly && !allowedForReadOnlyToken(found.spec)) {
-      // The Read Only token's scripts run only what the token may run directly, as the redis
-      // engine's confined user makes Redis do; Redis checks ACLs before the read-only flag.
-      reply = error("ERR The user executing the script can't run this command or subcommand");
-    } else if (readOnly && found.spec.flags.includes('write')) {
-      reply = error('ERR Write commands are not allowed from read-only scripts.');
-    } else {
-      reply = request.ctx.call(args);
-    }
+    const reply = runScriptCommand(args, request.ctx, readOnly);
     if (reply.kind === 'error') return this.fail(L, raiseErrors, reply.message);
     exemptFromStringLimit(() => pushReply(L, reply));
     return 1;

@@ -1,0 +1,42 @@
+// Lua 5.1 number semantics, as the memory engine's Lua (fengari, every number a double; see
+// ../lua51-numbers.ts) computes them, for the native scripts: which strings they may read as numbers
+// without running Lua's own parser, and the operators whose results differ from JS's.
+import { integer, type Reply } from '../../../reply';
+
+/**
+ * Numerals that Lua's `tonumber`, its string coercion and JS's `Number` read as the same double:
+ * plain decimals of at most 15 integer digits (exact below 2^53), no sign on zero, no spaces, hex or
+ * exponent. A script whose numbers are outside this runs on Lua, which has the final word.
+ */
+const PLAIN_NUMERAL = /^(?:0|-?[1-9]\d{0,14})(?:\.\d{1,15})?$/;
+
+/** The number a plain numeral stands for, or undefined for anything else (missing, spaces, `-0`, hex...). */
+export function plainNumber(text: string | undefined): number | undefined {
+  return text !== undefined && PLAIN_NUMERAL.test(text) ? Number(text) : undefined;
+}
+
+/** Lua's `a % b` on floats: the result takes the sign of the divisor. */
+export function luaModulo(dividend: number, divisor: number): number {
+  const remainder = dividend % divisor;
+  return remainder * divisor < 0 ? remainder + divisor : remainder;
+}
+
+/** `math.floor`: a result that fits an integer becomes one, so -0 turns into 0. */
+export function luaFloor(value: number): number {
+  return Math.floor(value) + 0;
+}
+
+/** `math.ceil`, with the same integer conversion as luaFloor. */
+export function luaCeil(value: number): number {
+  return Math.ceil(value) + 0;
+}
+
+/** `math.min(a, b)`: b only when b < a (so a NaN in b never wins, unlike Math.min). */
+export function luaMin(first: number, second: number): number {
+  return second < first ? second : first;
+}
+
+/** A Lua number returned from a script: an integer reply, truncated toward zero. */
+export function numberReply(value: number): Reply {
+  return integer(Math.trunc(value));
+}

@@ -1,0 +1,53 @@
+// @upstash/ratelimit 2.2.0's token bucket scripts in TypeScript: limit and getRemaining. The bucket
+// is a hash {refilledAt, tokens}; refills are whole intervals (`math.floor`), the expiry is the time
+// to refill completely (`math.ceil`), both with Lua's rounding and number writing.
+import { array, type Reply } from '../../../reply';
+import { formatDouble } from '../../format-double';
+import { dynamicLimitIsPlain, effectiveLimit } from './dynamic-limit';
+import { luaCeil, luaFloor, luaMin, numberReply, plainNumber } from './lua-numbers';
+import { RUN_ON_LUA, type NativeRun } from './native-run';
+
+/** What getRemaining answers as the refill time of a bucket that does not exist. */
+const IDENTIFIER_NOT_FOUND = -1;
+
+/** True when the bucket is missing or not a hash, has no refilledAt, or holds plain numbers in both fields. */
+function bucketIsPlain(run: NativeRun, key: string): boolean {
+  const fields = run.peekHash(key);
+  if (fields === undefined || !fields.has('refilledAt')) return true;
+  return plainNumber(fields.get('refilledAt')) !== undefined && plainNumber(fields.get('tokens')) !== undefined;
+}
+
+/** KEYS: bucket, dynamic limit key?; ARGV: max tokens, interval, refill rate, now, increment. */
+export function tokenBucketLimit(run: NativeRun): Reply | typeof RUN_ON_LUA {
+  const [key, dynamicLimitKey] = run.keys;
+  const [maxTokens, interval, refillRate, now, increment] = run.argv.slice(0, 5).map(plainNumber);
+  if (key === undefined || maxTokens === undefined || interval === undefined || refillRate === undefined || now === undefined || increment === undefined) return RUN_ON_LUA;
+  if (!dynamicLimitIsPlain(run, dynamicLimitKey) || !bucketIsPlain(run, key)) return RUN_ON_LUA;
+  const limit = effectiveLimit(run, dynamicLimitKey, maxTokens, 13);
+  const [storedRefilledAt, storedTokens] = run.call(19, 'HMGET', key, 'refilledAt', 'tokens') as (string | false)[];
+  let refilledAt = storedRefilledAt === false ? now : Number(storedRefilledAt);
+  let tokens = storedRefilledAt === false ? limit : Number(storedTokens);
+  if (now >= refilledAt + interval) {
+    const refills = luaFloor((now - refilledAt) / interval);
+    tokens = luaMin(limit, tokens + refills * refillRate);
+    refilledAt = refilledAt + refills * interval;
+  }
+  // Refunds (a negative increment) are never refused.
+  if (increment > 0 && tokens < increment) return array([numberReply(-1), numberReply(refilledAt + interval), numberReply(limit)]);
+  const remaining = tokens - increment;
+  const expireAt = luaCeil((limit - remaining) / refillRate) * interval;
+  run.call(51, 'HSET', key, 'refilledAt', formatDouble(refilledAt), 'tokens', formatDouble(remaining));
+  if (expireAt > 0) run.call(54, 'PEXPIRE', key, formatDouble(expireAt));
+  return array([numberReply(remaining), numberReply(refilledAt + interval), numberReply(limit)]);
+}
+
+/** KEYS: bucket, dynamic limit key?; ARGV: max tokens. Answers {tokens, refilledAt, limit}. */
+export function tokenBucketRemaining(run: NativeRun): Reply | typeof RUN_ON_LUA {
+  const [key, dynamicLimitKey] = run.keys;
+  const maxTokens = plainNumber(run.argv[0]);
+  if (key === undefined || maxTokens === undefined || !dynamicLimitIsPlain(run, dynamicLimitKey) || !bucketIsPlain(run, key)) return RUN_ON_LUA;
+  const limit = effectiveLimit(run, dynamicLimitKey, maxTokens, 9);
+  const [refilledAt, tokens] = run.call(15, 'HMGET', key, 'refilledAt', 'tokens') as (string | false)[];
+  if (refilledAt === false) return array([numberReply(limit), numberReply(IDENTIFIER_NOT_FOUND), numberReply(limit)]);
+  return array([numberReply(Number(tokens)), numberReply(Number(refilledAt)), numberReply(limit)]);
+}

@@ -1,0 +1,31 @@
+// One command called from a script (redis.call / redis.pcall), with the checks Redis makes before
+// running it: known command and arity, not refused from scripts, the Read Only token's rights, and
+// no writes from a read-only run. Shared by the Lua runner and the native scripts, so both refuse
+// with the same words in the same order.
+import { allowedForReadOnlyToken, lookupCommand } from '../../command-table';
+import { error, type Reply } from '../../reply';
+import type { CommandContext } from '../handler';
+
+/** The command's reply, or the error Redis gives a script for it (a reply of kind `error` either way). */
+export function runScriptCommand(args: readonly string[], ctx: CommandContext, readOnly: boolean): Reply {
+  const found = lookupCommand(args);
+  if (!found.ok) {
+    return error(found.error.startsWith('ERR wrong number') ? 'ERR Wrong number of args calling Redis command from script' : 'ERR Unknown Redis command called from script');
+  }
+  if (found.spec.unsupported || found.spec.flags.includes('noscript')) return error('ERR This Redis command is not allowed from script');
+  // The Read Only token's scripts run only what the token may run directly, as the redis engine's
+  // confined user makes Redis do; Redis checks ACLs before the read-only flag.
+  if (ctx.caller.readOnly && !allowedForReadOnlyToken(found.spec)) return error("ERR The user executing the script can't run this command or subcommand");
+  if (readOnly && found.spec.flags.includes('write')) return error('ERR Write commands are not allowed from read-only scripts.');
+  return ctx.call(args);
+}
+
+/** An uncaught error as Redis frames it: the error's text, then the script and the line it was on. */
+export function scriptErrorText(message: string, sha: string, line: number): string {
+  return `${message.startsWith('-') ? message.slice(1) : message} script: ${sha}, on @user_script:${line}.`;
+}
+
+/** A script stopped at the time limit (Redis's BUSY, worded for a script that is no longer running). */
+export function timeLimitErrorText(sha: string, timeLimitMs: number): string {
+  return `BUSY script ${sha} ran longer than the script time limit of ${timeLimitMs} ms and was stopped`;
+}
