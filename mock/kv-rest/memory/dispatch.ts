@@ -10,6 +10,7 @@ import { bitmapCommandHandlers } from './commands/bitmaps';
 import { counterCommandHandlers } from './commands/counters';
 import { expiryCommandHandlers } from './commands/expiry';
 import { geoCommandHandlers } from './commands/geo';
+import { hashFieldExpiryCommandHandlers } from './commands/hash-field-expiry';
 import { hashCommandHandlers } from './commands/hashes';
 import { hyperloglogCommandHandlers } from './commands/hyperloglog';
 import { keyListingCommandHandlers } from './commands/key-listing';
@@ -40,6 +41,7 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
     ...keyListingCommandHandlers,
     ...expiryCommandHandlers,
     ...hashCommandHandlers,
+    ...hashFieldExpiryCommandHandlers,
     ...listCommandHandlers,
     ...setCommandHandlers,
     ...sortedSetCommandHandlers,

@@ -1,11 +1,19 @@
 // The memory engine's keyspace: typed values by key, with millisecond expiry that is enforced
-// lazily (on every lookup) and actively (a bounded sweep on a timer), the way Redis does it.
+// lazily (on every lookup) and actively (a bounded sweep on a timer), the way Redis does it. Hash
+// fields with their own deadlines (HEXPIRE ...) expire the same way: a lookup removes the hash's
+// expired fields (and the key with its last field), so no read ever sees one.
 import { error, type ErrorReply } from '../reply';
+import { FieldDeadlines } from './field-deadlines';
 import type { SortedSet } from './sorted-set';
 import type { Stream } from './stream';
 
 export interface StringValue { readonly type: 'string'; value: string }
-export interface HashValue { readonly type: 'hash'; readonly fields: Map<string, string> }
+export interface HashValue {
+  readonly type: 'hash';
+  readonly fields: Map<string, string>;
+  /** Deadlines of the fields that have one; created by the first field TTL. */
+  fieldDeadlines?: FieldDeadlines;
+}
 export interface ListValue { readonly type: 'list'; readonly items: string[] }
 export interface SetValue { readonly type: 'set'; readonly members: Set<string> }
 export interface ZSetValue { readonly type: 'zset'; readonly zset: SortedSet }
@@ -22,7 +30,7 @@ export function cloneValue(value: StoredValue): StoredValue {
     case 'string':
       return { type: 'string', value: value.value };
     case 'hash':
-      return { type: 'hash', fields: new Map(value.fields) };
+      return { type: 'hash', fields: new Map(value.fields), ...(value.fieldDeadlines ? { fieldDeadlines: value.fieldDeadlines.clone() } : {}) };
     case 'list':
       return { type: 'list', items: [...value.items] };
     case 'set':
@@ -55,6 +63,9 @@ export class Keyspace {
   private nextSequence = 1;
   /** Active expiry walks the deadlines a few at a time, resuming where it stopped. */
   private expiryWalk: IterableIterator<[string, number]> | undefined;
+  /** Keys of hashes that have field deadlines, walked the same way so expired fields go even when unread. */
+  private readonly withFieldDeadlines = new Set<string>();
+  private fieldExpiryWalk: IterableIterator<string> | undefined;
 
   get size(): number {
     return this.values.size;
@@ -67,7 +78,22 @@ export class Keyspace {
       this.delete(key);
       return undefined;
     }
-    return this.values.get(key);
+    const value = this.values.get(key);
+    if (value?.type === 'hash' && value.fieldDeadlines !== undefined && value.fieldDeadlines.earliest <= now) return this.expireFields(key, value, now);
+    return value;
+  }
+
+  /** Removes the hash's expired fields; the key goes with its last field. */
+  private expireFields(key: string, hash: HashValue, now: number): HashValue | undefined {
+    for (const field of hash.fieldDeadlines?.takeExpired(now) ?? []) hash.fields.delete(field);
+    if (hash.fields.size > 0) return hash;
+    this.delete(key);
+    return undefined;
+  }
+
+  /** Notes that the hash at `key` has field deadlines, for active expiry (call after setting one). */
+  trackFieldDeadlines(key: string): void {
+    this.withFieldDeadlines.add(key);
   }
 
   /** The value when it has type `type`, undefined when absent, WRONGTYPE otherwise. */
@@ -86,10 +112,12 @@ export class Keyspace {
     }
     this.values.set(key, value);
     if (!keepTtl) this.deadlines.delete(key);
+    if (value.type === 'hash' && value.fieldDeadlines !== undefined && value.fieldDeadlines.size > 0) this.withFieldDeadlines.add(key);
   }
 
   delete(key: string): boolean {
     this.deadlines.delete(key);
+    this.withFieldDeadlines.delete(key);
     this.sequenceOf.delete(key);
     const existed = this.values.delete(key);
     if (existed && this.scanLog.length > 64 && this.scanLog.length > 2 * this.values.size) this.compactScanLog();
@@ -167,6 +195,8 @@ export class Keyspace {
     this.sequenceOf.clear();
     this.scanLog = [];
     this.expiryWalk = undefined;
+    this.withFieldDeadlines.clear();
+    this.fieldExpiryWalk = undefined;
   }
 
   /**
@@ -189,6 +219,21 @@ export class Keyspace {
         removed++;
       }
     }
+    this.sweepExpiredFields(now, budget);
     return removed;
+  }
+
+  /** Looks at up to `budget` hashes with field deadlines; the lookup removes their expired fields. */
+  private sweepExpiredFields(now: number, budget: number): void {
+    for (let examined = 0; examined < budget && this.withFieldDeadlines.size > 0; examined++) {
+      this.fieldExpiryWalk ??= this.withFieldDeadlines.values();
+      const next = this.fieldExpiryWalk.next();
+      if (next.done) {
+        this.fieldExpiryWalk = undefined;
+        continue;
+      }
+      const value = this.lookup(next.value, now);
+      if (value?.type !== 'hash' || (value.fieldDeadlines?.size ?? 0) === 0) this.withFieldDeadlines.delete(next.value);
+    }
   }
 }
