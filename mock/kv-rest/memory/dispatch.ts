@@ -6,6 +6,7 @@ import type { Caller } from '../engine';
 import { error, type ErrorReply, type Reply } from '../reply';
 import { isErrorReply } from './arguments';
 import { createAclCommandHandlers } from './commands/acl';
+import { bitfieldCommandHandlers } from './commands/bitfield';
 import { bitmapCommandHandlers } from './commands/bitmaps';
 import { counterCommandHandlers } from './commands/counters';
 import { expiryCommandHandlers } from './commands/expiry';
@@ -46,6 +47,7 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
     ...setCommandHandlers,
     ...sortedSetCommandHandlers,
     ...bitmapCommandHandlers,
+    ...bitfieldCommandHandlers,
     ...hyperloglogCommandHandlers,
     ...streamCommandHandlers,
     ...geoCommandHandlers,
