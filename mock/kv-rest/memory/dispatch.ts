@@ -18,6 +18,7 @@ import { keyListingCommandHandlers } from './commands/key-listing';
 import { keyCommandHandlers } from './commands/keys';
 import { listCommandHandlers } from './commands/lists';
 import { multiPopCommandHandlers } from './commands/multi-pops';
+import { objectCommandHandlers } from './commands/object';
 import { createPubSubCommandHandlers } from './commands/pubsub';
 import { createServerCommandHandlers } from './commands/server';
 import { setCommandHandlers } from './commands/sets';
@@ -53,6 +54,7 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
     ...geoCommandHandlers,
     ...multiPopCommandHandlers,
     ...sortCommandHandlers,
+    ...objectCommandHandlers,
     ...createServerCommandHandlers(state),
     ...createAclCommandHandlers(state),
     ...createPubSubCommandHandlers(state),

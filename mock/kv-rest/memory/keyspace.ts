@@ -7,7 +7,15 @@ import { FieldDeadlines } from './field-deadlines';
 import type { SortedSet } from './sorted-set';
 import type { Stream } from './stream';
 
-export interface StringValue { readonly type: 'string'; value: string }
+export interface StringValue {
+  readonly type: 'string';
+  value: string;
+  /**
+   * Set when the value was changed in place (APPEND, SETRANGE, SETBIT, BITFIELD ...) or built as
+   * bytes (BITOP, HyperLogLog), which Redis keeps as a raw string whatever it holds (OBJECT ENCODING).
+   */
+  raw?: boolean;
+}
 export interface HashValue {
   readonly type: 'hash';
   readonly fields: Map<string, string>;
@@ -28,7 +36,7 @@ type ValueOf<T extends ValueType> = Extract<StoredValue, { type: T }>;
 export function cloneValue(value: StoredValue): StoredValue {
   switch (value.type) {
     case 'string':
-      return { type: 'string', value: value.value };
+      return { type: 'string', value: value.value, ...(value.raw ? { raw: true } : {}) };
     case 'hash':
       return { type: 'hash', fields: new Map(value.fields), ...(value.fieldDeadlines ? { fieldDeadlines: value.fieldDeadlines.clone() } : {}) };
     case 'list':
@@ -63,6 +71,11 @@ export class Keyspace {
   private nextSequence = 1;
   /** Active expiry walks the deadlines a few at a time, resuming where it stopped. */
   private expiryWalk: IterableIterator<[string, number]> | undefined;
+  /**
+   * When each value was last looked up or stored, for OBJECT IDLETIME; kept by value (not key) so
+   * that RENAME keeps it, as Redis keeps its object's access clock.
+   */
+  private readonly lastAccess = new WeakMap<StoredValue, number>();
   /** Keys of hashes that have field deadlines, walked the same way so expired fields go even when unread. */
   private readonly withFieldDeadlines = new Set<string>();
   private fieldExpiryWalk: IterableIterator<string> | undefined;
@@ -71,8 +84,15 @@ export class Keyspace {
     return this.values.size;
   }
 
-  /** The live value at `key`, removing it first when it has expired. */
+  /** The live value at `key`, removing it first when it has expired; counts as an access (OBJECT IDLETIME). */
   lookup(key: string, now: number): StoredValue | undefined {
+    const value = this.peek(key, now);
+    if (value !== undefined) this.lastAccess.set(value, now);
+    return value;
+  }
+
+  /** The live value at `key` without counting an access, as Redis's OBJECT, KEYS and SCAN look. */
+  peek(key: string, now: number): StoredValue | undefined {
     const deadline = this.deadlines.get(key);
     if (deadline !== undefined && deadline <= now) {
       this.delete(key);
@@ -111,6 +131,8 @@ export class Keyspace {
       this.scanLog.push({ sequence, key });
     }
     this.values.set(key, value);
+    // A stored value counts as accessed now; set() has no command time of its own, Date.now is the same clock.
+    if (!this.lastAccess.has(value)) this.lastAccess.set(value, Date.now());
     if (!keepTtl) this.deadlines.delete(key);
     if (value.type === 'hash' && value.fieldDeadlines !== undefined && value.fieldDeadlines.size > 0) this.withFieldDeadlines.add(key);
   }
@@ -142,7 +164,7 @@ export class Keyspace {
     let index = low;
     for (; index < log.length && keys.length < count; index++) {
       const { sequence, key } = log[index];
-      if (this.sequenceOf.get(key) === sequence && this.lookup(key, now) !== undefined) keys.push(key);
+      if (this.sequenceOf.get(key) === sequence && this.peek(key, now) !== undefined) keys.push(key);
     }
     while (index < log.length && this.sequenceOf.get(log[index].key) !== log[index].sequence) index++;
     return { keys, cursor: index < log.length ? log[index].sequence : 0 };
@@ -152,9 +174,14 @@ export class Keyspace {
   randomKey(now: number): string | undefined {
     while (this.values.size > 0) {
       const { sequence, key } = this.scanLog[Math.floor(Math.random() * this.scanLog.length)];
-      if (this.sequenceOf.get(key) === sequence && this.lookup(key, now) !== undefined) return key;
+      if (this.sequenceOf.get(key) === sequence && this.peek(key, now) !== undefined) return key;
     }
     return undefined;
+  }
+
+  /** Milliseconds since the value was last looked up or stored. */
+  idleMs(value: StoredValue, now: number): number {
+    return Math.max(0, now - (this.lastAccess.get(value) ?? now));
   }
 
   /** Removes a key whose collection became empty, as Redis never keeps empty collections. */
@@ -180,7 +207,7 @@ export class Keyspace {
   /** Live keys, in insertion order; expired ones are skipped and removed. */
   *keys(now: number): IterableIterator<string> {
     for (const key of [...this.values.keys()]) {
-      if (this.lookup(key, now) !== undefined) yield key;
+      if (this.peek(key, now) !== undefined) yield key;
     }
   }
 
@@ -232,7 +259,7 @@ export class Keyspace {
         this.fieldExpiryWalk = undefined;
         continue;
       }
-      const value = this.lookup(next.value, now);
+      const value = this.peek(next.value, now);
       if (value?.type !== 'hash' || (value.fieldDeadlines?.size ?? 0) === 0) this.withFieldDeadlines.delete(next.value);
     }
   }

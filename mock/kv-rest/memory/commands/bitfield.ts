@@ -162,8 +162,8 @@ function bitfieldCommand(readOnly: boolean): CommandHandler {
     bytes.write(current, 'latin1');
     const replies = ops.map((op) => (op.kind === 'get' ? integer(fieldValue(op, (index) => bytes[index] ?? 0)) : runWrite(op, bytes)));
     const value = bytes.toString('latin1');
-    if (found) found.value = value;
-    else ctx.db.set(args[1], { type: 'string', value });
+    if (found) Object.assign(found, { value, raw: true });
+    else ctx.db.set(args[1], { type: 'string', value, raw: true });
     return array(replies);
   };
 }
