@@ -18,7 +18,7 @@ describeEachEngine('@upstash/redis bitfield, OBJECT and MEMORY USAGE', (engine) 
 
   it('sets, reads and increments fields with overflow policies through the bitfield builder', async () => {
     expect(await client().bitfield('counters').set('u8', 0, 200).get('u8', 0).incrby('u8', 0, 100).exec()).toEqual([0, 200, 44]);
-    expect(await client().bitfield('counters').overflow('sat').incrby('i8', '#1', 200).overflow('fail').incrby('u8', 0, 300).exec()).toEqual([127, null]);
+    expect(await client().bitfield('counters').overflow('SAT').incrby('i8', '#1', 200).overflow('FAIL').incrby('u8', 0, 300).exec()).toEqual([127, null]);
     expect(await run(['BITFIELD_RO', 'counters', 'GET', 'i16', '0'], server.readonlyToken)).toEqual({ result: [11391] });
     expect(await run(['BITFIELD', 'counters', 'SET', 'u8', '0', '1'], server.readonlyToken)).toEqual({ error: "NOPERM this user has no permissions to run the 'bitfield' command" });
   });
