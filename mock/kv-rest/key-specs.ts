@@ -30,6 +30,16 @@ export const redis70CommandNames = (): IterableIterator<string> => REDIS_70_COMM
 /** Metadata of a command newer than Redis 7.0, with what it requires, if one of the hand-written files describes it. */
 export const newerCommandInfo = (name: string): NewerCommandInfo | undefined => NEWER_COMMANDS.get(name);
 
+/**
+ * What a redis-server needs to run a command newer than Redis 7.0, worded for an error: a release
+ * is a minimum (`Redis 7.4 or newer`), a module is needed as such (`the RedisJSON module`).
+ */
+export function serverNeededFor(name: string): string | undefined {
+  const requires = NEWER_COMMANDS.get(name)?.requires;
+  if (requires === undefined) return undefined;
+  return /^Redis \d/.test(requires) ? `${requires} or newer` : requires;
+}
+
 /** Every command newer than Redis 7.0 that the hand-written files describe. */
 export const newerCommands = (): IterableIterator<[string, NewerCommandInfo]> => NEWER_COMMANDS.entries();
 

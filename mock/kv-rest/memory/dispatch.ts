@@ -2,6 +2,7 @@
 // Command table lookup (unknown command, arity) -> `noscript` refusal inside scripts -> ACL
 // permission of the caller -> MONITOR feed -> the family's handler.
 import { lookupCommand, type CommandSpec } from '../command-table';
+import { serverNeededFor } from '../key-specs';
 import type { Caller } from '../engine';
 import { error, type ErrorReply, type Reply } from '../reply';
 import { isErrorReply } from './arguments';
@@ -33,6 +34,12 @@ import { createScriptingHandlers, type ScriptingOptions } from './scripting';
 import type { ServerState } from './server-state';
 
 const NOT_FROM_SCRIPTS = error('ERR This Redis command is not allowed from script');
+
+/** For a command newer than Redis 7.0, the server the redis engine needs to serve it. */
+function servedBy(name: string): string {
+  const needs = serverNeededFor(name);
+  return needs === undefined ? '' : `, on a redis-server with ${needs}`;
+}
 
 /** Every handler of the memory engine, by lower-case command name (`container|sub` for subcommands). */
 export function createCommandHandlers(state: ServerState, scripting: ScriptingOptions = {}): CommandHandlers {
@@ -133,7 +140,7 @@ export class Dispatcher {
     const refusal = this.state.acl.refusal(caller, spec, args, inScript);
     if (refusal) return refusal;
     // Commands only Redis's metadata describes pass the table's checks like any other, then stop here.
-    if (spec.generatedOnly) return error(`ERR the memory engine does not serve '${spec.name}' (the redis engine does)`);
+    if (spec.generatedOnly) return error(`ERR the memory engine does not serve '${spec.name}' (the redis engine does${servedBy(spec.name)})`);
     const handler = this.handlerFor(spec);
     if (!handler) return error(`ERR unknown command '${args[0]}', with args beginning with: ${args.slice(1).map((arg) => `'${arg}' `).join('')}`);
     return { spec, handler };

@@ -3,7 +3,7 @@
 // Redis's command, a module's, one renamed away) is answered with an error that names what is
 // missing rather than Redis's `unknown command`: for a command newer than Redis 7.0, the release or
 // module its metadata says it needs.
-import { newerCommandInfo } from '../key-specs';
+import { serverNeededFor } from '../key-specs';
 import { error, type ErrorReply, type Reply } from '../reply';
 import type { RedisCommandNames } from './gateway-user';
 
@@ -32,10 +32,8 @@ export class ServerCommands {
   }
 
   private missing(name: string): ErrorReply {
-    const requires = newerCommandInfo(name)?.requires;
-    if (requires === undefined) return error(`ERR the redis-server behind this REST API (${this.version}) does not have '${name}'`);
-    // A release is a minimum (`Redis 7.4 or newer`); a module is needed as such.
-    const needs = /^Redis \d/.test(requires) ? `${requires} or newer` : requires;
+    const needs = serverNeededFor(name);
+    if (needs === undefined) return error(`ERR the redis-server behind this REST API (${this.version}) does not have '${name}'`);
     return error(`ERR ${name.replace('|', ' ').toUpperCase()} needs ${needs}; this redis-server is ${this.version}`);
   }
 }
