@@ -4,6 +4,7 @@
 // expired fields (and the key with its last field), so no read ever sees one.
 import { error, type ErrorReply } from '../reply';
 import { FieldDeadlines } from './field-deadlines';
+import { ResumableWalk } from './resumable-walk';
 import type { SortedSet } from './sorted-set';
 import type { Stream } from './stream';
 
@@ -70,7 +71,7 @@ export class Keyspace {
   private scanLog: { readonly sequence: number; readonly key: string }[] = [];
   private nextSequence = 1;
   /** Active expiry walks the deadlines a few at a time, resuming where it stopped. */
-  private expiryWalk: IterableIterator<[string, number]> | undefined;
+  private readonly expiryWalk = new ResumableWalk(() => this.deadlines.entries());
   /**
    * When each value was last looked up or stored, for OBJECT IDLETIME; kept by value (not key) so
    * that RENAME keeps it, as Redis keeps its object's access clock.
@@ -78,7 +79,7 @@ export class Keyspace {
   private readonly lastAccess = new WeakMap<StoredValue, number>();
   /** Keys of hashes that have field deadlines, walked the same way so expired fields go even when unread. */
   private readonly withFieldDeadlines = new Set<string>();
-  private fieldExpiryWalk: IterableIterator<string> | undefined;
+  private readonly fieldExpiryWalk = new ResumableWalk(() => this.withFieldDeadlines.values());
 
   get size(): number {
     return this.values.size;
@@ -221,9 +222,9 @@ export class Keyspace {
     this.deadlines.clear();
     this.sequenceOf.clear();
     this.scanLog = [];
-    this.expiryWalk = undefined;
+    this.expiryWalk.reset();
     this.withFieldDeadlines.clear();
-    this.fieldExpiryWalk = undefined;
+    this.fieldExpiryWalk.reset();
   }
 
   /**
@@ -233,34 +234,16 @@ export class Keyspace {
    */
   sweepExpired(now: number, budget: number): number {
     let removed = 0;
-    for (let examined = 0; examined < budget && this.deadlines.size > 0; examined++) {
-      this.expiryWalk ??= this.deadlines.entries();
-      const next = this.expiryWalk.next();
-      if (next.done) {
-        this.expiryWalk = undefined;
-        continue;
-      }
-      const [key, deadline] = next.value;
-      if (deadline <= now) {
-        this.delete(key);
-        removed++;
-      }
+    for (const [key, deadline] of this.expiryWalk.take(budget, () => this.deadlines.size > 0)) {
+      if (deadline > now) continue;
+      this.delete(key);
+      removed++;
     }
-    this.sweepExpiredFields(now, budget);
+    // Hashes with field deadlines, the same way: the lookup removes their expired fields.
+    for (const key of this.fieldExpiryWalk.take(budget, () => this.withFieldDeadlines.size > 0)) {
+      const value = this.peek(key, now);
+      if (value?.type !== 'hash' || (value.fieldDeadlines?.size ?? 0) === 0) this.withFieldDeadlines.delete(key);
+    }
     return removed;
-  }
-
-  /** Looks at up to `budget` hashes with field deadlines; the lookup removes their expired fields. */
-  private sweepExpiredFields(now: number, budget: number): void {
-    for (let examined = 0; examined < budget && this.withFieldDeadlines.size > 0; examined++) {
-      this.fieldExpiryWalk ??= this.withFieldDeadlines.values();
-      const next = this.fieldExpiryWalk.next();
-      if (next.done) {
-        this.fieldExpiryWalk = undefined;
-        continue;
-      }
-      const value = this.peek(next.value, now);
-      if (value?.type !== 'hash' || (value.fieldDeadlines?.size ?? 0) === 0) this.withFieldDeadlines.delete(next.value);
-    }
   }
 }
