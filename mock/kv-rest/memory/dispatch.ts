@@ -2,7 +2,6 @@
 // Command table lookup (unknown command, arity) -> `noscript` refusal inside scripts -> ACL
 // permission of the caller -> MONITOR feed -> the family's handler.
 import { lookupCommand, type CommandSpec } from '../command-table';
-import { serverNeededFor } from '../key-specs';
 import type { Caller } from '../engine';
 import { error, type ErrorReply, type Reply } from '../reply';
 import { isErrorReply } from './arguments';
@@ -25,6 +24,7 @@ import { createServerCommandHandlers } from './commands/server';
 import { setCommandHandlers } from './commands/sets';
 import { sortCommandHandlers } from './commands/sort';
 import { sortedSetCommandHandlers } from './commands/sorted-sets';
+import { streamDeletionCommandHandlers } from './commands/stream-deletions';
 import { streamCommandHandlers } from './commands/streams';
 import { stringCommandHandlers } from './commands/strings';
 import type { CommandContext, CommandHandler, CommandHandlers } from './handler';
@@ -34,12 +34,6 @@ import { createScriptingHandlers, type ScriptingOptions } from './scripting';
 import type { ServerState } from './server-state';
 
 const NOT_FROM_SCRIPTS = error('ERR This Redis command is not allowed from script');
-
-/** For a command newer than Redis 7.0, the server the redis engine needs to serve it. */
-function servedBy(name: string): string {
-  const needs = serverNeededFor(name);
-  return needs === undefined ? '' : `, on a redis-server with ${needs}`;
-}
 
 /** Every handler of the memory engine, by lower-case command name (`container|sub` for subcommands). */
 export function createCommandHandlers(state: ServerState, scripting: ScriptingOptions = {}): CommandHandlers {
@@ -58,6 +52,7 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
     ...bitfieldCommandHandlers,
     ...hyperloglogCommandHandlers,
     ...streamCommandHandlers,
+    ...streamDeletionCommandHandlers,
     ...geoCommandHandlers,
     ...multiPopCommandHandlers,
     ...sortCommandHandlers,
@@ -140,7 +135,7 @@ export class Dispatcher {
     const refusal = this.state.acl.refusal(caller, spec, args, inScript);
     if (refusal) return refusal;
     // Commands only Redis's metadata describes pass the table's checks like any other, then stop here.
-    if (spec.generatedOnly) return error(`ERR the memory engine does not serve '${spec.name}' (the redis engine does${servedBy(spec.name)})`);
+    if (spec.generatedOnly) return error(`ERR the memory engine does not serve '${spec.name}' (the redis engine does)`);
     const handler = this.handlerFor(spec);
     if (!handler) return error(`ERR unknown command '${args[0]}', with args beginning with: ${args.slice(1).map((arg) => `'${arg}' `).join('')}`);
     return { spec, handler };

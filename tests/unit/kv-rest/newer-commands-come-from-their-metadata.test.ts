@@ -4,7 +4,6 @@
 import { allowedForReadOnlyToken, lookupCommand } from '../../../mock/kv-rest/command-table';
 import { keyReferencesOf, newerCommandInfo, newerCommands, redis70CommandInfo } from '../../../mock/kv-rest/key-specs';
 import { commandsInCategory } from '../../../mock/kv-rest/memory/acl/command-categories';
-import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import { ServerCommands } from '../../../mock/kv-rest/redis/server-commands';
 
 const HASH_FIELD_EXPIRY = ['hexpire', 'hpexpire', 'hexpireat', 'hpexpireat', 'httl', 'hpttl', 'hexpiretime', 'hpexpiretime', 'hpersist', 'hgetex', 'hsetex', 'hgetdel'];
@@ -55,16 +54,5 @@ describe('the metadata of commands newer than Redis 7.0', () => {
     expect(redis70.lacking(['hsetex', 'h', 'FIELDS', '1', 'f', 'v'])).toEqual({ kind: 'error', message: 'ERR HSETEX needs Redis 8.0 or newer; this redis-server is 7.0.15' });
     expect(redis70.lacking(['LCS', 'a', 'b'])).toEqual({ kind: 'error', message: "ERR the redis-server behind this REST API (7.0.15) does not have 'lcs'" });
     expect(redis70.lacking(['LPOS', 'l', 'a'])).toBeUndefined();
-  });
-
-  it('has the memory engine name the server the redis engine needs for a newer command it does not implement', async () => {
-    const engine = createMemoryEngine();
-    try {
-      expect(await engine.execute([['XDELEX', 's', 'IDS', '1', '1-1']], { transaction: false, caller: { user: 'default', address: 'test' } })).toEqual([
-        { kind: 'error', message: "ERR the memory engine does not serve 'xdelex' (the redis engine does, on a redis-server with Redis 8.2 or newer)" },
-      ]);
-    } finally {
-      await engine.close();
-    }
   });
 });
