@@ -1,7 +1,7 @@
 // Hash-field expiry on the memory engine, as Redis 8.0 answers it: per-field reply codes of
 // HEXPIRE and its conditions, TTL reads, HPERSIST, HGETEX, HSETEX, HGETDEL, the errors in Redis's
 // words, and expired fields invisible to every hash read. Time is a fake clock (Date.now only).
-import { engineUnderTest, useEngine } from './memory-engine-harness';
+import { CLIENT, engineUnderTest, useEngine } from './memory-engine-harness';
 
 const START = 1_700_000_000_000;
 
@@ -206,13 +206,14 @@ describe('memory engine: hash-field expiry', () => {
     }
   });
 
-  it('answers a read of a hash with many expired fields without visiting the live ones (fields removed once, from a heap)', async () => {
-    const fields = Array.from({ length: 20_000 }, (_, index) => [`f${index}`, 'v']).flat();
-    await run('HSET', 'big', ...fields);
-    await run('HPEXPIRE', 'big', 10, 'FIELDS', 10_000, ...fields.filter((_, index) => index % 2 === 0).slice(0, 10_000));
+  it('answers reads of a hash with many expired fields within 2 s: each expired field is removed once (from a heap), not looked at on every read', async () => {
+    const fields = Array.from({ length: 100_000 }, (_, index) => `f${index}`);
+    // Built with concat: spreading 200,000 arguments into a call would overflow the stack.
+    const setup = [['HSET', 'big'].concat(fields.flatMap((field) => [field, 'v'])), ['HPEXPIRE', 'big', '10', 'FIELDS', '50000'].concat(fields.slice(0, 50_000))];
+    await subject().engine.execute(setup, { transaction: false, caller: CLIENT });
     advance(10);
     const started = performance.now();
-    for (let read = 0; read < 5000; read++) await run('HGET', 'big', 'f19999');
-    expect([await run('HLEN', 'big'), performance.now() - started < 1000]).toEqual([10_000, true]);
+    for (let read = 0; read < 1000; read++) await run('HGET', 'big', 'f99999');
+    expect([await run('HLEN', 'big'), performance.now() - started < 2000]).toEqual([50_000, true]);
   });
 });
