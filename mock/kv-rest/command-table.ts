@@ -1,6 +1,7 @@
 // The command table: every command the key-value server knows, described once, as data: the
 // hand-written specs of what the memory engine implements, completed with every other command and
-// subcommand of Redis 7.0 from Redis's own metadata (the redis engine serves those too), with the
+// subcommand of Redis 7.0 from Redis's own metadata and the newer ones from their hand-written
+// metadata (beyond-redis-7.0/; the redis engine serves those its server has), with the
 // REST policy (rest-policy.ts) applied to all of them. Dispatch, arity errors, the Read Only token
 // policy, unsupported-command answers and the differential tests read this table; key positions and
 // ACL categories come from Redis's own metadata (key-specs.ts). Adding a command to the memory

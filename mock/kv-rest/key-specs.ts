@@ -2,11 +2,13 @@
 // checks: begin search (an index, or a keyword such as STREAMS searched forwards or backwards),
 // then find keys (a range, or `numkeys` keys). A spec Redis cannot trust for these arguments (a bad
 // numkeys, an `incomplete` or `unknown` spec, `variable_flags`) sends Redis to the command's own
-// key finder; the few such commands are interpreted in key-finders.ts.
+// key finder; the few such commands are interpreted in key-finders.ts. Commands newer than Redis 7.0
+// are found the same way from their hand-written metadata (newer-command-info.ts).
 import commandsFile from './generated/redis-7.0-commands.json';
 import type { CommandSpec } from './command-table';
 import { nativeKeys } from './key-finders';
-import type { KeySpec, RedisCommandInfo, RedisCommandsFile } from './redis-command-info';
+import { NEWER_COMMANDS } from './newer-command-info';
+import type { KeySpec, NewerCommandInfo, RedisCommandInfo, RedisCommandsFile } from './redis-command-info';
 
 /** One key argument and what the command does with it, in Redis's key-spec flags. */
 export interface KeyReference {
@@ -14,16 +16,41 @@ export interface KeyReference {
   readonly flags: readonly string[];
 }
 
-const COMMANDS: ReadonlyMap<string, RedisCommandInfo> = new Map(Object.entries((commandsFile as RedisCommandsFile).commands));
+const REDIS_70_COMMANDS: ReadonlyMap<string, RedisCommandInfo> = new Map(Object.entries((commandsFile as RedisCommandsFile).commands));
 
 /** Redis 7.0's metadata for a command or `container|sub` subcommand, if Redis 7.0 has it. */
-export const redisCommandInfo = (name: string): RedisCommandInfo | undefined => COMMANDS.get(name);
+export const redis70CommandInfo = (name: string): RedisCommandInfo | undefined => REDIS_70_COMMANDS.get(name);
 
 /** Every command and subcommand of Redis 7.0, with its metadata. */
-export const redisCommands = (): IterableIterator<[string, RedisCommandInfo]> => COMMANDS.entries();
+export const redis70Commands = (): IterableIterator<[string, RedisCommandInfo]> => REDIS_70_COMMANDS.entries();
 
 /** Every command and subcommand name Redis 7.0 has. */
-export const redisCommandNames = (): IterableIterator<string> => COMMANDS.keys();
+export const redis70CommandNames = (): IterableIterator<string> => REDIS_70_COMMANDS.keys();
+
+/** Metadata of a command newer than Redis 7.0, with what it requires, if one of the hand-written files describes it. */
+export const newerCommandInfo = (name: string): NewerCommandInfo | undefined => NEWER_COMMANDS.get(name);
+
+/**
+ * What a redis-server needs to run a command newer than Redis 7.0, worded for an error: a release
+ * is a minimum (`Redis 7.4 or newer`), a module is needed as such (`the RedisJSON module`).
+ */
+export function serverNeededFor(name: string): string | undefined {
+  const requires = NEWER_COMMANDS.get(name)?.requires;
+  if (requires === undefined) return undefined;
+  return /^Redis \d/.test(requires) ? `${requires} or newer` : requires;
+}
+
+/** Every command newer than Redis 7.0 that the hand-written files describe. */
+export const newerCommands = (): IterableIterator<[string, NewerCommandInfo]> => NEWER_COMMANDS.entries();
+
+/** Every command and subcommand with metadata: Redis 7.0's, then the newer ones. */
+export function* describedCommands(): IterableIterator<[string, RedisCommandInfo]> {
+  yield* REDIS_70_COMMANDS;
+  yield* NEWER_COMMANDS;
+}
+
+/** The metadata of a command or subcommand: Redis 7.0's, else a newer command's. */
+export const commandInfo = (name: string): RedisCommandInfo | undefined => REDIS_70_COMMANDS.get(name) ?? NEWER_COMMANDS.get(name);
 
 /** Where a spec's keys begin (after its keyword), or undefined when the keyword is absent. */
 function beginOf(spec: KeySpec, args: readonly string[]): number | undefined {
@@ -71,7 +98,7 @@ function keysOfSpec(spec: KeySpec, args: readonly string[]): KeyReference[] | ty
 }
 
 /**
- * The keys Redis 7.0's ACL checks for `args` (a command this metadata has, arity already checked),
+ * The keys Redis's ACL checks for `args` (a command this metadata has, arity already checked),
  * as positions with their flags; not-key specs (channels of SPUBLISH ...) are left out.
  */
 export function keyReferences(name: string, info: RedisCommandInfo, args: readonly string[]): KeyReference[] {
@@ -94,12 +121,12 @@ const WRITTEN: readonly string[] = ['update'];
 const READ: readonly string[] = ['access'];
 
 /**
- * The keys of a command, with what it does to each: from Redis 7.0's key specs when Redis 7.0 has
- * the command; from the spec's hand-written firstKey/lastKey/keyStep only for commands newer than
- * Redis 7.0, which the generated file cannot describe.
+ * The keys of a command, with what it does to each: from its key specs when the metadata (Redis
+ * 7.0's, or a newer command's hand-written file) describes it; from the spec's hand-written
+ * firstKey/lastKey/keyStep only for the REST API's own commands (ACL RESTTOKEN).
  */
 export function keyReferencesOf(spec: CommandSpec, args: readonly string[]): KeyReference[] {
-  const info = COMMANDS.get(spec.name);
+  const info = commandInfo(spec.name);
   if (info) return keyReferences(spec.name, info, args);
   if (spec.firstKey === 0) return [];
   const flags = spec.flags.includes('write') ? WRITTEN : READ;

@@ -1,6 +1,7 @@
-// The shape of the generated Redis command metadata (generated/redis-7.0-commands.json), as
-// `COMMAND INFO` describes each command and subcommand: arity, flags, ACL categories and key specs.
-// The key-value server reads key positions and ACL categories from it rather than restating them.
+// The shape of the Redis command metadata, as `COMMAND INFO` describes each command and subcommand:
+// arity, flags, ACL categories and key specs. generated/redis-7.0-commands.json is generated from a
+// Redis 7.0; beyond-redis-7.0/*.json describe newer commands by hand in the same form. The key-value
+// server reads key positions and ACL categories from them rather than restating them.
 
 /** Where a key spec starts looking: at a fixed index, or after a keyword searched from `startFrom`. */
 export type BeginSearch =
@@ -35,4 +36,16 @@ export interface RedisCommandsFile {
   readonly redisVersion: string;
   /** By lower-case name; subcommands as `container|sub`. */
   readonly commands: Readonly<Record<string, RedisCommandInfo>>;
+}
+
+/** A command newer than Redis 7.0, with what a server needs to have it (`Redis 7.4`, `the RedisJSON module`). */
+export interface NewerCommandInfo extends RedisCommandInfo {
+  readonly requires: string;
+}
+
+/** A hand-written file of beyond-redis-7.0/: where its facts come from, and its commands. */
+export interface NewerCommandsFile {
+  readonly note: string;
+  /** By lower-case name; subcommands as `container|sub`. */
+  readonly commands: Readonly<Record<string, NewerCommandInfo>>;
 }

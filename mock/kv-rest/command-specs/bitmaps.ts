@@ -8,4 +8,6 @@ export const bitmapsCommands: readonly CommandSpec[] = [
   command('bitcount', -2, ['readonly'], FIRST_KEY),
   command('bitpos', -3, ['readonly'], FIRST_KEY),
   command('bitop', -4, ['write'], [2, -1, 1]),
+  command('bitfield', -2, ['write'], FIRST_KEY),
+  command('bitfield_ro', -2, ['readonly'], FIRST_KEY),
 ];

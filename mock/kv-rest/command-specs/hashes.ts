@@ -1,4 +1,5 @@
-// The hashes family's command specs, with Redis 7.0's arities and key positions.
+// The hashes family's command specs, with Redis 7.0's arities and key positions, and the
+// hash-field expiry commands with the arities of the Redis release that brought each (7.4, 8.0).
 import type { CommandSpec } from '../command-table';
 import { command, FIRST_KEY } from './define';
 
@@ -19,4 +20,16 @@ export const hashesCommands: readonly CommandSpec[] = [
   command('hstrlen', 3, ['readonly'], FIRST_KEY),
   command('hscan', -3, ['readonly'], FIRST_KEY),
   command('hrandfield', -2, ['readonly'], FIRST_KEY),
+  command('hexpire', -6, ['write'], FIRST_KEY),
+  command('hpexpire', -6, ['write'], FIRST_KEY),
+  command('hexpireat', -6, ['write'], FIRST_KEY),
+  command('hpexpireat', -6, ['write'], FIRST_KEY),
+  command('httl', -5, ['readonly'], FIRST_KEY),
+  command('hpttl', -5, ['readonly'], FIRST_KEY),
+  command('hexpiretime', -5, ['readonly'], FIRST_KEY),
+  command('hpexpiretime', -5, ['readonly'], FIRST_KEY),
+  command('hpersist', -5, ['write'], FIRST_KEY),
+  command('hgetex', -5, ['write'], FIRST_KEY),
+  command('hsetex', -6, ['write'], FIRST_KEY),
+  command('hgetdel', -5, ['write'], FIRST_KEY),
 ];

@@ -1,4 +1,5 @@
-// Server and ACL command specs (TIME, INFO, DBSIZE, FLUSHDB, FLUSHALL, ACL ...).
+// Server and ACL command specs (TIME, INFO, DBSIZE, FLUSHDB, FLUSHALL, ACL, OBJECT, MEMORY USAGE ...);
+// the other MEMORY subcommands come from Redis's metadata and the REST policy refuses them.
 // ACL RESTTOKEN is answered by the HTTP layer (it mints tokens); the engine only authenticates.
 import type { CommandSpec } from '../command-table';
 import { command, container } from './define';
@@ -17,4 +18,12 @@ export const serverCommands: readonly CommandSpec[] = [
     command('acl|list', 2, ['admin', 'noscript']),
     command('acl|whoami', 2, ['noscript']),
   ]),
+  container('object', -2, [
+    command('object|encoding', 3, ['readonly'], [2, 2, 1]),
+    command('object|refcount', 3, ['readonly'], [2, 2, 1]),
+    command('object|idletime', 3, ['readonly'], [2, 2, 1]),
+    command('object|freq', 3, ['readonly'], [2, 2, 1]),
+    command('object|help', 2, []),
+  ]),
+  container('memory', -2, [command('memory|usage', -3, ['readonly'], [2, 2, 1]), command('memory|help', 2, [])]),
 ];

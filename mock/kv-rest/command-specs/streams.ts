@@ -1,4 +1,5 @@
-// The streams family's command specs, with Redis 7.0's arities and flags. XREAD and XREADGROUP name
+// The streams family's command specs, with Redis 7.0's arities and flags (and Redis 8.2's for
+// XDELEX and XACKDEL). XREAD and XREADGROUP name
 // their keys after the STREAMS keyword, and are refused with BLOCK: the REST API does not block.
 import type { CommandSpec } from '../command-table';
 import { BLOCKING } from '../rest-policy';
@@ -34,6 +35,8 @@ export const streamsCommands: readonly CommandSpec[] = [
   write('xtrim', -4),
   write('xsetid', -3),
   write('xack', -4),
+  write('xdelex', -5),
+  write('xackdel', -6),
   read('xpending', -3),
   write('xclaim', -6),
   write('xautoclaim', -6),

@@ -5,7 +5,7 @@ export const NOT_AN_INTEGER = error('ERR value is not an integer or out of range
 export const NOT_A_FLOAT = error('ERR value is not a valid float');
 export const SYNTAX_ERROR = error('ERR syntax error');
 
-const INTEGER = /^-?(0|[1-9][0-9]*)$/;
+const INTEGER = /^(0|-?[1-9][0-9]*)$/;
 const MAX_INT64 = 9223372036854775807n;
 const MIN_INT64 = -9223372036854775808n;
 

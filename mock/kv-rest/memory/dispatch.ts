@@ -6,21 +6,25 @@ import type { Caller } from '../engine';
 import { error, type ErrorReply, type Reply } from '../reply';
 import { isErrorReply } from './arguments';
 import { createAclCommandHandlers } from './commands/acl';
+import { bitfieldCommandHandlers } from './commands/bitfield';
 import { bitmapCommandHandlers } from './commands/bitmaps';
 import { counterCommandHandlers } from './commands/counters';
 import { expiryCommandHandlers } from './commands/expiry';
 import { geoCommandHandlers } from './commands/geo';
+import { hashFieldExpiryCommandHandlers } from './commands/hash-field-expiry';
 import { hashCommandHandlers } from './commands/hashes';
 import { hyperloglogCommandHandlers } from './commands/hyperloglog';
 import { keyListingCommandHandlers } from './commands/key-listing';
 import { keyCommandHandlers } from './commands/keys';
 import { listCommandHandlers } from './commands/lists';
 import { multiPopCommandHandlers } from './commands/multi-pops';
+import { objectCommandHandlers } from './commands/object';
 import { createPubSubCommandHandlers } from './commands/pubsub';
 import { createServerCommandHandlers } from './commands/server';
 import { setCommandHandlers } from './commands/sets';
 import { sortCommandHandlers } from './commands/sort';
 import { sortedSetCommandHandlers } from './commands/sorted-sets';
+import { streamDeletionCommandHandlers } from './commands/stream-deletions';
 import { streamCommandHandlers } from './commands/streams';
 import { stringCommandHandlers } from './commands/strings';
 import type { CommandContext, CommandHandler, CommandHandlers } from './handler';
@@ -40,15 +44,19 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
     ...keyListingCommandHandlers,
     ...expiryCommandHandlers,
     ...hashCommandHandlers,
+    ...hashFieldExpiryCommandHandlers,
     ...listCommandHandlers,
     ...setCommandHandlers,
     ...sortedSetCommandHandlers,
     ...bitmapCommandHandlers,
+    ...bitfieldCommandHandlers,
     ...hyperloglogCommandHandlers,
     ...streamCommandHandlers,
+    ...streamDeletionCommandHandlers,
     ...geoCommandHandlers,
     ...multiPopCommandHandlers,
     ...sortCommandHandlers,
+    ...objectCommandHandlers,
     ...createServerCommandHandlers(state),
     ...createAclCommandHandlers(state),
     ...createPubSubCommandHandlers(state),

@@ -1,11 +1,28 @@
 // The memory engine's keyspace: typed values by key, with millisecond expiry that is enforced
-// lazily (on every lookup) and actively (a bounded sweep on a timer), the way Redis does it.
+// lazily (on every lookup) and actively (a bounded sweep on a timer), the way Redis does it. Hash
+// fields with their own deadlines (HEXPIRE ...) expire the same way: a lookup removes the hash's
+// expired fields (and the key with its last field), so no read ever sees one.
 import { error, type ErrorReply } from '../reply';
+import { FieldDeadlines } from './field-deadlines';
+import { ResumableWalk } from './resumable-walk';
 import type { SortedSet } from './sorted-set';
 import type { Stream } from './stream';
 
-export interface StringValue { readonly type: 'string'; value: string }
-export interface HashValue { readonly type: 'hash'; readonly fields: Map<string, string> }
+export interface StringValue {
+  readonly type: 'string';
+  value: string;
+  /**
+   * Set when the value was changed in place (APPEND, SETRANGE, SETBIT, BITFIELD ...) or built as
+   * bytes (BITOP, HyperLogLog), which Redis keeps as a raw string whatever it holds (OBJECT ENCODING).
+   */
+  raw?: boolean;
+}
+export interface HashValue {
+  readonly type: 'hash';
+  readonly fields: Map<string, string>;
+  /** Deadlines of the fields that have one; created by the first field TTL. */
+  fieldDeadlines?: FieldDeadlines;
+}
 export interface ListValue { readonly type: 'list'; readonly items: string[] }
 export interface SetValue { readonly type: 'set'; readonly members: Set<string> }
 export interface ZSetValue { readonly type: 'zset'; readonly zset: SortedSet }
@@ -20,9 +37,9 @@ type ValueOf<T extends ValueType> = Extract<StoredValue, { type: T }>;
 export function cloneValue(value: StoredValue): StoredValue {
   switch (value.type) {
     case 'string':
-      return { type: 'string', value: value.value };
+      return { type: 'string', value: value.value, ...(value.raw ? { raw: true } : {}) };
     case 'hash':
-      return { type: 'hash', fields: new Map(value.fields) };
+      return { type: 'hash', fields: new Map(value.fields), ...(value.fieldDeadlines ? { fieldDeadlines: value.fieldDeadlines.clone() } : {}) };
     case 'list':
       return { type: 'list', items: [...value.items] };
     case 'set':
@@ -54,20 +71,50 @@ export class Keyspace {
   private scanLog: { readonly sequence: number; readonly key: string }[] = [];
   private nextSequence = 1;
   /** Active expiry walks the deadlines a few at a time, resuming where it stopped. */
-  private expiryWalk: IterableIterator<[string, number]> | undefined;
+  private readonly expiryWalk = new ResumableWalk(() => this.deadlines.entries());
+  /**
+   * When each value was last looked up or stored, for OBJECT IDLETIME; kept by value (not key) so
+   * that RENAME keeps it, as Redis keeps its object's access clock.
+   */
+  private readonly lastAccess = new WeakMap<StoredValue, number>();
+  /** Keys of hashes that have field deadlines, walked the same way so expired fields go even when unread. */
+  private readonly withFieldDeadlines = new Set<string>();
+  private readonly fieldExpiryWalk = new ResumableWalk(() => this.withFieldDeadlines.values());
 
   get size(): number {
     return this.values.size;
   }
 
-  /** The live value at `key`, removing it first when it has expired. */
+  /** The live value at `key`, removing it first when it has expired; counts as an access (OBJECT IDLETIME). */
   lookup(key: string, now: number): StoredValue | undefined {
+    const value = this.peek(key, now);
+    if (value !== undefined) this.lastAccess.set(value, now);
+    return value;
+  }
+
+  /** The live value at `key` without counting an access, as Redis's OBJECT, KEYS and SCAN look. */
+  peek(key: string, now: number): StoredValue | undefined {
     const deadline = this.deadlines.get(key);
     if (deadline !== undefined && deadline <= now) {
       this.delete(key);
       return undefined;
     }
-    return this.values.get(key);
+    const value = this.values.get(key);
+    if (value?.type === 'hash' && value.fieldDeadlines !== undefined && value.fieldDeadlines.earliest <= now) return this.expireFields(key, value, now);
+    return value;
+  }
+
+  /** Removes the hash's expired fields; the key goes with its last field. */
+  private expireFields(key: string, hash: HashValue, now: number): HashValue | undefined {
+    for (const field of hash.fieldDeadlines?.takeExpired(now) ?? []) hash.fields.delete(field);
+    if (hash.fields.size > 0) return hash;
+    this.delete(key);
+    return undefined;
+  }
+
+  /** Notes that the hash at `key` has field deadlines, for active expiry (call after setting one). */
+  trackFieldDeadlines(key: string): void {
+    this.withFieldDeadlines.add(key);
   }
 
   /** The value when it has type `type`, undefined when absent, WRONGTYPE otherwise. */
@@ -85,11 +132,15 @@ export class Keyspace {
       this.scanLog.push({ sequence, key });
     }
     this.values.set(key, value);
+    // A stored value counts as accessed now; set() has no command time of its own, Date.now is the same clock.
+    if (!this.lastAccess.has(value)) this.lastAccess.set(value, Date.now());
     if (!keepTtl) this.deadlines.delete(key);
+    if (value.type === 'hash' && value.fieldDeadlines !== undefined && value.fieldDeadlines.size > 0) this.withFieldDeadlines.add(key);
   }
 
   delete(key: string): boolean {
     this.deadlines.delete(key);
+    this.withFieldDeadlines.delete(key);
     this.sequenceOf.delete(key);
     const existed = this.values.delete(key);
     if (existed && this.scanLog.length > 64 && this.scanLog.length > 2 * this.values.size) this.compactScanLog();
@@ -114,7 +165,7 @@ export class Keyspace {
     let index = low;
     for (; index < log.length && keys.length < count; index++) {
       const { sequence, key } = log[index];
-      if (this.sequenceOf.get(key) === sequence && this.lookup(key, now) !== undefined) keys.push(key);
+      if (this.sequenceOf.get(key) === sequence && this.peek(key, now) !== undefined) keys.push(key);
     }
     while (index < log.length && this.sequenceOf.get(log[index].key) !== log[index].sequence) index++;
     return { keys, cursor: index < log.length ? log[index].sequence : 0 };
@@ -124,9 +175,14 @@ export class Keyspace {
   randomKey(now: number): string | undefined {
     while (this.values.size > 0) {
       const { sequence, key } = this.scanLog[Math.floor(Math.random() * this.scanLog.length)];
-      if (this.sequenceOf.get(key) === sequence && this.lookup(key, now) !== undefined) return key;
+      if (this.sequenceOf.get(key) === sequence && this.peek(key, now) !== undefined) return key;
     }
     return undefined;
+  }
+
+  /** Milliseconds since the value was last looked up or stored. */
+  idleMs(value: StoredValue, now: number): number {
+    return Math.max(0, now - (this.lastAccess.get(value) ?? now));
   }
 
   /** Removes a key whose collection became empty, as Redis never keeps empty collections. */
@@ -152,7 +208,7 @@ export class Keyspace {
   /** Live keys, in insertion order; expired ones are skipped and removed. */
   *keys(now: number): IterableIterator<string> {
     for (const key of [...this.values.keys()]) {
-      if (this.lookup(key, now) !== undefined) yield key;
+      if (this.peek(key, now) !== undefined) yield key;
     }
   }
 
@@ -166,7 +222,9 @@ export class Keyspace {
     this.deadlines.clear();
     this.sequenceOf.clear();
     this.scanLog = [];
-    this.expiryWalk = undefined;
+    this.expiryWalk.reset();
+    this.withFieldDeadlines.clear();
+    this.fieldExpiryWalk.reset();
   }
 
   /**
@@ -176,18 +234,15 @@ export class Keyspace {
    */
   sweepExpired(now: number, budget: number): number {
     let removed = 0;
-    for (let examined = 0; examined < budget && this.deadlines.size > 0; examined++) {
-      this.expiryWalk ??= this.deadlines.entries();
-      const next = this.expiryWalk.next();
-      if (next.done) {
-        this.expiryWalk = undefined;
-        continue;
-      }
-      const [key, deadline] = next.value;
-      if (deadline <= now) {
-        this.delete(key);
-        removed++;
-      }
+    for (const [key, deadline] of this.expiryWalk.take(budget, () => this.deadlines.size > 0)) {
+      if (deadline > now) continue;
+      this.delete(key);
+      removed++;
+    }
+    // Hashes with field deadlines, the same way: the lookup removes their expired fields.
+    for (const key of this.fieldExpiryWalk.take(budget, () => this.withFieldDeadlines.size > 0)) {
+      const value = this.peek(key, now);
+      if (value?.type !== 'hash' || (value.fieldDeadlines?.size ?? 0) === 0) this.withFieldDeadlines.delete(key);
     }
     return removed;
   }

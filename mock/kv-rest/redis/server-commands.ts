@@ -1,7 +1,9 @@
 // The commands the redis-server behind the engine has, asked once at connect (COMMAND LIST, and
 // COMMAND INFO of the containers), so that a command of the table that this server lacks (a newer
 // Redis's command, a module's, one renamed away) is answered with an error that names what is
-// missing rather than Redis's `unknown command`.
+// missing rather than Redis's `unknown command`: for a command newer than Redis 7.0, the release or
+// module its metadata says it needs.
+import { serverNeededFor } from '../key-specs';
 import { error, type ErrorReply, type Reply } from '../reply';
 import type { RedisCommandNames } from './gateway-user';
 
@@ -30,7 +32,9 @@ export class ServerCommands {
   }
 
   private missing(name: string): ErrorReply {
-    return error(`ERR the redis-server behind this REST API (${this.version}) does not have '${name}'`);
+    const needs = serverNeededFor(name);
+    if (needs === undefined) return error(`ERR the redis-server behind this REST API (${this.version}) does not have '${name}'`);
+    return error(`ERR ${name.replace('|', ' ').toUpperCase()} needs ${needs}; this redis-server is ${this.version}`);
   }
 }
 

@@ -3,7 +3,7 @@
 // itself finds (`COMMAND GETKEYSANDFLAGS`, the same search its ACL runs): numkeys valid or not,
 // keywords present, missing or last, SORT's STORE, SET ... GET, BITFIELD, MIGRATE KEYS.
 import fc from 'fast-check';
-import { keyReferences, redisCommandInfo, redisCommandNames } from '../../../mock/kv-rest/key-specs';
+import { keyReferences, redis70CommandInfo, redis70CommandNames } from '../../../mock/kv-rest/key-specs';
 import type { Plain } from '../../unit/kv-memory/memory-engine-harness';
 import { useOwnRedisClient } from '../../support/own-redis-client';
 import { describeWithRedisBinary } from '../../support/redis-server';
@@ -14,11 +14,11 @@ const WORDS = [
   'LIMIT', 'SET', 'INCRBY', 'OVERFLOW', 'AUTH', 'AUTH2', 'COPY', 'BLOCK', 'COUNT', 'GROUP', 'NOACK', 'WITHSCORES', '$', '>',
 ];
 
-const NAMES = [...redisCommandNames()].filter((name) => !['command|getkeys', 'command|getkeysandflags'].includes(name));
+const NAMES = [...redis70CommandNames()].filter((name) => !['command|getkeys', 'command|getkeysandflags'].includes(name));
 
 /** A command line with as many arguments as its arity allows (a few more when it takes any number). */
 const commandLine = fc.constantFrom(...NAMES).chain((name) => {
-  const { arity } = redisCommandInfo(name)!;
+  const { arity } = redis70CommandInfo(name)!;
   const words = name.split('|');
   const fixed = Math.abs(arity) - words.length;
   const extra = arity < 0 ? 8 : 0;
@@ -41,7 +41,7 @@ describeWithRedisBinary('the key-spec interpreter finds the keys redis-server fi
     await fc.assert(
       fc.asyncProperty(commandLine, async ({ name, line }) => {
         const expected = keysAndFlags(await redis().send(['COMMAND', 'GETKEYSANDFLAGS', ...line]));
-        const actual = keyReferences(name, redisCommandInfo(name)!, line).map(({ position, flags }) => [line[position], [...flags]]);
+        const actual = keyReferences(name, redis70CommandInfo(name)!, line).map(({ position, flags }) => [line[position], [...flags]]);
         expect({ line, keys: actual }).toEqual({ line, keys: expected });
       }),
       { numRuns: 3000 },

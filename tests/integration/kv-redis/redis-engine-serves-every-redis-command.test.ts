@@ -61,4 +61,10 @@ describeWithRedisBinary('a command the redis-server behind lacks [redis engine]'
     // The transaction was discarded whole: its RPUSH did not run.
     expect((await call(context.server, '/llen/list')).json).toEqual({ result: 1 });
   });
+
+  it("names the Redis release a newer command needs, from the command's metadata, for the @upstash/redis client's hexpire", async () => {
+    const client = new Redis({ url: context.server.url, token: context.server.token, retry: false, enableAutoPipelining: false });
+    await expect(client.hexpire('hash', 'field', 10)).rejects.toThrow(`ERR HEXPIRE needs Redis 7.4 or newer; this redis-server is ${redisVersion}`);
+    expect((await postJson(context.server, '/', ['HGETDEL', 'hash', 'FIELDS', '1', 'field'])).json).toEqual({ error: `ERR HGETDEL needs Redis 8.0 or newer; this redis-server is ${redisVersion}` });
+  });
 });

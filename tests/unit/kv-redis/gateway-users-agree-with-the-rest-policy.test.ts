@@ -3,7 +3,7 @@
 // table has never heard of), checked against the lookup the HTTP layer itself uses.
 import fc from 'fast-check';
 import { allCommands, allowedForReadOnlyToken, lookupCommand } from '../../../mock/kv-rest/command-table';
-import { redisCommandNames } from '../../../mock/kv-rest/key-specs';
+import { redis70CommandNames } from '../../../mock/kv-rest/key-specs';
 import { restRefusal } from '../../../mock/kv-rest/rest-policy';
 import { confineAclCommand, confinementFor, type RedisCommandNames } from '../../../mock/kv-rest/redis/gateway-user';
 import { error } from '../../../mock/kv-rest/reply';
@@ -45,7 +45,7 @@ const redisCommands = fc
   .tuple(fc.subarray(tableNames), fc.uniqueArray(fc.stringMatching(/^[a-z]{3,10}$/), { maxLength: 20 }))
   .map(([known, unknown]) => asRedisReports([...new Set([...known, ...unknown.filter((name) => !tableNames.includes(name))])]));
 
-const redis70Names = [...redisCommandNames()];
+const redis70Names = [...redis70CommandNames()];
 const redis70Containers = new Set(redis70Names.filter((name) => name.includes('|')).map((name) => name.split('|')[0]));
 
 describe("the redis engine's users", () => {

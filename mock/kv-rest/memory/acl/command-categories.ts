@@ -1,11 +1,12 @@
-// ACL categories (`+@read`, `-@dangerous`, `+@geo` ...) as Redis 7.0 files its commands and
-// subcommands, read from its own metadata (generated/redis-7.0-commands.json). Commands newer than
-// Redis 7.0 are not in that file: their categories come from the spec's flags (read, write, admin
-// and dangerous, pubsub) until a newer Redis's metadata is generated.
+// ACL categories (`+@read`, `-@dangerous`, `+@geo`, `+@hash` ...) as Redis files its commands and
+// subcommands, read from the command metadata: Redis 7.0's generated file and the hand-written
+// files of the newer commands (HEXPIRE is `@hash` as in Redis 7.4). A command of the table that no
+// metadata describes gets its categories from its spec's flags (read, write, admin and dangerous,
+// pubsub), so that `+@read` still reaches it.
 import { allCommands, type CommandSpec } from '../../command-table';
-import { redisCommandInfo, redisCommandNames } from '../../key-specs';
+import { commandInfo, describedCommands } from '../../key-specs';
 
-/** A newer command's categories, from its flags. */
+/** A command without metadata: its categories, from its flags. */
 function categoriesFromFlags(spec: CommandSpec): readonly string[] {
   const categories: string[] = [];
   if (spec.flags.includes('readonly')) categories.push('read');
@@ -15,18 +16,18 @@ function categoriesFromFlags(spec: CommandSpec): readonly string[] {
   return categories;
 }
 
-/** The engine's commands newer than Redis 7.0, subcommands included. */
-function newerCommands(): CommandSpec[] {
+/** The table's commands no metadata describes, subcommands included. */
+function undescribedCommands(): CommandSpec[] {
   return allCommands()
     .flatMap((spec) => [spec, ...(spec.subcommands?.values() ?? [])])
-    .filter((spec) => redisCommandInfo(spec.name) === undefined);
+    .filter((spec) => commandInfo(spec.name) === undefined);
 }
 
 let commandNames: readonly string[] | undefined;
 
-/** Every command name an ACL rule can name: Redis 7.0's and the engine's newer ones, `container|sub` for subcommands. */
+/** Every command name an ACL rule can name: those with metadata and the table's others, `container|sub` for subcommands. */
 export function allCommandNames(): readonly string[] {
-  commandNames ??= [...redisCommandNames(), ...newerCommands().map((spec) => spec.name)];
+  commandNames ??= [...[...describedCommands()].map(([name]) => name), ...undescribedCommands().map((spec) => spec.name)];
   return commandNames;
 }
 
@@ -36,8 +37,8 @@ function buildCategoryIndex(): ReadonlyMap<string, ReadonlySet<string>> {
     if (!index.has(category)) index.set(category, new Set());
     index.get(category)?.add(name);
   };
-  for (const name of redisCommandNames()) for (const category of redisCommandInfo(name)?.categories ?? []) add(category, name);
-  for (const spec of newerCommands()) for (const category of categoriesFromFlags(spec)) add(category, spec.name);
+  for (const [name, info] of describedCommands()) for (const category of info.categories) add(category, name);
+  for (const spec of undescribedCommands()) for (const category of categoriesFromFlags(spec)) add(category, spec.name);
   return index;
 }
 

@@ -38,8 +38,8 @@ function setbit(args: readonly string[], ctx: CommandContext): Reply {
   const mask = maskOf(offset);
   const updated = args[3] === '1' ? byte | mask : byte & ~mask;
   const next = updated === byte ? padded : padded.slice(0, byteIndex) + String.fromCharCode(updated) + padded.slice(byteIndex + 1);
-  if (value) value.value = next;
-  else ctx.db.set(args[1], { type: 'string', value: next });
+  if (value) Object.assign(value, { value: next, raw: true });
+  else ctx.db.set(args[1], { type: 'string', value: next, raw: true });
   return integer(byte & mask ? 1 : 0);
 }
 
@@ -123,7 +123,7 @@ function bitop(args: readonly string[], ctx: CommandContext): Reply {
     }
   }
   ctx.db.delete(args[2]);
-  if (length > 0) ctx.db.set(args[2], { type: 'string', value: result.toString('latin1') });
+  if (length > 0) ctx.db.set(args[2], { type: 'string', value: result.toString('latin1'), raw: true });
   return integer(length);
 }
 

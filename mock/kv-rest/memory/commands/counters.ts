@@ -18,7 +18,8 @@ function incrementBy(ctx: CommandContext, key: string, delta: bigint): Reply {
   const next = incrementInteger(found?.value ?? '0', delta);
   if (isErrorReply(next)) return next;
   const text = String(next);
-  if (found) found.value = text;
+  // Redis stores the result as a new integer object: no longer raw.
+  if (found) Object.assign(found, { value: text, raw: false });
   else ctx.db.set(key, { type: 'string', value: text });
   return integer(next);
 }

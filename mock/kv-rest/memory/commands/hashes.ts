@@ -1,5 +1,7 @@
 // Hash commands: HSET/HMSET/HSETNX, reads (HGET, HMGET, HGETALL, HKEYS, HVALS, HLEN, HEXISTS,
-// HSTRLEN), HDEL, the HINCRBY pair, HSCAN and HRANDFIELD, with Redis 7.0's replies and errors.
+// HSTRLEN), HDEL, the HINCRBY pair, HSCAN and HRANDFIELD, with Redis 7.0's replies and errors. A
+// field's TTL (hash-field-expiry.ts) follows Redis 8.0's rules: HSET and HMSET overwrite it away,
+// HDEL removes it with the field, HINCRBY and HINCRBYFLOAT keep it.
 import { array, bulk, bulkArray, bulkOrNil, EMPTY_ARRAY, error, integer, NIL, OK, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInt64, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -34,6 +36,7 @@ function hsetGeneric(replyOk: boolean) {
     for (let index = 2; index < args.length; index += 2) {
       if (!hash.fields.has(args[index])) added++;
       hash.fields.set(args[index], args[index + 1]);
+      hash.fieldDeadlines?.delete(args[index]);
     }
     return replyOk ? OK : integer(added);
   };
@@ -68,7 +71,11 @@ function hdel(args: readonly string[], ctx: CommandContext): Reply {
   const hash = hashFor(ctx, args[1]);
   if (hash === undefined || isErrorReply(hash)) return hash ?? integer(0);
   let removed = 0;
-  for (const field of args.slice(2)) if (hash.fields.delete(field)) removed++;
+  for (const field of args.slice(2)) {
+    if (!hash.fields.delete(field)) continue;
+    hash.fieldDeadlines?.delete(field);
+    removed++;
+  }
   ctx.db.deleteIfEmpty(args[1], hash);
   return integer(removed);
 }

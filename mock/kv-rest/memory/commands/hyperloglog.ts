@@ -15,7 +15,7 @@ function hllAt(ctx: CommandContext, key: string): HyperLogLog | undefined | Erro
 function store(ctx: CommandContext, key: string, hll: HyperLogLog): void {
   const existing = ctx.db.lookupTyped(key, 'string', ctx.now);
   if (existing && !isErrorReply(existing)) existing.value = hll.encode();
-  else ctx.db.set(key, { type: 'string', value: hll.encode() });
+  else ctx.db.set(key, { type: 'string', value: hll.encode(), raw: true });
 }
 
 function pfadd(args: readonly string[], ctx: CommandContext): Reply {

@@ -112,6 +112,7 @@ function append(args: readonly string[], ctx: CommandContext): Reply {
   }
   if (found.value.length + suffix.length > MAX_STRING_BYTES) return STRING_TOO_BIG;
   found.value += suffix;
+  found.raw = true;
   return integer(found.value.length);
 }
 
@@ -150,8 +151,8 @@ function setrange(args: readonly string[], ctx: CommandContext): Reply {
   if (offset + patch.length > MAX_STRING_BYTES) return STRING_TOO_BIG;
   const padded = current.length < offset ? current + '\0'.repeat(offset - current.length) : current;
   const value = padded.slice(0, offset) + patch + padded.slice(offset + patch.length);
-  if (found) found.value = value;
-  else ctx.db.set(key, { type: 'string', value });
+  if (found) Object.assign(found, { value, raw: true });
+  else ctx.db.set(key, { type: 'string', value, raw: true });
   return integer(value.length);
 }
 
