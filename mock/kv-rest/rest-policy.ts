@@ -1,9 +1,13 @@
 // The REST policy: the one hand-written overlay on top of Redis's own command metadata. It says which
 // commands the REST API refuses and why (the seed's unsupported families, and what a REST caller
-// must never run on a server others share), and which reads are too powerful for a Read Only token,
-// whose holder may be the public. The command table applies it to every command, the ones the
+// must never run on a server others share), which reads are too powerful for a Read Only token,
+// whose holder may be the public, and the few commands that token may run although Redis does not
+// flag them `readonly`. Every other flag the REST API and scripts read (write, readonly, admin,
+// noscript, pubsub) is Redis's own, so this file is the one place where the two differ. The command table applies it to every command, the ones the
 // memory engine implements and the ones only Redis's metadata describes, so the HTTP side, the
 // scripts and the redis engine's confined users all refuse the same commands with the same reason.
+
+import type { CommandFlag } from './command-table';
 
 export const BLOCKING = 'blocking commands are not supported by the REST API';
 const CONNECTION = 'only PING and ECHO are supported from the connection family';
@@ -57,8 +61,19 @@ const REFUSALS: ReadonlyMap<string, string> = new Map([
   ['function|load', FUNCTIONS],
 ]);
 
-/** Reads a Read Only token may not run: they disclose key names or the server's state. */
-const POWERFUL_READS: ReadonlySet<string> = new Set(['keys', 'scan', 'randomkey', 'info']);
+/** Reads a Read Only token may not run: they disclose key names. (INFO, which shows the server's state, is no read in Redis's flags.) */
+const POWERFUL_READS: ReadonlySet<string> = new Set(['keys', 'scan', 'randomkey']);
+
+/**
+ * Commands without Redis's `readonly` flag (Redis gives it to keyspace reads only) that the Read Only
+ * token may run, with why: they read no key and change nothing.
+ */
+const READ_ONLY_TOKEN_ALSO: ReadonlyMap<string, string> = new Map([
+  ['ping', 'a connection check, which clients send before reading'],
+  ['echo', 'a connection check'],
+  ['time', "the server's clock, which discloses nothing stored"],
+  ['script|exists', 'it says only whether a script is cached, which a client asks before EVALSHA_RO'],
+]);
 
 /** Why the REST API refuses a command (`name` or `container|sub`), or undefined when it serves it. */
 export function restRefusal(name: string): string | undefined {
@@ -67,3 +82,9 @@ export function restRefusal(name: string): string | undefined {
 
 /** Whether a read is too powerful for the Read Only token. */
 export const isPowerfulRead = (name: string): boolean => POWERFUL_READS.has(name);
+
+/** The flags the REST policy adds to Redis's own for a command: `powerful` reads, and `readonly` for the exceptions above. */
+export function restAddedFlags(name: string): readonly CommandFlag[] {
+  if (POWERFUL_READS.has(name)) return ['powerful'];
+  return READ_ONLY_TOKEN_ALSO.has(name) ? ['readonly'] : [];
+}
