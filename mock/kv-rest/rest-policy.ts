@@ -17,8 +17,6 @@ const ONE_DATABASE = 'the REST API serves one database';
 const DIAGNOSTICS = "it shows or resets the whole server's diagnostics, other clients' commands included";
 /** RESTORE-style payloads: Redis 7.0 does not check them deeply by default (sanitize-dump-payload no). */
 const PAYLOAD = 'a crafted serialized payload can crash a shared redis-server';
-/** Functions would run Lua outside the script guard that EVAL's scripts run inside (redis/script-guard.ts). */
-const FUNCTIONS = 'functions are not loaded through the REST API; use EVAL or EVALSHA';
 
 /** Refused commands, by lower-case name; a container's name refuses all its subcommands. */
 const REFUSALS: ReadonlyMap<string, string> = new Map([
@@ -58,7 +56,19 @@ const REFUSALS: ReadonlyMap<string, string> = new Map([
   ['restore', PAYLOAD],
   ['restore-asking', PAYLOAD],
   ['function|restore', PAYLOAD],
-  ['function|load', FUNCTIONS],
+]);
+
+/**
+ * Refused by the redis engine only. Hosted Upstash serves FUNCTION LOAD (its own engine runs the
+ * code), and so does the memory engine, whose libraries are its own and run in its script sandbox.
+ * On a redis-server a library is server-wide code: it stays loaded for every client of that
+ * server, and its functions run outside the guard that keeps Redis 7.0 from crashing on a script's
+ * error value (redis/script-guard.ts can wrap an EVAL text, not the callbacks a library registers).
+ * FCALL and the other FUNCTION subcommands stay served: they run or manage libraries the server's
+ * operator loaded.
+ */
+const REDIS_ENGINE_REFUSALS: ReadonlyMap<string, string> = new Map([
+  ['function|load', "a library is server-wide Lua that runs outside the redis engine's script guard; the memory engine serves FUNCTION LOAD"],
 ]);
 
 /** Reads a Read Only token may not run: they disclose key names. (INFO, which shows the server's state, is no read in Redis's flags.) */
@@ -78,6 +88,15 @@ const READ_ONLY_TOKEN_ALSO: ReadonlyMap<string, string> = new Map([
 /** Why the REST API refuses a command (`name` or `container|sub`), or undefined when it serves it. */
 export function restRefusal(name: string): string | undefined {
   return REFUSALS.get(name) ?? REFUSALS.get(name.split('|')[0]);
+}
+
+/** Why the redis engine refuses a command (`name` or `container|sub`) that the REST API otherwise serves. */
+export const redisEngineRefusalOf = (name: string): string | undefined => REDIS_ENGINE_REFUSALS.get(name);
+
+/** Why the redis engine refuses a call (`args` as sent, name first), or undefined. */
+export function redisEngineRefusal(args: readonly string[]): string | undefined {
+  const name = args[0].toLowerCase();
+  return args.length > 1 ? REDIS_ENGINE_REFUSALS.get(`${name}|${args[1].toLowerCase()}`) : undefined;
 }
 
 /** Whether a read is too powerful for the Read Only token. */

@@ -161,15 +161,22 @@ export class LuaSandbox {
     lua.lua_pop(L, 3);
   }
 
-  /** `table[name] = {values...}` on the table at the top of the stack. */
-  private setArrayField(name: LuaString, values: readonly string[]): void {
+  /** Pushes a new table `{values...}` (a function's keys or arguments). */
+  pushArray(values: readonly string[]): void {
     const { L } = this;
-    lua.lua_pushstring(L, name);
+    lua.lua_checkstack(L, 2);
     lua.lua_createtable(L, values.length, 0);
     for (let index = 0; index < values.length; index++) {
       lua.lua_pushstring(L, bytesToLua(values[index]));
       lua.lua_rawseti(L, -2, index + 1);
     }
+  }
+
+  /** `table[name] = {values...}` on the table at the top of the stack. */
+  private setArrayField(name: LuaString, values: readonly string[]): void {
+    const { L } = this;
+    lua.lua_pushstring(L, name);
+    this.pushArray(values);
     lua.lua_rawset(L, -3);
   }
 
