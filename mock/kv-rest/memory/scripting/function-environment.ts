@@ -9,7 +9,7 @@ import { lauxlib, lua, type LuaCFunction, type LuaState, to_luastring } from './
 import type { LuaSandbox } from './lua-sandbox';
 import { luaToBytes, pushFieldTable } from './lua-values';
 import { setReadOnly } from './read-only-tables';
-import { FUNCTION_FLAGS, nameError, type FunctionInfo } from './function-libraries';
+import { FUNCTION_FLAGS, LIBRARY_LIMITS, nameError, type FunctionInfo } from './function-libraries';
 import { EMULATED_REDIS_VERSION } from '../commands/server';
 
 const GLOBALS_INDEX = 2;
@@ -135,6 +135,7 @@ export class FunctionEnvironment {
     const refused = nameError(name);
     if (refused !== undefined) return raiseReply(L, refused);
     if (this.registered.some((entry) => entry.name === name)) return raiseReply(L, 'ERR Function already exists in the library');
+    if (this.registered.length >= LIBRARY_LIMITS.maxFunctions) return raiseReply(L, `ERR the memory engine holds at most ${LIBRARY_LIMITS.maxFunctions} functions`);
     // The callback is at the top of the stack.
     this.registered.push({ name, description, flags, ref: lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX) });
     return 0;
