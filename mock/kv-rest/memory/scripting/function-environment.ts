@@ -42,6 +42,8 @@ export class FunctionEnvironment {
   readonly envRef: number;
   private loading = false;
   private registered: RegisteredFunction[] = [];
+  /** Names registered by the library loading now, so a repeated name is found in constant time. */
+  private registeredNames = new Set<string>();
   private readonly loadApiRef: number;
 
   constructor(private readonly sandbox: LuaSandbox) {
@@ -64,6 +66,7 @@ export class FunctionEnvironment {
   loadPhase(run: () => number): { readonly status: number; readonly registered: readonly RegisteredFunction[] } {
     this.loading = true;
     this.registered = [];
+    this.registeredNames = new Set();
     try {
       return { status: run(), registered: this.registered };
     } finally {
@@ -134,10 +137,11 @@ export class FunctionEnvironment {
     if (name === undefined) return raiseReply(L, 'ERR redis.register_function must get a function name argument');
     const refused = nameError(name);
     if (refused !== undefined) return raiseReply(L, refused);
-    if (this.registered.some((entry) => entry.name === name)) return raiseReply(L, 'ERR Function already exists in the library');
+    if (this.registeredNames.has(name)) return raiseReply(L, 'ERR Function already exists in the library');
     if (this.registered.length >= LIBRARY_LIMITS.maxFunctions) return raiseReply(L, `ERR the memory engine holds at most ${LIBRARY_LIMITS.maxFunctions} functions`);
     // The callback is at the top of the stack.
     this.registered.push({ name, description, flags, ref: lauxlib.luaL_ref(L, lua.LUA_REGISTRYINDEX) });
+    this.registeredNames.add(name);
     return 0;
   };
 

@@ -10,7 +10,7 @@ import { compileGlob } from '../glob';
 export const FUNCTION_FLAGS: ReadonlySet<string> = new Set(['no-writes', 'allow-oom', 'allow-stale', 'no-cluster', 'allow-cross-slot-keys', 'allow-key-locking']);
 
 /** Bounds of the registry: a request may be as large as the server admits, the engine's code stays small. */
-export const LIBRARY_LIMITS = { maxLibraries: 256, maxCodeBytes: 1024 * 1024, maxFunctions: 4096 } as const;
+export const LIBRARY_LIMITS = { maxLibraries: 256, maxCodeBytes: 1024 * 1024, maxFunctions: 1024 } as const;
 
 export interface FunctionInfo {
   readonly name: string;
