@@ -55,6 +55,8 @@ const command: fc.Arbitrary<string[]> = fc.oneof(
   c(k('FUNCTION'), k('FLUSH'), fc.constantFrom([], ['ASYNC'], ['sync'], ['bogus'], ['SYNC', 'x'])),
   c(k('FUNCTION'), fc.constantFrom('STATS', 'KILL')),
   c(k('EVAL'), fc.constantFrom("return redis.pcall('FCALL', 'echo', '0')", "return redis.pcall('FUNCTION', 'FLUSH')", "return redis.pcall('FCALL_RO', 'getk', '1', 'k1')"), k('0')),
+  // The same *_RO rule for scripts: a shebang script without no-writes is refused to EVAL_RO.
+  c(fc.constantFrom('EVAL_RO', 'EVAL'), fc.constantFrom('#!lua\nreturn 1', '#!lua flags=no-writes\nreturn 1', "#!lua flags=no-writes\nreturn redis.call('SET', 'k1', 'v')", 'return 1'), k('0')),
   c(fc.constantFrom('SET', 'GET'), word, fc.constantFrom([], ['v'])).filter((args) => args[0] === 'GET' || args.length === 3).map((args) => (args[0] === 'GET' ? args.slice(0, 2) : args)),
   c(k('FLUSHALL')),
 );

@@ -6,7 +6,7 @@ import { bulk, error, OK, type Reply } from '../../reply';
 import { parseInteger, isErrorReply } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import { FunctionLibraries, LIBRARY_LIMITS, parseLibrary, type Library } from './function-libraries';
-import type { ScriptRunner } from './script-runner';
+import { WRITE_FLAG_WITH_RO, type ScriptRunner } from './script-runner';
 
 /** FUNCTION LOAD [REPLACE] <code>: the library's name, or Redis's error. */
 function load(libraries: FunctionLibraries, runner: ScriptRunner, args: readonly string[]): Reply {
@@ -92,7 +92,7 @@ export function createFunctionHandlers(runner: ScriptRunner): CommandHandlers {
     if (count > args.length - 3) return error("ERR Number of keys can't be greater than number of args");
     if (count < 0) return error("ERR Number of keys can't be negative");
     const noWrites = found.info.flags.includes('no-writes');
-    if (readOnly && !noWrites) return error('ERR Can not execute a script with write flag using *_ro command.');
+    if (readOnly && !noWrites) return error(WRITE_FLAG_WITH_RO);
     const keys = args.slice(3, 3 + count);
     return runner.callFunction(found.library, found.info.name, { keys, args: args.slice(3 + count), readOnly: readOnly || noWrites, ctx });
   };

@@ -19,6 +19,8 @@ import type { Library } from './function-libraries';
 /** Flags this engine accepts: Redis 7.0's and the newer `allow-key-locking`, which changes nothing here. */
 const KNOWN_FLAGS = new Set([...REDIS_70_SCRIPT_FLAGS, 'allow-key-locking']);
 const CHUNK_NAME = to_luastring('@user_script');
+/** Redis's answer to EVAL_RO of a script, or FCALL_RO of a function, not declared `no-writes`. */
+export const WRITE_FLAG_WITH_RO = 'ERR Can not execute a script with write flag using *_ro command.';
 const LIBRARY_CHUNK_NAME = to_luastring('@user_function');
 /** Redis 7.0 stops a library's code that runs longer than this while loading. */
 const LIBRARY_LOAD_LIMIT_MS = 500;
@@ -29,6 +31,8 @@ const MAX_FRAMES_SEARCHED = 250;
 interface CompiledScript {
   readonly body: LuaString;
   readonly readOnly: boolean;
+  /** Declares its flags on a `#!lua` line; then only `no-writes` lets EVAL_RO run it, as in Redis. */
+  readonly hasShebang: boolean;
 }
 
 export interface RunRequest {
@@ -99,7 +103,7 @@ export class ScriptRunner {
     if (!parsed.ok) return { error: error(parsed.error) };
     const unknown = parsed.script.flags.find((flag) => !KNOWN_FLAGS.has(flag));
     if (unknown) return { error: error(`ERR Unexpected flag in script shebang: ${unknown}`) };
-    const script = { body: bytesToLua(parsed.script.body), readOnly: parsed.script.flags.includes('no-writes') };
+    const script = { body: bytesToLua(parsed.script.body), readOnly: parsed.script.flags.includes('no-writes'), hasShebang: parsed.script.hasShebang };
     const compileError = this.compile(sha, script);
     if (compileError !== undefined) return { error: error(`ERR Error compiling script (new function): ${compileError}`) };
     this.compiled.set(sha, script);
@@ -109,6 +113,7 @@ export class ScriptRunner {
   run(request: RunRequest): Reply {
     const script = this.compiled.get(request.sha);
     if (!script) return error('NOSCRIPT No matching script. Please use EVAL.');
+    if (request.readOnly && script.hasShebang && !script.readOnly) return error(WRITE_FLAG_WITH_RO);
     const ref = this.functionRef(request.sha, script);
     return this.invoke({ ...request, ref, name: request.sha, chunk: CHUNK_NAME, readOnly: request.readOnly || script.readOnly });
   }
