@@ -122,8 +122,11 @@ export class LuaSandbox {
     return lauxlib.luaL_error(this.L, to_luastring(message.replace(/%/g, '%%')));
   }
 
-  /** Sets KEYS and ARGV, new tables on every run, lifting the read-only flag of the globals meanwhile. */
-  setKeysAndArgv(keys: readonly string[], argv: readonly string[]): void {
+  /**
+   * Sets KEYS and ARGV, new tables on every run, or removes them (`undefined`: a function's run, which
+   * has none), lifting the read-only flag of the globals meanwhile.
+   */
+  setKeysAndArgv(keys: readonly string[] | undefined, argv: readonly string[] | undefined): void {
     const { L } = this;
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, GLOBALS_INDEX);
     setReadOnly(L, -1, false);
@@ -172,11 +175,12 @@ export class LuaSandbox {
     }
   }
 
-  /** `table[name] = {values...}` on the table at the top of the stack. */
-  private setArrayField(name: LuaString, values: readonly string[]): void {
+  /** `table[name] = {values...}` (or nil) on the table at the top of the stack. */
+  private setArrayField(name: LuaString, values: readonly string[] | undefined): void {
     const { L } = this;
     lua.lua_pushstring(L, name);
-    this.pushArray(values);
+    if (values) this.pushArray(values);
+    else lua.lua_pushnil(L);
     lua.lua_rawset(L, -3);
   }
 

@@ -198,7 +198,7 @@ export class ScriptRunner {
     this.errorChunk = call.chunk;
     sandbox.setCallHandler((state, raiseErrors) => this.redisCall(state, raiseErrors, call.ctx, call.readOnly));
     // A function gets its keys and arguments as parameters; the globals keep none of an earlier script's.
-    sandbox.setKeysAndArgv(isFunction ? [] : call.keys, isFunction ? [] : call.args);
+    sandbox.setKeysAndArgv(isFunction ? undefined : call.keys, isFunction ? undefined : call.args);
     // Once over the limit, every hook call raises again and pcall re-raises (see lua-sandbox.ts).
     lua.lua_sethook(L, () => sandbox.checkDeadline(), lua.LUA_MASKCOUNT, HOOK_EVERY_INSTRUCTIONS);
     try {
