@@ -1,10 +1,14 @@
 // The official @upstash/redis client's `functions` methods (load, list, call, callRo, stats, delete,
 // flush) against the memory engine, which serves FUNCTION LOAD: what a user of the client calls
 // answers as it does against Redis, libraries outlive FLUSHALL as in Redis, and the Read Only token
-// can call only `no-writes` functions through FCALL_RO, confined to what it may run directly.
+// can call only `no-writes` functions through FCALL_RO, confined to what it may run directly. On the
+// redis engine, FUNCTION LOAD is refused by the REST policy and a library the server's operator
+// loaded is called through the same methods.
 import { Redis } from '@upstash/redis';
 import type { KvRestServer } from '../../../mock';
-import { startServer } from '../../support/kv-servers';
+import { startServer, useRedisEngineServer } from '../../support/kv-servers';
+import { describeWithRedisBinary } from '../../support/redis-server';
+import { RespClient } from '../../unit/kv-memory/resp-client';
 
 const COUNTERS = [
   '#!lua name=counters',
@@ -81,5 +85,37 @@ describe('@upstash/redis client on functions [memory engine]', () => {
     await expect(readOnly.functions.callRo('listKeys')).rejects.toThrow(
       "ERR The user executing the script can't run this command or subcommand script: listKeys, on @user_function:9.",
     );
+  });
+});
+
+describeWithRedisBinary('@upstash/redis client on functions [redis engine]', () => {
+  const context = useRedisEngineServer();
+  const client = (token = context.server.token) => new Redis({ url: context.server.url, token, retry: false });
+
+  it("refuses FUNCTION LOAD with the policy's reason, and calls a library the server's operator loaded", async () => {
+    await expect(client().functions.load({ code: COUNTERS })).rejects.toThrow(
+      "ERR Command is not available: 'function' (a library is server-wide Lua that runs outside the redis engine's script guard; the memory engine serves FUNCTION LOAD)",
+    );
+    const operator = await RespClient.connect(context.redis.url);
+    try {
+      expect(await operator.send(['FUNCTION', 'LOAD', COUNTERS])).toBe('counters');
+    } finally {
+      operator.close();
+    }
+    expect(await client().functions.call('bump', ['hits'], ['2'])).toBe(2);
+    expect(await client(context.server.readonlyToken).functions.callRo('peek', ['hits'])).toBe(2);
+    await expect(client(context.server.readonlyToken).functions.call('bump', ['hits'], ['1'])).rejects.toThrow("NOPERM this user has no permissions to run the 'fcall' command");
+    // Redis lists a library's functions in its hash order, so they are compared by name.
+    const [library] = await client().functions.list();
+    expect({ ...library, functions: [...library.functions].sort((a, b) => a.name.localeCompare(b.name)) }).toEqual({
+      libraryName: 'counters',
+      engine: 'LUA',
+      functions: [
+        { name: 'bump', description: undefined, flags: [] },
+        { name: 'listKeys', description: undefined, flags: ['no-writes'] },
+        { name: 'peek', description: 'reads a counter', flags: ['no-writes'] },
+      ],
+      libraryCode: undefined,
+    });
   });
 });
