@@ -39,11 +39,16 @@ const LIBRARIES: readonly string[] = [
   "#!lua name=libD\nredis.register_function{callback=function() end}",
   "#!lua name=libD\nredis.register_function{function_name='f'}",
   "#!lua name=libD\nredis.register_function('bad name', function() end)",
+  "#!lua name=libG\nredis.register_function(7, function() return 7 end)\nredis.register_function{function_name=8, callback=function() return 8 end, flags={'no-writes', 'no-writes'}}",
+  "#!lua name=libD\nredis.register_function({}, function() end)",
+  "#!lua name=libD\nredis.register_function{function_name={}, callback=function() end}",
+  "#!lua name=libD\nredis.register_function{function_name='f', callback=1}",
+  "#!lua name=libD\nredis.register_function{[1]='f', callback=function() end}",
 ];
 
 const c = (...parts: fc.Arbitrary<string | string[]>[]): fc.Arbitrary<string[]> => fc.tuple(...parts).map((items) => items.flat());
 const k = fc.constant;
-const functionName = fc.constantFrom('echo', 'echo2', 'getk', 'setk', 'sneaky', 'ECHO', 'boom', 'keysglobal', 'nested', 'writes', 'version', 'nosuch');
+const functionName = fc.constantFrom('7', '8', 'echo', 'echo2', 'getk', 'setk', 'sneaky', 'ECHO', 'boom', 'keysglobal', 'nested', 'writes', 'version', 'nosuch');
 const word = fc.constantFrom('k1', 'k2', 'v');
 const libraryName = fc.constantFrom('libA', 'libB', 'libC', 'libE', 'libF', 'liba', 'nosuch');
 

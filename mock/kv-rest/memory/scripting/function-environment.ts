@@ -127,8 +127,9 @@ export class FunctionEnvironment {
       const named = this.namedArguments(L);
       ({ name, description, flags } = named);
     } else if (count === 2) {
-      name = stringAt(L, 1);
-      if (name === undefined) return raiseReply(L, 'ERR first argument to redis.register_function must be a string');
+      // Redis reads names with lua_tostring, so a number is a name too.
+      if (!lua.lua_isstring(L, 1)) return raiseReply(L, 'ERR first argument to redis.register_function must be a string');
+      name = luaToBytes(lua.lua_tolstring(L, 1)!);
       if (lua.lua_type(L, 2) !== lua.LUA_TFUNCTION) return raiseReply(L, 'ERR second argument to redis.register_function must be a function');
       lua.lua_settop(L, 2);
     } else {
@@ -155,7 +156,6 @@ export class FunctionEnvironment {
     while (lua.lua_next(L, 1) !== 0) {
       const key = stringAt(L, -2);
       if (key === 'function_name') {
-        // Redis reads the name with lua_tostring, so a number is a name too.
         name = lua.lua_isstring(L, -1) ? luaToBytes(lua.lua_tolstring(L, -1)!) : raiseReply(L, 'ERR function_name argument given to redis.register_function must be a string');
       } else if (key === 'description') {
         description = lua.lua_isstring(L, -1) ? luaToBytes(lua.lua_tolstring(L, -1)!) : raiseReply(L, 'ERR description argument given to redis.register_function must be a string');
