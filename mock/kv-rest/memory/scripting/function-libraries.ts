@@ -37,13 +37,56 @@ const NAME_ERROR = 'ERR Library names can only contain letters, numbers, or unde
  */
 export const nameError = (name: string): string | undefined => (NAME_RULE.test(name) ? undefined : NAME_ERROR);
 
+const SPACE = /[ \t\r\n\v\f]/;
+const ESCAPES: Readonly<Record<string, string>> = { n: '\n', r: '\r', t: '\t', b: '\b', a: '\x07' };
+
+/**
+ * A header line split into words as Redis splits it (sdssplitargs): blanks separate words, and a
+ * word may hold "double-quoted" parts (with \n, \xHH ... escapes) or 'single-quoted' ones; a quote
+ * left open, or closed against the next character, makes the line unreadable (undefined).
+ */
+function splitWords(line: string): string[] | undefined {
+  const words: string[] = [];
+  let index = 0;
+  while (index < line.length) {
+    if (SPACE.test(line[index])) {
+      index++;
+      continue;
+    }
+    let word = '';
+    let quote: string | undefined;
+    for (; index < line.length; index++) {
+      const char = line[index];
+      if (quote === undefined) {
+        if (SPACE.test(char)) break;
+        if (char === '"' || char === "'") quote = char;
+        else word += char;
+      } else if (char === quote) {
+        if (index + 1 < line.length && !SPACE.test(line[index + 1])) return undefined;
+        quote = undefined;
+      } else if (char === '\\' && index + 1 < line.length && (quote === '"' || line[index + 1] === "'")) {
+        const next = line[++index];
+        const hex = quote === '"' && next === 'x' ? /^[0-9a-fA-F]{2}$/.exec(line.slice(index + 1, index + 3)) : null;
+        if (hex) {
+          word += String.fromCharCode(parseInt(hex[0], 16));
+          index += 2;
+        } else word += quote === '"' ? (ESCAPES[next] ?? next) : next;
+      } else word += char;
+    }
+    if (quote !== undefined) return undefined;
+    words.push(word);
+  }
+  return words;
+}
+
 /** The header of a payload: its library name and the body Lua compiles, or Redis's error. */
 export function parseLibrary(code: string): { readonly name: string; readonly body: string } | { readonly error: string } {
   if (!code.startsWith('#!')) return { error: 'ERR Missing library metadata' };
   const lineEnd = code.indexOf('\n');
   if (lineEnd < 0) return { error: 'ERR Invalid library metadata' };
-  const [engine, ...options] = code.slice(2, lineEnd).split(/[ \t\r]+/).filter(Boolean);
-  if (engine === undefined) return { error: 'ERR Invalid library metadata' };
+  const [first, ...options] = splitWords(code.slice(0, lineEnd)) ?? [];
+  if (first === undefined) return { error: 'ERR Invalid library metadata' };
+  const engine = first.slice(2);
   let name: string | undefined;
   for (const option of options) {
     if (option.slice(0, 5).toLowerCase() !== 'name=') return { error: `ERR Invalid metadata value given: ${option}` };
