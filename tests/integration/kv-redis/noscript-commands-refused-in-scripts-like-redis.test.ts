@@ -6,7 +6,7 @@ import commandsFile from '../../../mock/kv-rest/generated/redis-7.0-commands.jso
 import type { RedisCommandsFile } from '../../../mock/kv-rest/redis-command-info';
 import { useOwnRedisClient } from '../../support/own-redis-client';
 import { describeWithRedisBinary } from '../../support/redis-server';
-import { engineUnderTest, type EngineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
+import { engineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
 
 const { commands } = commandsFile as RedisCommandsFile;
 const containers = new Set(Object.keys(commands).filter((name) => name.includes('|')).map((name) => name.split('|')[0]));
@@ -22,18 +22,16 @@ const NOSCRIPT = Object.keys(commands).filter((name) => commands[name].flags.inc
 
 describeWithRedisBinary('commands Redis flags noscript, inside a script', () => {
   const redis = useOwnRedisClient();
-  let memory: EngineUnderTest;
-  beforeAll(() => {
-    memory = engineUnderTest();
-  });
-  afterAll(async () => {
-    await memory?.engine.close();
-  });
 
   it(`are refused by the memory engine with the reply redis-server gives (${NOSCRIPT.length} commands)`, async () => {
     const script = `return {${NOSCRIPT.map(pcallOf).join(', ')}}`;
     const expected = await redis().send(['EVAL', script, '0']);
-    expect(await memory.run('EVAL', script, '0')).toEqual(expected);
+    const memory = engineUnderTest();
+    try {
+      expect(await memory.run('EVAL', script, '0')).toEqual(expected);
+    } finally {
+      await memory.engine.close();
+    }
     expect(expected).toEqual(NOSCRIPT.map(() => ({ error: 'ERR This Redis command is not allowed from script' })));
   });
 });
