@@ -131,7 +131,7 @@ export class ScriptRunner {
    * Nothing is kept: the runner registers the library's functions again when it first calls one.
    */
   registerLibrary(body: string): { readonly functions: readonly RegisteredFunction[] } | { readonly error: string } {
-    const loaded = this.runLibrary(body);
+    const loaded = this.runLibrary(body, LIBRARY_LOAD_LIMIT_MS);
     if ('error' in loaded) return loaded;
     for (const entry of loaded.functions) lauxlib.luaL_unref(this.sandbox.L, lua.LUA_REGISTRYINDEX, entry.ref);
     return loaded;
@@ -149,14 +149,15 @@ export class ScriptRunner {
   private libraryRefs(library: Library): ReadonlyMap<string, number> {
     const known = this.libraryFunctions.get(library.name);
     if (known) return known;
-    const loaded = this.runLibrary(library.body);
+    // Its code registered these functions within the load limit once; a busy moment must not break it now.
+    const loaded = this.runLibrary(library.body, this.timeLimitMs);
     if ('error' in loaded) throw new Error(`a library that loaded before no longer loads: ${loaded.error}`);
     const refs = new Map(loaded.functions.map((entry) => [entry.name, entry.ref]));
     this.libraryFunctions.set(library.name, refs);
     return refs;
   }
 
-  private runLibrary(body: string): { readonly functions: readonly RegisteredFunction[] } | { readonly error: string } {
+  private runLibrary(body: string, limitMs: number): { readonly functions: readonly RegisteredFunction[] } | { readonly error: string } {
     const { sandbox } = this;
     const { L } = sandbox;
     this.libraryEnvironment ??= new FunctionEnvironment(sandbox);
@@ -169,7 +170,7 @@ export class ScriptRunner {
     }
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, environment.envRef);
     lua.lua_setupvalue(L, -2, 1);
-    sandbox.deadline = Date.now() + LIBRARY_LOAD_LIMIT_MS;
+    sandbox.deadline = Date.now() + limitMs;
     sandbox.timedOut = false;
     sandbox.engineFailure = undefined;
     lua.lua_sethook(L, () => sandbox.checkDeadline(), lua.LUA_MASKCOUNT, HOOK_EVERY_INSTRUCTIONS);
