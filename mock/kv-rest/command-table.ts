@@ -3,12 +3,13 @@
 // subcommand of Redis 7.0 from Redis's own metadata and the newer ones from their hand-written
 // metadata (beyond-redis-7.0/; the redis engine serves those its server has), with the
 // REST policy (rest-policy.ts) applied to all of them. Dispatch, arity errors, the Read Only token
-// policy, unsupported-command answers and the differential tests read this table; key positions and
-// ACL categories come from Redis's own metadata (key-specs.ts). Adding a command to the memory
+// policy, unsupported-command answers and the differential tests read this table; flags, key
+// positions and ACL categories come from Redis's own metadata (key-specs.ts) for every command
+// Redis 7.0 has, so a written spec's flags describe only commands newer than that. Adding a command to the memory
 // engine is one entry plus its handler.
 import { bitmapsCommands } from './command-specs/bitmaps';
 import { connectionCommands } from './command-specs/connection';
-import { completedWithRedisMetadata } from './command-specs/from-redis-metadata';
+import { completedWithRedisMetadata, policyFlagsOf } from './command-specs/from-redis-metadata';
 import { geoCommands } from './command-specs/geo';
 import { genericCommands } from './command-specs/generic';
 import { hashesCommands } from './command-specs/hashes';
@@ -22,7 +23,8 @@ import { sortCommands } from './command-specs/sort';
 import { sortedSetsCommands } from './command-specs/sorted-sets';
 import { streamsCommands } from './command-specs/streams';
 import { stringsCommands } from './command-specs/strings';
-import { isPowerfulRead, restRefusal } from './rest-policy';
+import { redisCommandInfo } from './key-specs';
+import { restAddedFlags, restRefusal } from './rest-policy';
 
 export type CommandFlag =
   /** Modifies the keyspace. */
@@ -84,10 +86,14 @@ const WRITTEN: readonly CommandSpec[] = [
   ...sortCommands,
 ];
 
-/** The spec with the REST policy's refusal and Read Only token rule, its subcommands too. */
+/**
+ * The spec with Redis's own flags (the written ones serve only commands newer than Redis 7.0), the
+ * REST policy's added flags and its refusal, its subcommands too.
+ */
 function withPolicy(spec: CommandSpec): CommandSpec {
   const unsupported = restRefusal(spec.name);
-  const flags: readonly CommandFlag[] = isPowerfulRead(spec.name) ? [...spec.flags, 'powerful'] : spec.flags;
+  const info = redisCommandInfo(spec.name);
+  const flags: readonly CommandFlag[] = [...(info ? policyFlagsOf(info) : spec.flags), ...restAddedFlags(spec.name)];
   const subcommands = spec.subcommands && new Map([...spec.subcommands].map(([name, sub]) => [name, withPolicy(sub)]));
   return { ...spec, flags, ...(unsupported === undefined ? {} : { unsupported }), ...(subcommands ? { subcommands } : {}) };
 }

@@ -1,9 +1,13 @@
 // The REST policy: the one hand-written overlay on top of Redis's own command metadata. It says which
 // commands the REST API refuses and why (the seed's unsupported families, and what a REST caller
-// must never run on a server others share), and which reads are too powerful for a Read Only token,
-// whose holder may be the public. The command table applies it to every command, the ones the
+// must never run on a server others share), which reads are too powerful for a Read Only token,
+// whose holder may be the public, and the few commands that token may run although Redis does not
+// flag them `readonly`. Every other flag the REST API and scripts read (write, readonly, admin,
+// noscript, pubsub) is Redis's own, so this file is the one place where the two differ. The command table applies it to every command, the ones the
 // memory engine implements and the ones only Redis's metadata describes, so the HTTP side, the
 // scripts and the redis engine's confined users all refuse the same commands with the same reason.
+
+import type { CommandFlag } from './command-table';
 
 export const BLOCKING = 'blocking commands are not supported by the REST API';
 const CONNECTION = 'only PING and ECHO are supported from the connection family';
@@ -13,8 +17,6 @@ const ONE_DATABASE = 'the REST API serves one database';
 const DIAGNOSTICS = "it shows or resets the whole server's diagnostics, other clients' commands included";
 /** RESTORE-style payloads: Redis 7.0 does not check them deeply by default (sanitize-dump-payload no). */
 const PAYLOAD = 'a crafted serialized payload can crash a shared redis-server';
-/** Functions would run Lua outside the script guard that EVAL's scripts run inside (redis/script-guard.ts). */
-const FUNCTIONS = 'functions are not loaded through the REST API; use EVAL or EVALSHA';
 
 /** Refused commands, by lower-case name; a container's name refuses all its subcommands. */
 const REFUSALS: ReadonlyMap<string, string> = new Map([
@@ -54,16 +56,58 @@ const REFUSALS: ReadonlyMap<string, string> = new Map([
   ['restore', PAYLOAD],
   ['restore-asking', PAYLOAD],
   ['function|restore', PAYLOAD],
-  ['function|load', FUNCTIONS],
 ]);
 
-/** Reads a Read Only token may not run: they disclose key names or the server's state. */
-const POWERFUL_READS: ReadonlySet<string> = new Set(['keys', 'scan', 'randomkey', 'info']);
+/**
+ * Refused by the redis engine only. Hosted Upstash serves FUNCTION LOAD (its own engine runs the
+ * code), and so does the memory engine, whose libraries are its own and run in its script sandbox.
+ * On a redis-server a library is server-wide code: it stays loaded for every client of that
+ * server, and its functions run outside the guard that keeps Redis 7.0 from crashing on a script's
+ * error value (redis/script-guard.ts can wrap an EVAL text, not the callbacks a library registers).
+ * FCALL and the other FUNCTION subcommands stay served: they run or manage libraries the server's
+ * operator loaded.
+ */
+const REDIS_ENGINE_REFUSALS: ReadonlyMap<string, string> = new Map([
+  ['function|load', "a library is server-wide Lua that runs outside the redis engine's script guard; the memory engine serves FUNCTION LOAD"],
+]);
+
+/** Reads a Read Only token may not run: they disclose key names. (INFO, which shows the server's state, is no read in Redis's flags.) */
+const POWERFUL_READS: ReadonlySet<string> = new Set(['keys', 'scan', 'randomkey']);
+
+/**
+ * Commands without Redis's `readonly` flag (Redis gives it to keyspace reads only) that the Read Only
+ * token may run, with why: they read no key and change nothing.
+ */
+const READ_ONLY_TOKEN_ALSO: ReadonlyMap<string, string> = new Map([
+  ['ping', 'a connection check, which clients send before reading'],
+  ['echo', 'a connection check'],
+  ['time', "the server's clock, which discloses nothing stored"],
+  ['script|exists', 'it says only whether a script is cached, which a client asks before EVALSHA_RO'],
+]);
 
 /** Why the REST API refuses a command (`name` or `container|sub`), or undefined when it serves it. */
 export function restRefusal(name: string): string | undefined {
   return REFUSALS.get(name) ?? REFUSALS.get(name.split('|')[0]);
 }
 
+/** Why the redis engine refuses a command (`name` or `container|sub`) that the REST API otherwise serves. */
+export const redisEngineRefusalOf = (name: string): string | undefined => REDIS_ENGINE_REFUSALS.get(name);
+
+/** The containers of those subcommands, so that other calls cost one set lookup. */
+const REDIS_ENGINE_REFUSED_CONTAINERS: ReadonlySet<string> = new Set([...REDIS_ENGINE_REFUSALS.keys()].map((name) => name.split('|')[0]));
+
+/** Why the redis engine refuses a call (`args` as sent, name first), or undefined. */
+export function redisEngineRefusal(args: readonly string[]): string | undefined {
+  const name = args[0].toLowerCase();
+  if (args.length < 2 || !REDIS_ENGINE_REFUSED_CONTAINERS.has(name)) return undefined;
+  return REDIS_ENGINE_REFUSALS.get(`${name}|${args[1].toLowerCase()}`);
+}
+
 /** Whether a read is too powerful for the Read Only token. */
 export const isPowerfulRead = (name: string): boolean => POWERFUL_READS.has(name);
+
+/** The flags the REST policy adds to Redis's own for a command: `powerful` reads, and `readonly` for the exceptions above. */
+export function restAddedFlags(name: string): readonly CommandFlag[] {
+  if (POWERFUL_READS.has(name)) return ['powerful'];
+  return READ_ONLY_TOKEN_ALSO.has(name) ? ['readonly'] : [];
+}

@@ -2,4 +2,4 @@
 // the transaction-control, blocking and cluster commands, are refused by the REST policy (rest-policy.ts).
 import { command } from './define';
 
-export const connectionCommands = [command('ping', -1, ['readonly']), command('echo', 2, ['readonly'])];
+export const connectionCommands = [command('ping', -1, []), command('echo', 2, [])];

@@ -10,9 +10,11 @@ import { command } from './define';
 
 const POLICY_FLAGS: ReadonlySet<string> = new Set<CommandFlag>(['write', 'readonly', 'admin', 'noscript', 'pubsub']);
 
+/** The flags of Redis's own that the REST policy and scripts read. */
+export const policyFlagsOf = (info: RedisCommandInfo): CommandFlag[] => info.flags.filter((flag): flag is CommandFlag => POLICY_FLAGS.has(flag));
+
 function specOf(name: string, info: RedisCommandInfo): CommandSpec {
-  const flags = info.flags.filter((flag): flag is CommandFlag => POLICY_FLAGS.has(flag));
-  return command(name, info.arity, flags, undefined, { generatedOnly: true });
+  return command(name, info.arity, policyFlagsOf(info), undefined, { generatedOnly: true });
 }
 
 /** Subcommands of `container` that the metadata describes and `written` does not, as specs. */

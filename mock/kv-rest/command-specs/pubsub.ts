@@ -3,10 +3,10 @@
 import { command, container } from './define';
 
 export const pubsubCommands = [
-  command('publish', 3, ['pubsub', 'write']),
+  command('publish', 3, ['pubsub']),
   container('pubsub', -2, [
-    command('pubsub|channels', -2, ['pubsub', 'readonly']),
-    command('pubsub|numsub', -2, ['pubsub', 'readonly']),
-    command('pubsub|numpat', 2, ['pubsub', 'readonly']),
+    command('pubsub|channels', -2, ['pubsub']),
+    command('pubsub|numsub', -2, ['pubsub']),
+    command('pubsub|numpat', 2, ['pubsub']),
   ]),
 ];

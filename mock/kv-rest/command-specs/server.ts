@@ -5,9 +5,9 @@ import type { CommandSpec } from '../command-table';
 import { command, container } from './define';
 
 export const serverCommands: readonly CommandSpec[] = [
-  command('time', 1, ['readonly']),
+  command('time', 1, []),
   command('dbsize', 1, ['readonly']),
-  command('info', -1, ['readonly']),
+  command('info', -1, []),
   command('flushdb', -1, ['write']),
   command('flushall', -1, ['write']),
   container('acl', -2, [

@@ -46,12 +46,12 @@ export const streamsCommands: readonly CommandSpec[] = [
     command('xgroup|destroy', 4, ['write'], SECOND_KEY),
     command('xgroup|createconsumer', 5, ['write'], SECOND_KEY),
     command('xgroup|delconsumer', 5, ['write'], SECOND_KEY),
-    command('xgroup|help', 2, ['readonly']),
+    command('xgroup|help', 2, []),
   ]),
   container('xinfo', -2, [
     command('xinfo|stream', -3, ['readonly'], SECOND_KEY),
     command('xinfo|groups', 3, ['readonly'], SECOND_KEY),
     command('xinfo|consumers', 4, ['readonly'], SECOND_KEY),
-    command('xinfo|help', 2, ['readonly']),
+    command('xinfo|help', 2, []),
   ]),
 ];

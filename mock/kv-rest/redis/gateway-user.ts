@@ -2,13 +2,14 @@
 // own that may run exactly the commands the REST policy serves (rest-policy.ts applied to every
 // command of the table, command-table.ts), so Redis itself refuses the rest, inside scripts too:
 // `redis.call('SELECT', 3)`, SWAPDB, MIGRATE (which makes redis-server connect anywhere), RESTORE,
-// DEBUG, CONFIG, MODULE, SHUTDOWN, FUNCTION LOAD ... The
+// DEBUG, CONFIG, MODULE, SHUTDOWN, and FUNCTION LOAD, which the policy refuses on this engine only. The
 // Standard token's user may run what REST serves; the Read Only token's user only what that token
 // may run, so its EVAL_RO scripts cannot run KEYS, SCAN, INFO or PUBLISH either. Users that REST
 // callers create with ACL SETUSER get the Standard token's refusals appended to their rules, and
 // may not use selectors (a selector's rights would add to the refusals instead of being limited).
 import { allCommands, allowedForReadOnlyToken, type CommandSpec } from '../command-table';
 import { error, type ErrorReply, type Reply } from '../reply';
+import { redisEngineRefusalOf } from '../rest-policy';
 import { BEYOND_THE_DATABASE } from './database-confinement';
 
 /** The engine's Redis users, for the Standard token and for the Read Only token. */
@@ -24,7 +25,8 @@ const STANDARD_ROUTE_COMMANDS = ['monitor'];
 function restCommands(readOnly: boolean): { readonly names: ReadonlySet<string>; readonly containers: ReadonlySet<string> } {
   const names = new Set<string>(readOnly ? ROUTE_COMMANDS : [...ROUTE_COMMANDS, ...STANDARD_ROUTE_COMMANDS]);
   const containers = new Set<string>();
-  const served = (spec: CommandSpec): boolean => !spec.unsupported && !BEYOND_THE_DATABASE.has(spec.name) && (!readOnly || allowedForReadOnlyToken(spec));
+  const served = (spec: CommandSpec): boolean =>
+    !spec.unsupported && !BEYOND_THE_DATABASE.has(spec.name) && redisEngineRefusalOf(spec.name) === undefined && (!readOnly || allowedForReadOnlyToken(spec));
   for (const spec of allCommands()) {
     if (spec.subcommands) {
       containers.add(spec.name);

@@ -41,7 +41,7 @@ describeWithRedisBinary('the redis engine serves the commands Redis 7.0 has [red
   it('refuses MEMORY STATS and FUNCTION LOAD by the REST policy, with the reason', async () => {
     expect(await run(['MEMORY', 'STATS'])).toEqual({ error: "ERR Command is not available: 'MEMORY' (it shows or resets the whole server's diagnostics, other clients' commands included)" });
     expect(await run(['FUNCTION', 'LOAD', "#!lua name=lib\nredis.register_function('f', function() return 1 end)"])).toEqual({
-      error: "ERR Command is not available: 'FUNCTION' (functions are not loaded through the REST API; use EVAL or EVALSHA)",
+      error: "ERR Command is not available: 'FUNCTION' (a library is server-wide Lua that runs outside the redis engine's script guard; the memory engine serves FUNCTION LOAD)",
     });
   });
 });

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { allCommands, allowedForReadOnlyToken, lookupCommand } from '../../../mock/kv-rest/command-table';
 import { redis70CommandNames } from '../../../mock/kv-rest/key-specs';
-import { restRefusal } from '../../../mock/kv-rest/rest-policy';
+import { redisEngineRefusalOf, restRefusal } from '../../../mock/kv-rest/rest-policy';
 import { confineAclCommand, confinementFor, type RedisCommandNames } from '../../../mock/kv-rest/redis/gateway-user';
 import { error } from '../../../mock/kv-rest/reply';
 
@@ -13,11 +13,13 @@ const ROUTES = { standard: ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscr
 
 /** Served by the engine as FLUSHDB: the engine's users may not empty the other databases. */
 const BEYOND_THE_DATABASE = ['flushall'];
+/** Served by the HTTP layer but refused by the redis engine itself (FUNCTION LOAD). */
+const refusedByTheRedisEngine = (name: string): boolean => redisEngineRefusalOf(name) !== undefined;
 
 /** Whether the HTTP layer runs `name` (`cmd` or `container|sub`) for the token, asked with as many arguments as its arity wants. */
 function restAllows(name: string, readOnly: boolean): boolean {
   if ((readOnly ? ROUTES.readOnly : ROUTES.standard).includes(name)) return true;
-  if (BEYOND_THE_DATABASE.includes(name)) return false;
+  if (BEYOND_THE_DATABASE.includes(name) || refusedByTheRedisEngine(name)) return false;
   const [top, sub] = name.split('|');
   const container = allCommands().find((spec) => spec.name === top);
   const spec = sub === undefined ? container : container?.subcommands?.get(sub);
@@ -71,7 +73,7 @@ describe("the redis engine's users", () => {
         const allowed = rules.filter((rule) => rule.startsWith('+')).map((rule) => rule.slice(1));
         const leaves = redis.topLevel.flatMap((name) => redis.subcommands.get(name) ?? [name]);
         // Refused: a container listed without its subcommands, FLUSHALL (served as FLUSHDB), and what the policy refuses but for the routes.
-        const served = (name: string): boolean => !redis70Containers.has(name) && !BEYOND_THE_DATABASE.includes(name) && restRefusal(name) === undefined;
+        const served = (name: string): boolean => !redis70Containers.has(name) && !BEYOND_THE_DATABASE.includes(name) && !refusedByTheRedisEngine(name) && restRefusal(name) === undefined;
         const expected = leaves.filter((name) => ROUTES.standard.includes(name) || served(name));
         expect(allowed.sort()).toEqual(expected.sort());
       }),

@@ -72,6 +72,7 @@ declare module 'fengari' {
     luaL_checklstring(L: LuaState, index: number): LuaString;
     luaL_len(L: LuaState, index: number): number;
     luaL_ref(L: LuaState, table: number): number;
+    luaL_unref(L: LuaState, table: number, ref: number): void;
     luaL_tolstring(L: LuaState, index: number): LuaString;
     luaL_optinteger(L: LuaState, index: number, fallback: number): number;
     luaL_checkstack(L: LuaState, extra: number, message: LuaString): void;

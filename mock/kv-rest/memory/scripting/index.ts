@@ -1,8 +1,10 @@
 // The memory engine's scripting commands: EVAL, EVALSHA, their _RO forms and SCRIPT LOAD/EXISTS/FLUSH,
-// run by a real Lua VM (see lua-sandbox.ts). Each call of createScriptingHandlers has its own cache.
+// and the FUNCTION family (function-commands.ts), run by one real Lua VM (see lua-sandbox.ts). Each
+// call of createScriptingHandlers has its own script cache and function libraries.
 import { array, bulk, error, integer, OK, type Reply } from '../../reply';
 import { parseInteger, isErrorReply } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
+import { createFunctionHandlers } from './function-commands';
 import { NATIVE_SCRIPTS } from './native-scripts';
 import { ScriptRunner } from './script-runner';
 
@@ -58,5 +60,5 @@ export function createScriptingHandlers(options: ScriptingOptions = {}): Command
     }
   };
 
-  return { eval: evaluate(false), eval_ro: evaluate(true), evalsha: evaluateSha(false), evalsha_ro: evaluateSha(true), script };
+  return { eval: evaluate(false), eval_ro: evaluate(true), evalsha: evaluateSha(false), evalsha_ro: evaluateSha(true), script, ...createFunctionHandlers(runner) };
 }

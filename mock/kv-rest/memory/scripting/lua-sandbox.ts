@@ -122,8 +122,11 @@ export class LuaSandbox {
     return lauxlib.luaL_error(this.L, to_luastring(message.replace(/%/g, '%%')));
   }
 
-  /** Sets KEYS and ARGV, new tables on every run, lifting the read-only flag of the globals meanwhile. */
-  setKeysAndArgv(keys: readonly string[], argv: readonly string[]): void {
+  /**
+   * Sets KEYS and ARGV, new tables on every run, or removes them (`undefined`: a function's run, which
+   * has none), lifting the read-only flag of the globals meanwhile.
+   */
+  setKeysAndArgv(keys: readonly string[] | undefined, argv: readonly string[] | undefined): void {
     const { L } = this;
     lua.lua_rawgeti(L, lua.LUA_REGISTRYINDEX, GLOBALS_INDEX);
     setReadOnly(L, -1, false);
@@ -161,15 +164,23 @@ export class LuaSandbox {
     lua.lua_pop(L, 3);
   }
 
-  /** `table[name] = {values...}` on the table at the top of the stack. */
-  private setArrayField(name: LuaString, values: readonly string[]): void {
+  /** Pushes a new table `{values...}` (a function's keys or arguments). */
+  pushArray(values: readonly string[]): void {
     const { L } = this;
-    lua.lua_pushstring(L, name);
+    lua.lua_checkstack(L, 2);
     lua.lua_createtable(L, values.length, 0);
     for (let index = 0; index < values.length; index++) {
       lua.lua_pushstring(L, bytesToLua(values[index]));
       lua.lua_rawseti(L, -2, index + 1);
     }
+  }
+
+  /** `table[name] = {values...}` (or nil) on the table at the top of the stack. */
+  private setArrayField(name: LuaString, values: readonly string[] | undefined): void {
+    const { L } = this;
+    lua.lua_pushstring(L, name);
+    if (values) this.pushArray(values);
+    else lua.lua_pushnil(L);
     lua.lua_rawset(L, -3);
   }
 

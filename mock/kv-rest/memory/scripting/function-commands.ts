@@ -1,0 +1,101 @@
+// The memory engine's FUNCTION subcommands (LOAD [REPLACE], LIST, DELETE, FLUSH, STATS, KILL) and
+// FCALL / FCALL_RO, with Redis 7.0's argument handling and error texts. Libraries live as long as
+// the engine: FLUSHALL and FLUSHDB leave them, as in Redis; FUNCTION FLUSH and DELETE remove them.
+// FUNCTION DUMP and RESTORE are not served: their payload is Redis's RDB encoding.
+import { bulk, error, OK, type Reply } from '../../reply';
+import { parseInteger, isErrorReply } from '../arguments';
+import type { CommandContext, CommandHandlers } from '../handler';
+import { FunctionLibraries, LIBRARY_LIMITS, parseLibrary, type Library } from './function-libraries';
+import { WRITE_FLAG_WITH_RO, type ScriptRunner } from './script-runner';
+
+/** FUNCTION LOAD [REPLACE] <code>: the library's name, or Redis's error. */
+function load(libraries: FunctionLibraries, runner: ScriptRunner, args: readonly string[]): Reply {
+  let replace = false;
+  for (const option of args.slice(2, -1)) {
+    if (option.toLowerCase() !== 'replace') return error(`ERR Unknown option given: ${option}`);
+    replace = true;
+  }
+  const code = args[args.length - 1];
+  if (code.length > LIBRARY_LIMITS.maxCodeBytes) return error(`ERR the memory engine holds at most ${LIBRARY_LIMITS.maxCodeBytes} bytes of function code`);
+  const parsed = parseLibrary(code);
+  if ('error' in parsed) return error(parsed.error);
+  if (!replace && libraries.library(parsed.name)) return error(`ERR Library '${parsed.name}' already exists`);
+  const registered = runner.registerLibrary(parsed.body);
+  if ('error' in registered) return error(registered.error);
+  const library: Library = {
+    name: parsed.name,
+    code,
+    body: parsed.body,
+    functions: new Map(registered.functions.map(({ name, description, flags }) => [name, { name, description, flags }])),
+  };
+  const refused = libraries.refusal(library, replace);
+  if (refused !== undefined) return error(refused);
+  runner.forgetLibrary(library.name);
+  libraries.add(library);
+  return bulk(library.name);
+}
+
+/** FUNCTION LIST [LIBRARYNAME <pattern>] [WITHCODE], each option at most once. */
+function list(libraries: FunctionLibraries, args: readonly string[]): Reply {
+  let withCode = false;
+  let pattern: string | undefined;
+  for (let index = 2; index < args.length; index++) {
+    const option = args[index].toLowerCase();
+    if (!withCode && option === 'withcode') {
+      withCode = true;
+    } else if (pattern === undefined && option === 'libraryname') {
+      if (index >= args.length - 1) return error('ERR library name argument was not given');
+      pattern = args[++index];
+    } else {
+      return error(`ERR Unknown argument ${args[index]}`);
+    }
+  }
+  return libraries.list(pattern, withCode);
+}
+
+export function createFunctionHandlers(runner: ScriptRunner): CommandHandlers {
+  const libraries = new FunctionLibraries();
+
+  const functionCommand = (args: readonly string[]): Reply => {
+    switch (args[1].toLowerCase()) {
+      case 'load':
+        return load(libraries, runner, args);
+      case 'list':
+        return list(libraries, args);
+      case 'delete': {
+        const deleted = libraries.delete(args[2]);
+        if (!deleted) return error('ERR Library not found');
+        runner.forgetLibrary(deleted.name);
+        return OK;
+      }
+      case 'flush':
+        if (args.length > 3) return error(`ERR unknown subcommand or wrong number of arguments for '${args[1]}'. Try FUNCTION HELP.`);
+        if (args.length === 3 && !/^(async|sync)$/i.test(args[2])) return error('ERR FUNCTION FLUSH only supports SYNC|ASYNC option');
+        for (const library of libraries.all()) runner.forgetLibrary(library.name);
+        libraries.clear();
+        return OK;
+      case 'stats':
+        return libraries.stats();
+      case 'kill':
+        // Commands run one at a time here, so no function is ever running when KILL arrives.
+        return error('NOTBUSY No scripts in execution right now.');
+      default:
+        return error(`ERR unknown subcommand '${args[1]}'. Try FUNCTION HELP.`);
+    }
+  };
+
+  const call = (readOnly: boolean) => (args: readonly string[], ctx: CommandContext): Reply => {
+    const found = libraries.find(args[1]);
+    if (!found) return error('ERR Function not found');
+    const count = parseInteger(args[2]);
+    if (isErrorReply(count)) return error('ERR Bad number of keys provided');
+    if (count > args.length - 3) return error("ERR Number of keys can't be greater than number of args");
+    if (count < 0) return error("ERR Number of keys can't be negative");
+    const noWrites = found.info.flags.includes('no-writes');
+    if (readOnly && !noWrites) return error(WRITE_FLAG_WITH_RO);
+    const keys = args.slice(3, 3 + count);
+    return runner.callFunction(found.library, found.info.name, { keys, args: args.slice(3 + count), readOnly: readOnly || noWrites, ctx });
+  };
+
+  return { function: functionCommand, fcall: call(false), fcall_ro: call(true) };
+}
