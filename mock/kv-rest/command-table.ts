@@ -23,7 +23,7 @@ import { sortCommands } from './command-specs/sort';
 import { sortedSetsCommands } from './command-specs/sorted-sets';
 import { streamsCommands } from './command-specs/streams';
 import { stringsCommands } from './command-specs/strings';
-import { redisCommandInfo } from './key-specs';
+import { commandInfo } from './key-specs';
 import { restAddedFlags, restRefusal } from './rest-policy';
 
 export type CommandFlag =
@@ -87,12 +87,12 @@ const WRITTEN: readonly CommandSpec[] = [
 ];
 
 /**
- * The spec with Redis's own flags (the written ones serve only commands newer than Redis 7.0), the
+ * The spec with Redis's own flags (from the generated metadata, or the hand-written beyond-7.0 files), the
  * REST policy's added flags and its refusal, its subcommands too.
  */
 function withPolicy(spec: CommandSpec): CommandSpec {
   const unsupported = restRefusal(spec.name);
-  const info = redisCommandInfo(spec.name);
+  const info = commandInfo(spec.name);
   const flags: readonly CommandFlag[] = [...(info ? policyFlagsOf(info) : spec.flags), ...restAddedFlags(spec.name)];
   const subcommands = spec.subcommands && new Map([...spec.subcommands].map(([name, sub]) => [name, withPolicy(sub)]));
   return { ...spec, flags, ...(unsupported === undefined ? {} : { unsupported }), ...(subcommands ? { subcommands } : {}) };
