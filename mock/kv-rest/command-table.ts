@@ -12,6 +12,7 @@ import { geoCommands } from './command-specs/geo';
 import { genericCommands } from './command-specs/generic';
 import { hashesCommands } from './command-specs/hashes';
 import { hyperloglogCommands } from './command-specs/hyperloglog';
+import { jsonCommands } from './command-specs/json';
 import { listsCommands } from './command-specs/lists';
 import { pubsubCommands } from './command-specs/pubsub';
 import { scriptingCommands } from './command-specs/scripting';
@@ -81,6 +82,7 @@ const WRITTEN: readonly CommandSpec[] = [
   ...streamsCommands,
   ...geoCommands,
   ...sortCommands,
+  ...jsonCommands,
 ];
 
 /** The spec with the REST policy's refusal and Read Only token rule, its subcommands too. */

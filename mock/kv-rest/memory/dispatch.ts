@@ -12,6 +12,10 @@ import { expiryCommandHandlers } from './commands/expiry';
 import { geoCommandHandlers } from './commands/geo';
 import { hashCommandHandlers } from './commands/hashes';
 import { hyperloglogCommandHandlers } from './commands/hyperloglog';
+import { jsonArrayHandlers } from './commands/json-arrays';
+import { jsonReadHandlers } from './commands/json-reads';
+import { jsonSetHandlers } from './commands/json-set';
+import { jsonWriteHandlers } from './commands/json-writes';
 import { keyListingCommandHandlers } from './commands/key-listing';
 import { keyCommandHandlers } from './commands/keys';
 import { listCommandHandlers } from './commands/lists';
@@ -49,6 +53,10 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
     ...geoCommandHandlers,
     ...multiPopCommandHandlers,
     ...sortCommandHandlers,
+    ...jsonReadHandlers,
+    ...jsonSetHandlers,
+    ...jsonWriteHandlers,
+    ...jsonArrayHandlers,
     ...createServerCommandHandlers(state),
     ...createAclCommandHandlers(state),
     ...createPubSubCommandHandlers(state),

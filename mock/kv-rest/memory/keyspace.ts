@@ -1,6 +1,7 @@
 // The memory engine's keyspace: typed values by key, with millisecond expiry that is enforced
 // lazily (on every lookup) and actively (a bounded sweep on a timer), the way Redis does it.
 import { error, type ErrorReply } from '../reply';
+import { cloneJson, type JsonValue } from './json/json-value';
 import type { SortedSet } from './sorted-set';
 import type { Stream } from './stream';
 
@@ -12,7 +13,10 @@ export interface ZSetValue { readonly type: 'zset'; readonly zset: SortedSet }
 /** Streams stay when emptied, as in Redis (their IDs and groups live on). */
 export interface StreamValue { readonly type: 'stream'; readonly stream: Stream }
 
-export type StoredValue = StringValue | HashValue | ListValue | SetValue | ZSetValue | StreamValue;
+/** A RedisJSON document; its type is named as RedisJSON's module type, which TYPE answers. */
+export interface JsonDocumentValue { readonly type: 'ReJSON-RL'; root: JsonValue }
+
+export type StoredValue = StringValue | HashValue | ListValue | SetValue | ZSetValue | StreamValue | JsonDocumentValue;
 export type ValueType = StoredValue['type'];
 type ValueOf<T extends ValueType> = Extract<StoredValue, { type: T }>;
 
@@ -31,6 +35,8 @@ export function cloneValue(value: StoredValue): StoredValue {
       return { type: 'zset', zset: value.zset.clone() };
     case 'stream':
       return { type: 'stream', stream: value.stream.clone() };
+    case 'ReJSON-RL':
+      return { type: 'ReJSON-RL', root: cloneJson(value.root) };
   }
 }
 
