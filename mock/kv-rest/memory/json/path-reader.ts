@@ -66,8 +66,8 @@ export class PathReader {
     this.position++;
     let value = '';
     for (;;) {
+      if (this.atEnd()) this.fail('unterminated quoted name');
       const char = this.text[this.position++];
-      if (char === undefined) this.fail('unterminated quoted name');
       if (char === quote) return value;
       if (char === '\\') {
         const escaped = this.text[this.position++];
