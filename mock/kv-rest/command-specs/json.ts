@@ -3,7 +3,7 @@
 // JSON.TYPE ...) and not the writes. Redis 7.0's metadata has no module commands, so the key
 // positions are written here too (JSON.MGET's keys run up to the path; JSON.MSET's every third).
 import type { CommandSpec } from '../command-table';
-import { command, FIRST_KEY } from './define';
+import { command, container, FIRST_KEY } from './define';
 
 const read = (name: string, arity: number) => command(name, arity, ['readonly'], FIRST_KEY);
 const write = (name: string, arity: number) => command(name, arity, ['write'], FIRST_KEY);
@@ -19,7 +19,7 @@ export const jsonCommands: readonly CommandSpec[] = [
   read('json.objlen', -2),
   read('json.resp', -2),
   // JSON.DEBUG MEMORY <key> names its key after the subcommand word; JSON.DEBUG HELP has none.
-  command('json.debug', -2, ['readonly'], [2, 2, 1]),
+  container('json.debug', -2, [command('json.debug|memory', -3, ['readonly'], [2, 2, 1]), command('json.debug|help', 2, ['readonly'])]),
   write('json.set', -4),
   command('json.mset', -4, ['write'], [1, -1, 3]),
   write('json.merge', -4),

@@ -115,6 +115,10 @@ describe('memory engine: JSON commands', () => {
     expect(await run('JSON.OBJKEYS', 'o', '.y')).toEqual({ error: 'ERR Path does not exist or not an object' });
     expect(await run('JSON.OBJLEN', 'o', '$..*')).toEqual([2, null, null, null, 1, null]);
     expect(await run('JSON.RESP', 'o', '.y')).toEqual(['[', ['{', 'k', 'v']]);
+    // RedisJSON's estimate: the array (3 words), its object (5 words, key and value bytes) and the value's own word.
+    expect(await run('JSON.DEBUG', 'MEMORY', 'o', '$.y')).toEqual([3 * 8 + (5 * 8 + 1 + 1) + 8]);
+    expect(await run('JSON.DEBUG', 'MEMORY', 'missing')).toBe(0);
+    expect(await run('JSON.DEBUG', 'HELP')).toEqual(['MEMORY <key> [path] - reports memory usage', 'HELP                - this message']);
     expect(await run('JSON.MERGE', 'o', '$', '{"x":{"k1":null,"n":{"deep":true}},"y":3}')).toBe('OK');
     expect(await run('JSON.GET', 'o')).toBe('{"x":{"2":2,"n":{"deep":true}},"y":3}');
     expect(await run('JSON.MSET', 'o', '$.y', '4', 'p', '$', '[1]')).toBe('OK');
