@@ -9,7 +9,7 @@ import type { JsonDocumentValue } from '../keyspace';
 import { jsonArgument, jsonCommand, levelOf, NEW_AT_ROOT, pathArgument, readDocument, refuseDepth, selectPath, workBudget } from '../json/json-command-support';
 import { isStaticPath, type JsonPath } from '../json/json-path';
 import { PathSelector, rootMatch, type Match } from '../json/json-path-select';
-import { isAttached, outermostInMutationOrder, replaceAt } from '../json/json-updates';
+import { isAttached, outermostPlaces, replaceAt } from '../json/json-updates';
 import { cloneJson, isObject, type JsonValue } from '../json/json-value';
 
 type Mode = 'set' | 'nx' | 'xx' | 'merge';
@@ -23,7 +23,7 @@ const NOWHERE: Places = { replace: [] };
 function placesFor(ctx: CommandContext, document: JsonDocumentValue, path: JsonPath, mode: Mode): Places | ErrorReply {
   if (mode !== 'nx') {
     const matches = selectPath(ctx, document.root, path);
-    const places = mode === 'merge' ? matches : outermostInMutationOrder(matches);
+    const places = mode === 'merge' ? matches : outermostPlaces(matches);
     if (places.length > 0) return { replace: places };
     if (mode === 'xx') return NOWHERE;
   }

@@ -9,7 +9,7 @@ import type { CommandContext, CommandHandlers } from '../handler';
 import { formatJson, formatNumber } from '../json/json-format';
 import { jsonArgument, jsonCommand, NO_SUCH_KEY, pathArgument, pathMissingOr, readDocument, selectPath, textReply, wrongPathType } from '../json/json-command-support';
 import { currentAt, writeMatches } from '../json/json-match-writes';
-import { deletePlaces, isAttached, outermostInMutationOrder, replaceAt } from '../json/json-updates';
+import { deletePlaces, isAttached, outermostPlaces, replaceAt } from '../json/json-updates';
 import { floatValue, integerValue, isNumber, isObject, isSignedInteger, toDouble, type JsonNumber, type JsonValue } from '../json/json-value';
 import { MAX_STRING_BYTES, STRING_TOO_BIG } from '../string-size';
 
@@ -24,7 +24,7 @@ function jsonDel(args: readonly string[], ctx: CommandContext): Reply {
     ctx.db.delete(args[1]);
     return integer(1);
   }
-  return integer(deletePlaces(outermostInMutationOrder(selectPath(ctx, document.root, path))));
+  return integer(deletePlaces(outermostPlaces(selectPath(ctx, document.root, path))));
 }
 
 /** JSON.CLEAR empties arrays and objects and zeroes numbers; only its first path counts, as in RedisJSON. */

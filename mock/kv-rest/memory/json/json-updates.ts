@@ -1,7 +1,7 @@
-// Writing at a path's matches, in the order RedisJSON writes them so that no write moves what a
-// later one addresses: each place once, deeper places and higher array indexes first, and (for
-// JSON.SET and JSON.DEL) nothing below a place that is itself replaced or deleted. Deleting many
-// items of one array compacts it once, so `JSON.DEL k $[*]` on a long array stays linear.
+// Writing at a path's matches so that no write moves what a later one addresses: each place once;
+// where items move (insert, pop, trim), deeper places and higher array indexes first, as RedisJSON
+// orders them; for JSON.SET and JSON.DEL, nothing below a place that is itself replaced or deleted.
+// Deleting many items of one array compacts it once, so `JSON.DEL k $[*]` on a long array stays linear.
 import type { JsonDocumentValue } from '../keyspace';
 import { routeOf, type Match } from './json-path-select';
 import { isObject, type JsonValue } from './json-value';
@@ -60,8 +60,12 @@ export function inMutationOrder(matches: readonly Match[]): { match: Match; posi
     .map((match) => ({ match, position: positions.get(match) ?? 0 }));
 }
 
-/** The places none of whose ancestors is also a place, in mutation order (JSON.SET and JSON.DEL). */
-export function outermostInMutationOrder(matches: readonly Match[]): Match[] {
+/**
+ * The places none of whose ancestors is also a place, each once (JSON.SET and JSON.DEL): writes at
+ * these cannot disturb one another, since replacing moves nothing and deletePlaces compacts each
+ * array once, so they need no order.
+ */
+export function outermostPlaces(matches: readonly Match[]): Match[] {
   const places = new Map<object, Set<string | number>>();
   for (const match of matches) {
     const holder: object = match.container ?? places;
@@ -74,7 +78,7 @@ export function outermostInMutationOrder(matches: readonly Match[]): Match[] {
     for (let at = match.parent; at !== undefined; at = at.parent) if (isPlace(at)) return false;
     return true;
   });
-  return inMutationOrder(outermost).map(({ match }) => match);
+  return distinctPlaces(outermost);
 }
 
 /** Deletes the places (outermost ones, so none is inside another); returns how many. */
