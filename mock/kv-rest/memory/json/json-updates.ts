@@ -66,35 +66,34 @@ export function inMutationOrder(matches: readonly Match[]): { match: Match; posi
  * array once, so they need no order.
  */
 export function outermostPlaces(matches: readonly Match[]): Match[] {
-  const places = new Map<object, Set<string | number>>();
-  for (const match of matches) {
-    const holder: object = match.container ?? places;
-    const keys = places.get(holder) ?? new Set<string | number>();
-    places.set(holder, keys);
-    keys.add(match.key);
-  }
-  const isPlace = (at: Match): boolean => places.get(at.container ?? places)?.has(at.key) === true;
-  const outermost = matches.filter((match) => {
-    for (let at = match.parent; at !== undefined; at = at.parent) if (isPlace(at)) return false;
-    return true;
-  });
+  // Only a match holding an array or object can be another's ancestor, and each array or object
+  // sits at one place only (values written at several places are copies), so identity finds it.
+  const containers = new Set<JsonValue>();
+  for (const match of matches) if (Array.isArray(match.value) || isObject(match.value)) containers.add(match.value);
+  const outermost =
+    containers.size === 0
+      ? matches
+      : matches.filter((match) => {
+          for (let at = match.parent; at !== undefined; at = at.parent) if (containers.has(at.value)) return false;
+          return true;
+        });
   return distinctPlaces(outermost);
 }
 
 /** Deletes the places (outermost ones, so none is inside another); returns how many. */
 export function deletePlaces(places: readonly Match[]): number {
-  const arrayDeletions = new Map<JsonValue[], Set<number>>();
+  const arrayDeletions = new Map<JsonValue[], Uint8Array>();
   for (const { container, key } of places) {
     if (isObject(container as JsonValue)) (container as Map<string, JsonValue>).delete(key as string);
     else if (Array.isArray(container)) {
-      const indexes = arrayDeletions.get(container) ?? new Set<number>();
-      arrayDeletions.set(container, indexes);
-      indexes.add(key as number);
+      const marks = arrayDeletions.get(container) ?? new Uint8Array(container.length);
+      arrayDeletions.set(container, marks);
+      marks[key as number] = 1;
     }
   }
-  for (const [items, indexes] of arrayDeletions) {
+  for (const [items, marks] of arrayDeletions) {
     let kept = 0;
-    for (let i = 0; i < items.length; i++) if (!indexes.has(i)) items[kept++] = items[i];
+    for (let i = 0; i < items.length; i++) if (marks[i] === 0) items[kept++] = items[i];
     items.length = kept;
   }
   return places.length;
