@@ -6,12 +6,21 @@ import { error, integer, NIL, type Reply } from '../../reply';
 import { isErrorReply, NOT_AN_INTEGER, parseInt64 } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import { formatJson } from '../json/json-format';
-import { jsonArgument, jsonCommand, levelOf, NO_SUCH_KEY, pathArgument, pathMissingOr, readDocument, refuseDepth, textReply } from '../json/json-command-support';
+import { documentToChange, jsonArgument, jsonCommand, levelOf, pathArgument, pathMissingOr, refuseDepth, textReply } from '../json/json-command-support';
 import { writeMatches } from '../json/json-match-writes';
+import type { JsonPath } from '../json/json-path';
+import type { Match } from '../json/json-path-select';
 import { cloneJson, type JsonValue } from '../json/json-value';
 
 const NOT_AN_ARRAY = pathMissingOr('not an array');
 const OUT_OF_BOUNDS = error('ERR index out of bounds');
+
+/** Writes at each array the path matches in the key's document, deepest and highest-indexed first (items move). */
+function writeArrays(ctx: CommandContext, key: string, path: JsonPath, write: (items: JsonValue[], match: Match) => Reply): Reply {
+  const document = documentToChange(ctx, key);
+  if (isErrorReply(document)) return document;
+  return writeMatches(ctx, document, path, { fits: Array.isArray, nothingFits: NOT_AN_ARRAY, movesItems: true, write: (match) => write(match.value as JsonValue[], match) });
+}
 
 /** Inserts `values` before `index` in place: the tail is lifted off once and put back after them. */
 function insertAll(items: JsonValue[], index: number, values: readonly JsonValue[]): void {
@@ -24,25 +33,16 @@ function insertAll(items: JsonValue[], index: number, values: readonly JsonValue
 function arrayInsertion(ctx: CommandContext, args: readonly string[], valuesFrom: number, position: (items: readonly JsonValue[]) => number | undefined): Reply {
   const path = pathArgument(args[2]);
   const values = args.slice(valuesFrom).map(jsonArgument);
-  const document = readDocument(ctx, args[1]);
-  if (isErrorReply(document)) return document;
-  if (document === undefined) return NO_SUCH_KEY;
   let copies = 0;
-  return writeMatches(ctx, document, path, {
-    fits: Array.isArray,
-    nothingFits: NOT_AN_ARRAY,
-    movesItems: true,
-    write: (match) => {
-      const items = match.value as JsonValue[];
-      const at = position(items);
-      if (at === undefined) return OUT_OF_BOUNDS;
-      for (const value of values) {
-        const refused = refuseDepth(levelOf(match) + 1, value);
-        if (refused) return refused;
-      }
-      insertAll(items, at, copies++ === 0 ? values : values.map(cloneJson));
-      return integer(items.length);
-    },
+  return writeArrays(ctx, args[1], path, (items, match) => {
+    const at = position(items);
+    if (at === undefined) return OUT_OF_BOUNDS;
+    for (const value of values) {
+      const refused = refuseDepth(levelOf(match) + 1, value);
+      if (refused) return refused;
+    }
+    insertAll(items, at, copies++ === 0 ? values : values.map(cloneJson));
+    return integer(items.length);
   });
 }
 
@@ -74,22 +74,13 @@ function jsonArrpop(args: readonly string[], ctx: CommandContext): Reply {
   // Without a path the last item goes; with a path and no usable index, the last one too.
   const parsed = args[3] === undefined ? undefined : parseInt64(args[3]);
   const index = args[2] === undefined ? I64_MAX : parsed === undefined || isErrorReply(parsed) ? -1n : parsed;
-  const document = readDocument(ctx, args[1]);
-  if (isErrorReply(document)) return document;
-  if (document === undefined) return NO_SUCH_KEY;
-  return writeMatches(ctx, document, path, {
-    fits: Array.isArray,
-    nothingFits: NOT_AN_ARRAY,
-    movesItems: true,
-    write: (match) => {
-      const items = match.value as JsonValue[];
-      if (items.length === 0) return NIL;
-      const at = clamp(index, items.length);
-      // Formatted before removing, so an item too large to answer is not lost.
-      const reply = textReply(formatJson(items[at], ctx.replyLimits.maxBytes));
-      items.splice(at, 1);
-      return reply;
-    },
+  return writeArrays(ctx, args[1], path, (items) => {
+    if (items.length === 0) return NIL;
+    const at = clamp(index, items.length);
+    // Formatted before removing, so an item too large to answer is not lost.
+    const reply = textReply(formatJson(items[at], ctx.replyLimits.maxBytes));
+    items.splice(at, 1);
+    return reply;
   });
 }
 
@@ -97,23 +88,14 @@ function jsonArrtrim(args: readonly string[], ctx: CommandContext): Reply {
   const path = pathArgument(args[2]);
   const [start, stop] = [parseInt64(args[3]), parseInt64(args[4])];
   if (isErrorReply(start) || isErrorReply(stop)) return NOT_AN_INTEGER;
-  const document = readDocument(ctx, args[1]);
-  if (isErrorReply(document)) return document;
-  if (document === undefined) return NO_SUCH_KEY;
-  return writeMatches(ctx, document, path, {
-    fits: Array.isArray,
-    nothingFits: NOT_AN_ARRAY,
-    movesItems: true,
-    write: (match) => {
-      const items = match.value as JsonValue[];
-      const length = items.length;
-      const last = clamp(stop, length);
-      const first = start < 0n || start < BigInt(length) ? clamp(start, length) : last + 1;
-      const keep = first > last || length === 0 ? 0 : last - first + 1;
-      items.copyWithin(0, first, first + keep);
-      items.length = keep;
-      return integer(keep);
-    },
+  return writeArrays(ctx, args[1], path, (items) => {
+    const length = items.length;
+    const last = clamp(stop, length);
+    const first = start < 0n || start < BigInt(length) ? clamp(start, length) : last + 1;
+    const keep = first > last || length === 0 ? 0 : last - first + 1;
+    items.copyWithin(0, first, first + keep);
+    items.length = keep;
+    return integer(keep);
   });
 }
 

@@ -6,7 +6,7 @@
 import { utf8ToBytes } from '../../bytes';
 import { array, bulk, error, integer, NIL, simple, type Reply } from '../../reply';
 import { isErrorReply, NOT_AN_INTEGER, parseInt64, SYNTAX_ERROR } from '../arguments';
-import type { CommandContext, CommandHandlers } from '../handler';
+import type { CommandContext, CommandHandler, CommandHandlers } from '../handler';
 import { formatJson, type Layout } from '../json/json-format';
 import { jsonCommand, jsonArgument, pathArgument, pathMissingOr, PATH_MISSING, readDocument, NO_SUCH_KEY, selectPath, textReply, wrongPathType } from '../json/json-command-support';
 import type { JsonPath } from '../json/json-path';
@@ -89,56 +89,46 @@ function jsonType(args: readonly string[], ctx: CommandContext): Reply {
   return array(values.map((value) => simple(typeName(value))));
 }
 
+/** What a read command measures per match, and what it answers when there is nothing to measure. */
+interface MatchRead {
+  /** The match's entry, or undefined when the match has the wrong type. */
+  readonly measure: (value: JsonValue) => Reply | undefined;
+  /** A legacy path's answer when its first match has the wrong type. */
+  readonly wrongType: Reply;
+  /** A legacy path's answer when nothing matches (PATH_MISSING unless given). */
+  readonly legacyNoMatch?: Reply;
+}
+
 /**
- * The shape most read commands share: JSONPath answers one entry per match (nil when `measure`
- * does not apply); a legacy path answers its first match, PATH_MISSING when none, and `wrongType`
- * when the first match does not fit.
+ * The shape most read commands share: JSONPath answers one entry per match (nil where `measure`
+ * does not apply); a legacy path answers its first match's entry.
  */
-function perMatch(ctx: CommandContext, root: JsonValue, path: JsonPath, measure: (value: JsonValue) => Reply | undefined, wrongType: Reply): Reply {
+function perMatch(ctx: CommandContext, root: JsonValue, path: JsonPath, read: MatchRead): Reply {
   const values = valuesOf(ctx, root, path);
-  if (!path.legacy) return array(values.map((value) => measure(value) ?? NIL));
-  if (values.length === 0) return PATH_MISSING;
-  return measure(values[0]) ?? wrongType;
+  if (!path.legacy) return array(values.map((value) => read.measure(value) ?? NIL));
+  if (values.length === 0) return read.legacyNoMatch ?? PATH_MISSING;
+  return read.measure(values[0]) ?? read.wrongType;
 }
 
-const stringLength = (value: JsonValue): Reply | undefined => (typeof value === 'string' ? integer(Buffer.byteLength(value, 'utf8')) : undefined);
-const arrayLength = (value: JsonValue): Reply | undefined => (Array.isArray(value) ? integer(value.length) : undefined);
-const objectLength = (value: JsonValue): Reply | undefined => (isObject(value) ? integer(value.size) : undefined);
-const objectKeys = (value: JsonValue): Reply | undefined => (isObject(value) ? array([...value.keys()].map((key) => bulk(utf8ToBytes(key)))) : undefined);
-
-function jsonStrlen(args: readonly string[], ctx: CommandContext): Reply {
-  const path = pathArgument(args[2] ?? ROOT);
-  const document = readDocument(ctx, args[1]);
-  if (isErrorReply(document)) return document;
-  if (document === undefined) return path.legacy ? NIL : NO_SUCH_KEY;
-  return perMatch(ctx, document.root, path, stringLength, wrongPathType('string'));
+/** A `<command> key [path]` read; an absent key answers `absent` (legacy path first, then JSONPath). */
+function matchRead(read: MatchRead, absent: readonly [legacy: Reply, jsonPath: Reply]): CommandHandler {
+  return (args, ctx) => {
+    const path = pathArgument(args[2] ?? ROOT);
+    const document = readDocument(ctx, args[1]);
+    if (isErrorReply(document)) return document;
+    if (document === undefined) return path.legacy ? absent[0] : absent[1];
+    return perMatch(ctx, document.root, path, read);
+  };
 }
 
-function jsonArrlen(args: readonly string[], ctx: CommandContext): Reply {
-  const path = pathArgument(args[2] ?? ROOT);
-  const document = readDocument(ctx, args[1]);
-  if (isErrorReply(document)) return document;
-  if (document === undefined) return path.legacy ? NIL : NO_SUCH_KEY;
-  return perMatch(ctx, document.root, path, arrayLength, pathMissingOr('not an array'));
-}
-
-function jsonObjkeys(args: readonly string[], ctx: CommandContext): Reply {
-  const path = pathArgument(args[2] ?? ROOT);
-  const document = readDocument(ctx, args[1]);
-  if (isErrorReply(document)) return document;
-  if (document === undefined) return path.legacy ? NIL : NO_SUCH_KEY;
-  if (path.legacy && valuesOf(ctx, document.root, path).length === 0) return NIL;
-  return perMatch(ctx, document.root, path, objectKeys, pathMissingOr('not an object'));
-}
-
-function jsonObjlen(args: readonly string[], ctx: CommandContext): Reply {
-  const path = pathArgument(args[2] ?? ROOT);
-  const document = readDocument(ctx, args[1]);
-  if (isErrorReply(document)) return document;
-  if (document === undefined) return path.legacy ? NIL : pathMissingOr('not an object');
-  if (path.legacy && valuesOf(ctx, document.root, path).length === 0) return NIL;
-  return perMatch(ctx, document.root, path, objectLength, wrongPathType('object'));
-}
+const jsonStrlen = matchRead({ measure: (value) => (typeof value === 'string' ? integer(Buffer.byteLength(value, 'utf8')) : undefined), wrongType: wrongPathType('string') }, [NIL, NO_SUCH_KEY]);
+const jsonArrlen = matchRead({ measure: (value) => (Array.isArray(value) ? integer(value.length) : undefined), wrongType: pathMissingOr('not an array') }, [NIL, NO_SUCH_KEY]);
+const jsonObjkeys = matchRead(
+  { measure: (value) => (isObject(value) ? array([...value.keys()].map((key) => bulk(utf8ToBytes(key)))) : undefined), wrongType: pathMissingOr('not an object'), legacyNoMatch: NIL },
+  [NIL, NO_SUCH_KEY],
+);
+const jsonObjlen = matchRead({ measure: (value) => (isObject(value) ? integer(value.size) : undefined), wrongType: wrongPathType('object'), legacyNoMatch: NIL }, [NIL, pathMissingOr('not an object')]);
+const jsonResp = matchRead({ measure: respOf, wrongType: PATH_MISSING }, [NIL, NIL]);
 
 /** RedisJSON's ARRINDEX range: start clamped into the array, stop 0 meaning the end, negatives from the end. */
 function indexOf(items: readonly JsonValue[], sought: JsonValue, start: number, stop: number): number {
@@ -161,14 +151,7 @@ function jsonArrindex(args: readonly string[], ctx: CommandContext): Reply {
   const sought = jsonArgument(args[3]);
   if (document === undefined) return PATH_MISSING;
   const find = (value: JsonValue): Reply | undefined => (Array.isArray(value) ? integer(indexOf(value, sought, Number(start), Number(stop))) : undefined);
-  return perMatch(ctx, document.root, path, find, wrongPathType('array'));
-}
-
-function jsonResp(args: readonly string[], ctx: CommandContext): Reply {
-  const path = pathArgument(args[2] ?? ROOT);
-  const document = readDocument(ctx, args[1]);
-  if (document === undefined || isErrorReply(document)) return document ?? NIL;
-  return perMatch(ctx, document.root, path, respOf, PATH_MISSING);
+  return perMatch(ctx, document.root, path, { measure: find, wrongType: wrongPathType('array') });
 }
 
 const DEBUG_HELP = array([simple('MEMORY <key> [path] - reports memory usage'), simple('HELP                - this message')]);
@@ -182,7 +165,7 @@ function jsonDebug(args: readonly string[], ctx: CommandContext): Reply {
   const document = readDocument(ctx, args[2]);
   if (isErrorReply(document)) return document;
   if (document === undefined) return path.legacy ? integer(0) : array([]);
-  return perMatch(ctx, document.root, path, (value) => integer(jsonMemory(value)), PATH_MISSING);
+  return perMatch(ctx, document.root, path, { measure: (value) => integer(jsonMemory(value)), wrongType: PATH_MISSING });
 }
 
 export const jsonReadHandlers: CommandHandlers = {

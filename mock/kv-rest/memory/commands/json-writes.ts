@@ -7,7 +7,7 @@ import { bulk, error, integer, type Reply } from '../../reply';
 import { isErrorReply } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import { formatJson, formatNumber } from '../json/json-format';
-import { jsonArgument, jsonCommand, NO_SUCH_KEY, pathArgument, pathMissingOr, readDocument, selectPath, textReply, wrongPathType } from '../json/json-command-support';
+import { documentToChange, jsonArgument, jsonCommand, pathArgument, pathMissingOr, readDocument, selectPath, textReply, wrongPathType } from '../json/json-command-support';
 import { currentAt, writeMatches } from '../json/json-match-writes';
 import { deletePlaces, isAttached, outermostPlaces, replaceAt } from '../json/json-updates';
 import { floatValue, integerValue, isNumber, isObject, isSignedInteger, toDouble, type JsonNumber, type JsonValue } from '../json/json-value';
@@ -30,9 +30,8 @@ function jsonDel(args: readonly string[], ctx: CommandContext): Reply {
 /** JSON.CLEAR empties arrays and objects and zeroes numbers; only its first path counts, as in RedisJSON. */
 function jsonClear(args: readonly string[], ctx: CommandContext): Reply {
   const path = pathArgument(args[2] ?? ROOT);
-  const document = readDocument(ctx, args[1]);
+  const document = documentToChange(ctx, args[1]);
   if (isErrorReply(document)) return document;
-  if (document === undefined) return NO_SUCH_KEY;
   let cleared = 0;
   for (const match of selectPath(ctx, document.root, path)) {
     const value = match.value;
@@ -48,9 +47,8 @@ function jsonClear(args: readonly string[], ctx: CommandContext): Reply {
 
 function jsonToggle(args: readonly string[], ctx: CommandContext): Reply {
   const path = pathArgument(args[2]);
-  const document = readDocument(ctx, args[1]);
+  const document = documentToChange(ctx, args[1]);
   if (isErrorReply(document)) return document;
-  if (document === undefined) return NO_SUCH_KEY;
   return writeMatches(ctx, document, path, {
     fits: (value) => typeof value === 'boolean',
     nothingFits: pathMissingOr('not a bool'),
@@ -77,9 +75,8 @@ function arithmetic(current: JsonNumber, operand: JsonNumber, operation: 'add' |
 function numberCommand(operation: 'add' | 'multiply') {
   return (args: readonly string[], ctx: CommandContext): Reply => {
     const path = pathArgument(args[2]);
-    const document = readDocument(ctx, args[1]);
+    const document = documentToChange(ctx, args[1]);
     if (isErrorReply(document)) return document;
-    if (document === undefined) return NO_SUCH_KEY;
     const results: (JsonNumber | null)[] = [];
     const written = writeMatches(ctx, document, path, {
       fits: isNumber,
@@ -105,9 +102,8 @@ function jsonStrappend(args: readonly string[], ctx: CommandContext): Reply {
   if (args.length > 4) return error("ERR wrong number of arguments for 'json.strappend' command");
   const [pathText, valueText] = args.length === 4 ? [args[2], args[3]] : [ROOT, args[2]];
   const path = pathArgument(pathText);
-  const document = readDocument(ctx, args[1]);
+  const document = documentToChange(ctx, args[1]);
   if (isErrorReply(document)) return document;
-  if (document === undefined) return NO_SUCH_KEY;
   return writeMatches(ctx, document, path, {
     fits: (value) => typeof value === 'string',
     nothingFits: pathMissingOr('not a string'),

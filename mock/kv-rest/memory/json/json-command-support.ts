@@ -28,6 +28,11 @@ const TOO_DEEP = error(`ERR the document would nest deeper than ${MAX_DOCUMENT_D
 /** The document at `key`: undefined when absent, WRONGTYPE when the key holds another type. */
 export const readDocument = (ctx: CommandContext, key: string): JsonDocumentValue | undefined | ErrorReply => ctx.db.lookupTyped(key, 'ReJSON-RL', ctx.now);
 
+/** The document a command changing values needs: NO_SUCH_KEY when the key is absent. */
+export function documentToChange(ctx: CommandContext, key: string): JsonDocumentValue | ErrorReply {
+  return readDocument(ctx, key) ?? NO_SUCH_KEY;
+}
+
 /** A path argument (a byte string) parsed; a syntax error is thrown and answered by jsonCommand. */
 export const pathArgument = (text: string): JsonPath => parsePath(bytesToUtf8(text));
 
