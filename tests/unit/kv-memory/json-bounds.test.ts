@@ -44,11 +44,11 @@ describe('memory engine: JSON bounds', () => {
 });
 
 describe('memory engine: JSON with the default bounds', () => {
-  it('deletes every item of a 200,000-item array in one pass, within a second', async () => {
+  it('deletes every item of a 100,000-item array in one pass, within a second', async () => {
     const { engine, run } = engineUnderTest();
-    await run('JSON.SET', 'doc', '$', JSON.stringify(Array.from({ length: 200_000 }, (_, i) => i)));
+    await run('JSON.SET', 'doc', '$', JSON.stringify(Array.from({ length: 100_000 }, (_, i) => i)));
     const started = Date.now();
-    expect(await run('JSON.DEL', 'doc', '$[*]')).toBe(200_000);
+    expect(await run('JSON.DEL', 'doc', '$[*]')).toBe(100_000);
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await run('JSON.GET', 'doc')).toBe('[]');
     await engine.close();
