@@ -19,6 +19,7 @@ describe('memory engine: JSON commands', () => {
     expect(await run('JSON.GET', 'doc', '.nothing')).toEqual({ error: 'ERR Path does not exist' });
     expect(await run('JSON.GET', 'missing', '$')).toBe(null);
     expect(await run('TYPE', 'doc')).toBe('ReJSON-RL');
+    expect(await run('SCAN', 0, 'TYPE', 'rejson-rl')).toEqual(['0', ['doc']]);
     expect(await run('JSON.TYPE', 'doc', '$.g')).toEqual(['number']);
     expect(await run('JSON.TYPE', 'doc', '.a')).toBe('integer');
     expect(await run('JSON.TYPE', 'doc', '$..*')).toEqual(['integer', 'string', 'array', 'object', 'number', 'integer', 'integer', 'integer', 'boolean', 'null']);
