@@ -35,6 +35,17 @@ describe('memory engine: JSON bounds', () => {
     expect(((await run('JSON.GET', 'doc')) as string).length).toBe(401);
   });
 
+  it('gives all the paths of one JSON.GET or JSON.MGET one work budget, so many paths cannot multiply it', async () => {
+    // Each filter path visits about 2,000 values of this 1,000-item array; the budget is 10,000.
+    await run('JSON.SET', 'doc', '$', JSON.stringify(Array.from({ length: 1000 }, (_, i) => i)));
+    const finding = (n: number) => `$..[?(@ == ${n})]`;
+    expect(await run('JSON.GET', 'doc', finding(1), finding(2), finding(3), finding(4))).toBe(`{"${finding(1)}":[1],"${finding(2)}":[2],"${finding(3)}":[3],"${finding(4)}":[4]}`);
+    const tooMuch = { error: "ERR the path visits more than 10000 values, past this server's limit" };
+    expect(await run('JSON.GET', 'doc', finding(1), finding(2), finding(3), finding(4), finding(5), finding(6))).toEqual(tooMuch);
+    expect(await run('JSON.MGET', 'doc', 'doc', 'doc', 'doc', finding(7))).toEqual(['[7]', '[7]', '[7]', '[7]']);
+    expect(await run('JSON.MGET', 'doc', 'doc', 'doc', 'doc', 'doc', 'doc', finding(7))).toEqual(tooMuch);
+  });
+
   it('stops a path whose recursive descents multiply, within a second', async () => {
     await run('JSON.SET', 'doc', '$', nested(100));
     const started = Date.now();

@@ -3,7 +3,7 @@
 // no leading zeros), and hostile paths: 64 KB of segments, of filter terms, of parentheses or of
 // an unterminated name each parse or fail in linear time, and longer paths are refused.
 import { MAX_PATH_LENGTH, parsePath } from '../../../mock/kv-rest/memory/json/json-path';
-import { PathSelector } from '../../../mock/kv-rest/memory/json/json-path-select';
+import { PathSelector, WorkBudget } from '../../../mock/kv-rest/memory/json/json-path-select';
 import { parseJson } from '../../../mock/kv-rest/memory/json/json-text';
 
 const timed = <T>(work: () => T): { result: T | Error; ms: number } => {
@@ -105,7 +105,7 @@ describe('JSON path parser', () => {
     // 120 nested arrays: each `..*` visits every node below every match, so the fourth one passes the budget.
     const document = parseJson(`${'['.repeat(120)}${']'.repeat(120)}`);
     const path = parsePath(`$${'..*'.repeat(10)}`);
-    const { result, ms } = timed(() => new PathSelector(document, 200_000).select(path.segments));
+    const { result, ms } = timed(() => new PathSelector(document, new WorkBudget(200_000)).select(path.segments));
     expect((result as Error).message).toBe("ERR the path visits more than 200000 values, past this server's limit");
     expect(ms).toBeLessThan(1000);
   });

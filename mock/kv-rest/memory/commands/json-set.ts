@@ -6,9 +6,9 @@ import { error, NIL, OK, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { JsonDocumentValue } from '../keyspace';
-import { jsonArgument, jsonCommand, levelOf, NEW_AT_ROOT, pathArgument, readDocument, refuseDepth, selectPath, workBudget } from '../json/json-command-support';
+import { jsonArgument, jsonCommand, levelOf, NEW_AT_ROOT, pathArgument, readDocument, refuseDepth, selectPath, selectSegments } from '../json/json-command-support';
 import { isStaticPath, type JsonPath } from '../json/json-path';
-import { PathSelector, rootMatch, type Match } from '../json/json-path-select';
+import type { Match } from '../json/json-path-select';
 import { isAttached, outermostPlaces, replaceAt } from '../json/json-updates';
 import { cloneJson, isObject, type JsonValue } from '../json/json-value';
 
@@ -30,7 +30,7 @@ function placesFor(ctx: CommandContext, document: JsonDocumentValue, path: JsonP
   if (!isStaticPath(path)) return error('Err wrong static path');
   const last = path.segments[path.segments.length - 1].selector;
   if (last.kind === 'names') {
-    const parents = new PathSelector(document.root, workBudget(ctx)).select(path.segments.slice(0, -1), rootMatch(document.root));
+    const parents = selectSegments(ctx, document.root, path.segments.slice(0, -1));
     return { add: parents, name: last.names[0] };
   }
   // The path ends in an index: an existing item is not added to (NX), a missing one is out of range.

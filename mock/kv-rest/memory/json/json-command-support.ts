@@ -7,7 +7,7 @@ import type { CommandContext, CommandHandler } from '../handler';
 import type { JsonDocumentValue } from '../keyspace';
 import { JsonTooLargeError } from './json-format';
 import { parsePath, PathSyntaxError, type JsonPath } from './json-path';
-import { PathSelector, PathWorkLimitError, type Match } from './json-path-select';
+import { PathSelector, PathWorkLimitError, WorkBudget, type Match } from './json-path-select';
 import { JsonSyntaxError, parseJson } from './json-text';
 import { isObject, type JsonValue } from './json-value';
 
@@ -39,12 +39,20 @@ export const pathArgument = (text: string): JsonPath => parsePath(bytesToUtf8(te
 /** A JSON argument parsed; a syntax error is thrown and answered by jsonCommand. */
 export const jsonArgument = (text: string): JsonValue => parseJson(bytesToUtf8(text));
 
-/** The matches of `path` in `root`, within the work budget derived from the reply limits. */
-export function selectPath(ctx: CommandContext, root: JsonValue, path: JsonPath): Match[] {
-  return new PathSelector(root, workBudget(ctx)).select(path.segments);
+/**
+ * The running command's work budget: ten times the reply's element bound, for all of its paths
+ * together (JSON.GET with a hundred paths gets one budget, not a hundred). Handlers are
+ * synchronous (handler.ts), so one command runs at a time and jsonCommand sets this for its run.
+ */
+let currentBudget: WorkBudget | undefined;
+
+/** Nodes below `start` (the document's top by default) that the path's segments match, within the command's budget. */
+export function selectSegments(ctx: CommandContext, root: JsonValue, segments: JsonPath['segments'], start?: Match): Match[] {
+  return new PathSelector(root, currentBudget ?? new WorkBudget(ctx.replyLimits.maxElements * 10)).select(segments, start);
 }
 
-export const workBudget = (ctx: CommandContext): number => ctx.replyLimits.maxElements * 10;
+/** The matches of `path` in `root`, within the command's budget. */
+export const selectPath = (ctx: CommandContext, root: JsonValue, path: JsonPath): Match[] => selectSegments(ctx, root, path.segments);
 
 /** JSON text as a bulk reply (byte string). */
 export const textReply = (text: string): Reply => bulk(utf8ToBytes(text));
@@ -78,6 +86,7 @@ export function refuseDepth(level: number, value: JsonValue): ErrorReply | undef
 /** A JSON.* handler whose parse errors and work limit become error replies. */
 export function jsonCommand(handler: CommandHandler): CommandHandler {
   return (args, ctx) => {
+    currentBudget = new WorkBudget(ctx.replyLimits.maxElements * 10);
     try {
       return handler(args, ctx);
     } catch (failure) {
@@ -85,6 +94,8 @@ export function jsonCommand(handler: CommandHandler): CommandHandler {
       if (failure instanceof PathWorkLimitError) return error(failure.message);
       if (failure instanceof JsonTooLargeError) return error(`ERR reply too large: ${failure.message}`);
       throw failure;
+    } finally {
+      currentBudget = undefined;
     }
   };
 }

@@ -30,18 +30,26 @@ export function routeOf(match: Match): (string | number)[] {
   return route.reverse();
 }
 
-export class PathSelector {
-  private steps = 0;
+/** How many nodes a command's path evaluations may visit in all, filters included. */
+export class WorkBudget {
+  private spent = 0;
 
+  constructor(readonly limit: number) {}
+
+  spend(count: number): void {
+    this.spent += count;
+    if (this.spent > this.limit) throw new PathWorkLimitError(`ERR the path visits more than ${this.limit} values, past this server's limit`);
+  }
+}
+
+export class PathSelector {
   constructor(
     private readonly root: JsonValue,
-    /** Most nodes one evaluation may visit, filters included. */
-    private readonly budget: number,
+    private readonly budget: WorkBudget,
   ) {}
 
   private step(count = 1): void {
-    this.steps += count;
-    if (this.steps > this.budget) throw new PathWorkLimitError(`ERR the path visits more than ${this.budget} values, past this server's limit`);
+    this.budget.spend(count);
   }
 
   /** The matches of `segments` from `start`, in RedisJSON's order. */
