@@ -5,7 +5,7 @@
 // RESP2 only, so RESP3's FORMAT option is refused with RedisJSON's own RESP2 error.
 import { utf8ToBytes } from '../../bytes';
 import { array, bulk, error, integer, NIL, simple, type Reply } from '../../reply';
-import { isErrorReply, NOT_AN_INTEGER, parseInt64, SYNTAX_ERROR } from '../arguments';
+import { isErrorReply, NOT_AN_INTEGER, parseInt64 } from '../arguments';
 import type { CommandContext, CommandHandler, CommandHandlers } from '../handler';
 import { formatJson, type Layout } from '../json/json-format';
 import { jsonCommand, jsonArgument, pathArgument, pathMissingOr, PATH_MISSING, readDocument, NO_SUCH_KEY, selectPath, textReply, wrongPathType } from '../json/json-command-support';
@@ -156,11 +156,9 @@ function jsonArrindex(args: readonly string[], ctx: CommandContext): Reply {
 
 const DEBUG_HELP = array([simple('MEMORY <key> [path] - reports memory usage'), simple('HELP                - this message')]);
 
+/** JSON.DEBUG's two subcommands (the command table answers any other); MEMORY reads past its path are ignored, as in RedisJSON. */
 function jsonDebug(args: readonly string[], ctx: CommandContext): Reply {
-  const sub = args[1].toUpperCase();
-  if (sub === 'HELP') return DEBUG_HELP;
-  if (sub !== 'MEMORY') return error('ERR unknown subcommand - try `JSON.DEBUG HELP`');
-  if (args.length > 4) return SYNTAX_ERROR;
+  if (args[1].toUpperCase() === 'HELP') return DEBUG_HELP;
   const path = pathArgument(args[3] ?? ROOT);
   const document = readDocument(ctx, args[2]);
   if (isErrorReply(document)) return document;
