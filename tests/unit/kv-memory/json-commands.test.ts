@@ -29,6 +29,8 @@ describe('memory engine: JSON commands', () => {
     await run('JSON.SET', 'doc', '$', DOC);
     expect(await run('JSON.GET', 'doc', '.a', '.b')).toBe('{".a":1,".b":"two"}');
     expect(await run('JSON.GET', 'doc', '$.a', '.b')).toBe('{"$.a":[1],".b":["two"]}');
+    expect(await run('JSON.GET', 'doc', '.a', '.b[', '.g')).toBe('{".a":1,".g":2.5}');
+    expect(await run('JSON.GET', 'doc', '.b[')).toEqual({ error: 'Error occurred at position 4, expected an integer' });
     expect(await run('JSON.GET', 'doc', 'INDENT', '  ', 'NEWLINE', '\n', 'SPACE', ' ', '$.d')).toBe('[\n  {\n    "e": true,\n    "f": null\n  }\n]');
     expect(await run('JSON.GET', 'doc', 'FORMAT', 'EXPAND')).toEqual({ error: 'ERR FORMAT argument is not supported on RESP2' });
   });

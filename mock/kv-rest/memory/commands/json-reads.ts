@@ -3,13 +3,13 @@
 // over RESP2: a legacy path answers its first match (or an error when there is none), a JSONPath
 // answers one entry per match (nil where the match has the wrong type). The REST API speaks
 // RESP2 only, so RESP3's FORMAT option is refused with RedisJSON's own RESP2 error.
-import { utf8ToBytes } from '../../bytes';
+import { bytesToUtf8, utf8ToBytes } from '../../bytes';
 import { array, bulk, error, integer, NIL, simple, type Reply } from '../../reply';
 import { isErrorReply, NOT_AN_INTEGER, parseInt64 } from '../arguments';
 import type { CommandContext, CommandHandler, CommandHandlers } from '../handler';
 import { formatJson, type Layout } from '../json/json-format';
 import { jsonCommand, jsonArgument, pathArgument, pathMissingOr, PATH_MISSING, readDocument, NO_SUCH_KEY, selectPath, textReply, wrongPathType } from '../json/json-command-support';
-import type { JsonPath } from '../json/json-path';
+import { isLegacyPath, PathSyntaxError, type JsonPath } from '../json/json-path';
 import { jsonMemory, respOf } from '../json/json-replies';
 import { isObject, jsonEquals, typeName, type JsonValue } from '../json/json-value';
 
@@ -43,18 +43,18 @@ function jsonGet(args: readonly string[], ctx: CommandContext): Reply {
   }
   const document = readDocument(ctx, args[1]);
   if (document === undefined || isErrorReply(document)) return document ?? NIL;
-  const paths = (pathTexts.length === 0 ? [ROOT] : pathTexts).map(pathArgument);
   const maxLength = ctx.replyLimits.maxBytes;
-  if (paths.length === 1) {
-    const [path] = paths;
+  if (pathTexts.length <= 1) {
+    const path = pathArgument(pathTexts[0] ?? ROOT);
     const values = valuesOf(ctx, document.root, path);
     if (!path.legacy) return textReply(formatJson(values, maxLength, layout));
     return values.length === 0 ? PATH_MISSING : textReply(formatJson(values[0], maxLength, layout));
   }
-  // Several paths: an object keyed by each path as written; legacy values only when every path is legacy.
-  const allLegacy = paths.every((path) => path.legacy);
+  // Several paths: an object keyed by each path as written, legacy values only when every path is
+  // legacy; a path that does not parse is left out, as RedisJSON leaves it out.
+  const allLegacy = pathTexts.every((text) => isLegacyPath(bytesToUtf8(text)));
   const byPath = new Map<string, JsonValue>();
-  for (const path of paths) {
+  for (const path of pathTexts.flatMap(parsedOrNothing)) {
     const values = valuesOf(ctx, document.root, { ...path, legacy: allLegacy });
     if (allLegacy && values.length === 0) return PATH_MISSING;
     byPath.set(path.text, allLegacy ? values[0] : values);
@@ -62,13 +62,18 @@ function jsonGet(args: readonly string[], ctx: CommandContext): Reply {
   return textReply(formatJson(byPath, maxLength, layout));
 }
 
-function jsonMget(args: readonly string[], ctx: CommandContext): Reply {
-  let path: JsonPath | undefined;
+/** The parsed path, or nothing when it does not parse (JSON.GET's several paths, JSON.MGET's path). */
+function parsedOrNothing(text: string): JsonPath[] {
   try {
-    path = pathArgument(args[args.length - 1]);
-  } catch {
-    path = undefined;
+    return [pathArgument(text)];
+  } catch (failure) {
+    if (failure instanceof PathSyntaxError) return [];
+    throw failure;
   }
+}
+
+function jsonMget(args: readonly string[], ctx: CommandContext): Reply {
+  const [path] = parsedOrNothing(args[args.length - 1]);
   return array(
     args.slice(1, -1).map((key) => {
       const document = readDocument(ctx, key);

@@ -37,6 +37,9 @@ export { PathSyntaxError };
 /** Whether RedisJSON reads the text as JSONPath: `$` alone or followed by `.` or `[`. */
 const isJsonPath = (text: string): boolean => text === '$' || text.startsWith('$.') || text.startsWith('$[');
 
+/** Whether RedisJSON reads the text as a legacy path (known before parsing it). */
+export const isLegacyPath = (text: string): boolean => !isJsonPath(text);
+
 /** The JSONPath RedisJSON reads a legacy path as. */
 function asJsonPath(text: string): string {
   if (text === '.') return '$';
@@ -46,7 +49,7 @@ function asJsonPath(text: string): string {
 /** Parses a path of either syntax; throws PathSyntaxError with the position. */
 export function parsePath(text: string): JsonPath {
   if (text.length > MAX_PATH_LENGTH) throw new PathSyntaxError(`a path may be at most ${MAX_PATH_LENGTH} characters long`, 0);
-  const legacy = !isJsonPath(text);
+  const legacy = isLegacyPath(text);
   const reader = new PathReader(legacy ? asJsonPath(text) : text);
   reader.expect('$');
   const segments = parseSegments(reader, true);
