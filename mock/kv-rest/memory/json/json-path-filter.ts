@@ -26,22 +26,19 @@ export function parseFilter(reader: PathReader): FilterExpression {
   return reader.nested(() => parseOr(reader));
 }
 
+/** `||` joins `&&` groups, so `a || b && c` is `a || (b && c)`. */
 function parseOr(reader: PathReader): FilterExpression {
-  const operands = [parseAnd(reader)];
-  for (reader.skipSpaces(); reader.startsWith('||'); reader.skipSpaces()) {
-    reader.advance(2);
-    operands.push(parseAnd(reader));
-  }
-  return operands.length === 1 ? operands[0] : { kind: 'or', operands };
+  return parseJoined(reader, '||', 'or', () => parseJoined(reader, '&&', 'and', () => parseInner(reader)));
 }
 
-function parseAnd(reader: PathReader): FilterExpression {
-  const operands = [parseInner(reader)];
-  for (reader.skipSpaces(); reader.startsWith('&&'); reader.skipSpaces()) {
-    reader.advance(2);
-    operands.push(parseInner(reader));
+/** One or more operands joined by `joiner`; a single operand stands alone. */
+function parseJoined(reader: PathReader, joiner: string, kind: 'or' | 'and', parseOperand: () => FilterExpression): FilterExpression {
+  const operands = [parseOperand()];
+  for (reader.skipSpaces(); reader.startsWith(joiner); reader.skipSpaces()) {
+    reader.advance(joiner.length);
+    operands.push(parseOperand());
   }
-  return operands.length === 1 ? operands[0] : { kind: 'and', operands };
+  return operands.length === 1 ? operands[0] : { kind, operands };
 }
 
 function parseInner(reader: PathReader): FilterExpression {
