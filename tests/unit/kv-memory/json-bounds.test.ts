@@ -46,6 +46,18 @@ describe('memory engine: JSON bounds', () => {
     expect(await run('JSON.MGET', 'doc', 'doc', 'doc', 'doc', 'doc', 'doc', finding(7))).toEqual(tooMuch);
   });
 
+  it('refuses a write that would copy its value to so many places that the copies pass the reply bound', async () => {
+    const text = JSON.stringify('x'.repeat(198));
+    const tooMany = { error: "ERR the command would write 100 copies of 200 bytes, more than this server's limit of 10000 bytes (maxReplyBytes)" };
+    await run('JSON.SET', 'doc', '$', JSON.stringify({ lists: Array.from({ length: 100 }, () => []), texts: Array.from({ length: 100 }, () => '') }));
+    expect(await run('JSON.ARRAPPEND', 'doc', '$.lists[*]', text)).toEqual(tooMany);
+    expect(await run('JSON.ARRINSERT', 'doc', '$.lists[*]', 0, text)).toEqual(tooMany);
+    expect(await run('JSON.STRAPPEND', 'doc', '$.texts[*]', text)).toEqual(tooMany);
+    expect(await run('JSON.SET', 'doc', '$.texts[*]', text)).toEqual(tooMany);
+    expect(await run('JSON.ARRAPPEND', 'doc', '$.lists[0:40]', text)).toEqual(Array.from({ length: 40 }, () => 1));
+    expect(await run('JSON.STRLEN', 'doc', '$.texts[0]')).toEqual([0]);
+  });
+
   it('stops a path whose recursive descents multiply, within a second', async () => {
     await run('JSON.SET', 'doc', '$', nested(100));
     const started = Date.now();

@@ -16,10 +16,10 @@ const NOT_AN_ARRAY = pathMissingOr('not an array');
 const OUT_OF_BOUNDS = error('ERR index out of bounds');
 
 /** Writes at each array the path matches in the key's document, deepest and highest-indexed first (items move). */
-function writeArrays(ctx: CommandContext, key: string, path: JsonPath, write: (items: JsonValue[], match: Match) => Reply): Reply {
+function writeArrays(ctx: CommandContext, key: string, path: JsonPath, write: (items: JsonValue[], match: Match) => Reply, bytesPerPlace = 0): Reply {
   const document = documentToChange(ctx, key);
   if (isErrorReply(document)) return document;
-  return writeMatches(ctx, document, path, { fits: Array.isArray, nothingFits: NOT_AN_ARRAY, movesItems: true, write: (match) => write(match.value as JsonValue[], match) });
+  return writeMatches(ctx, document, path, { fits: Array.isArray, nothingFits: NOT_AN_ARRAY, movesItems: true, bytesPerPlace, write: (match) => write(match.value as JsonValue[], match) });
 }
 
 /** Inserts `values` before `index` in place: the tail is lifted off once and put back after them. */
@@ -33,6 +33,7 @@ function insertAll(items: JsonValue[], index: number, values: readonly JsonValue
 function arrayInsertion(ctx: CommandContext, args: readonly string[], valuesFrom: number, position: (items: readonly JsonValue[]) => number | undefined): Reply {
   const path = pathArgument(args[2]);
   const values = args.slice(valuesFrom).map(jsonArgument);
+  const valuesBytes = args.slice(valuesFrom).reduce((sum, text) => sum + text.length, 0);
   let copies = 0;
   return writeArrays(ctx, args[1], path, (items, match) => {
     const at = position(items);
@@ -43,7 +44,7 @@ function arrayInsertion(ctx: CommandContext, args: readonly string[], valuesFrom
     }
     insertAll(items, at, copies++ === 0 ? values : values.map(cloneJson));
     return integer(items.length);
-  });
+  }, valuesBytes);
 }
 
 function jsonArrappend(args: readonly string[], ctx: CommandContext): Reply {

@@ -6,7 +6,7 @@ import { error, NIL, OK, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { JsonDocumentValue } from '../keyspace';
-import { jsonArgument, jsonCommand, levelOf, NEW_AT_ROOT, pathArgument, readDocument, refuseDepth, selectPath, selectSegments } from '../json/json-command-support';
+import { jsonArgument, jsonCommand, levelOf, NEW_AT_ROOT, pathArgument, readDocument, refuseCopies, refuseDepth, selectPath, selectSegments } from '../json/json-command-support';
 import { isStaticPath, type JsonPath } from '../json/json-path';
 import type { Match } from '../json/json-path-select';
 import { isAttached, outermostPlaces, replaceAt } from '../json/json-updates';
@@ -37,9 +37,11 @@ function placesFor(ctx: CommandContext, document: JsonDocumentValue, path: JsonP
   return selectPath(ctx, document.root, path).length === 0 ? error('ERR array index out of range') : NOWHERE;
 }
 
-/** Lands `value` at the places; true when anything changed. */
-function land(document: JsonDocumentValue, places: Places, value: JsonValue, merge: boolean): boolean | ErrorReply {
+/** Lands `value` (written in `bytes` bytes) at the places; true when anything changed. */
+function land(ctx: CommandContext, document: JsonDocumentValue, places: Places, value: JsonValue, bytes: number, merge: boolean): boolean | ErrorReply {
   const targets = 'replace' in places ? places.replace : places.add.filter((parent) => isObject(parent.value) && !parent.value.has(places.name));
+  const tooMany = refuseCopies(ctx, targets.length, bytes);
+  if (tooMany) return tooMany;
   for (const target of targets) {
     const refused = refuseDepth(levelOf(target) + ('add' in places ? 1 : 0), value);
     if (refused) return refused;
@@ -66,8 +68,9 @@ function merged(target: JsonValue, patch: JsonValue): JsonValue {
 
 const isRoot = (path: JsonPath): boolean => path.segments.length === 0;
 
-/** Writes one key's value at one path; OK, nil when nothing changed, or an error. */
-function setAt(ctx: CommandContext, key: string, path: JsonPath, value: JsonValue, mode: Mode): Reply {
+/** Writes one key's value (the JSON text `text`) at one path; OK, nil when nothing changed, or an error. */
+function setAt(ctx: CommandContext, key: string, path: JsonPath, text: string, mode: Mode): Reply {
+  const value = jsonArgument(text);
   const document = readDocument(ctx, key);
   if (isErrorReply(document)) return document;
   if (document === undefined) {
@@ -84,7 +87,7 @@ function setAt(ctx: CommandContext, key: string, path: JsonPath, value: JsonValu
   }
   const places = placesFor(ctx, document, path, mode);
   if (isErrorReply(places)) return places;
-  const changed = land(document, places, value, mode === 'merge');
+  const changed = land(ctx, document, places, value, text.length, mode === 'merge');
   if (isErrorReply(changed)) return changed;
   return changed ? OK : NIL;
 }
@@ -103,7 +106,7 @@ function jsonSet(args: readonly string[], ctx: CommandContext): Reply {
   const path = pathArgument(args[2]);
   const document = readDocument(ctx, args[1]);
   if (isErrorReply(document)) return document;
-  return setAt(ctx, args[1], path, jsonArgument(args[3]), mode);
+  return setAt(ctx, args[1], path, args[3], mode);
 }
 
 function jsonMerge(args: readonly string[], ctx: CommandContext): Reply {
@@ -111,13 +114,13 @@ function jsonMerge(args: readonly string[], ctx: CommandContext): Reply {
   const path = pathArgument(args[2]);
   const document = readDocument(ctx, args[1]);
   if (isErrorReply(document)) return document;
-  return setAt(ctx, args[1], path, jsonArgument(args[3]), 'merge');
+  return setAt(ctx, args[1], path, args[3], 'merge');
 }
 
 /** JSON.MSET checks every triple (key type, path, value) before writing any, then writes them in order. */
 function jsonMset(args: readonly string[], ctx: CommandContext): Reply {
   if ((args.length - 1) % 3 !== 0) return error("ERR wrong number of arguments for 'json.mset' command");
-  const triples: { key: string; path: JsonPath; value: JsonValue }[] = [];
+  const triples: { key: string; path: JsonPath; text: string }[] = [];
   for (let i = 1; i < args.length; i += 3) {
     const key = args[i];
     const document = readDocument(ctx, key);
@@ -128,10 +131,11 @@ function jsonMset(args: readonly string[], ctx: CommandContext): Reply {
       const places = placesFor(ctx, document, path, 'set');
       if (isErrorReply(places)) return places;
     }
-    triples.push({ key, path, value: jsonArgument(args[i + 2]) });
+    jsonArgument(args[i + 2]); // parsed now so that a bad value anywhere writes nothing
+    triples.push({ key, path, text: args[i + 2] });
   }
-  for (const { key, path, value } of triples) {
-    const written = setAt(ctx, key, path, value, 'set');
+  for (const { key, path, text } of triples) {
+    const written = setAt(ctx, key, path, text, 'set');
     if (written.kind === 'error') return written;
   }
   return OK;

@@ -104,11 +104,14 @@ function jsonStrappend(args: readonly string[], ctx: CommandContext): Reply {
   const path = pathArgument(pathText);
   const document = documentToChange(ctx, args[1]);
   if (isErrorReply(document)) return document;
+  let suffix: JsonValue | undefined;
   return writeMatches(ctx, document, path, {
     fits: (value) => typeof value === 'string',
     nothingFits: pathMissingOr('not a string'),
+    bytesPerPlace: valueText.length,
     write: (match) => {
-      const suffix = jsonArgument(valueText);
+      // Parsed at the first string it goes to (RedisJSON does not read it when nothing fits), once.
+      suffix ??= jsonArgument(valueText);
       if (typeof suffix !== 'string') return wrongPathType('string');
       const appended = (currentAt(document, match) as string) + suffix;
       const length = Buffer.byteLength(appended, 'utf8');

@@ -83,6 +83,16 @@ export function refuseDepth(level: number, value: JsonValue): ErrorReply | undef
   return level + depthOf(value) > MAX_DOCUMENT_DEPTH ? TOO_DEEP : undefined;
 }
 
+/**
+ * An error when writing `bytes` at each of `places` would add more than the reply bound in one
+ * command: a short path can match a million places, and each gets its own copy of the value.
+ */
+export function refuseCopies(ctx: CommandContext, places: number, bytes: number): ErrorReply | undefined {
+  const limit = ctx.replyLimits.maxBytes;
+  if (places <= 1 || places * bytes <= limit) return undefined;
+  return error(`ERR the command would write ${places} copies of ${bytes} bytes, more than this server's limit of ${limit} bytes (maxReplyBytes)`);
+}
+
 /** A JSON.* handler whose parse errors and work limit become error replies. */
 export function jsonCommand(handler: CommandHandler): CommandHandler {
   return (args, ctx) => {

@@ -4,7 +4,7 @@
 import { array, NIL, type ErrorReply, type Reply } from '../../reply';
 import type { CommandContext } from '../handler';
 import type { JsonDocumentValue } from '../keyspace';
-import { selectPath } from './json-command-support';
+import { refuseCopies, selectPath } from './json-command-support';
 import type { JsonPath } from './json-path';
 import type { Match } from './json-path-select';
 import { inMutationOrder } from './json-updates';
@@ -19,6 +19,8 @@ export interface MatchWrite {
   readonly nothingFits: ErrorReply;
   /** Commands that move array items (insert, pop, trim) write deepest places and highest indexes first. */
   readonly movesItems?: boolean;
+  /** Bytes the command adds at each place (appends, inserts), bounded over all places by refuseCopies. */
+  readonly bytesPerPlace?: number;
 }
 
 /** The value at a match's place now (an earlier write at the same place may have replaced it). */
@@ -32,6 +34,8 @@ export function writeMatches(ctx: CommandContext, document: JsonDocumentValue, p
   const matches = selectPath(ctx, document.root, path);
   const fitting = matches.filter((match) => command.fits(match.value));
   if (path.legacy && fitting.length === 0) return command.nothingFits;
+  const tooMany = refuseCopies(ctx, fitting.length, command.bytesPerPlace ?? 0);
+  if (tooMany) return tooMany;
   const order = command.movesItems ? inMutationOrder(fitting) : fitting.map((match) => ({ match, position: 0 }));
   const results = new Map<Match, Reply>();
   let last: Reply = NIL;
