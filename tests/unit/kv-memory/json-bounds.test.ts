@@ -33,6 +33,10 @@ describe('memory engine: JSON bounds', () => {
       error: "ERR reply too large: the JSON text is longer than this server's limit of 10000 bytes (maxReplyBytes)",
     });
     expect(((await run('JSON.GET', 'doc')) as string).length).toBe(401);
+    // JSON.MGET's texts share the bound: 30 copies of 401 bytes pass it although each fits.
+    expect(await run('JSON.MGET', ...Array.from({ length: 30 }, () => 'doc'), '.')).toEqual({
+      error: "ERR reply too large: the JSON text is longer than this server's limit of 10000 bytes (maxReplyBytes)",
+    });
   });
 
   it('gives all the paths of one JSON.GET or JSON.MGET one work budget, so many paths cannot multiply it', async () => {

@@ -72,15 +72,19 @@ function parsedOrNothing(text: string): JsonPath[] {
   }
 }
 
+/** JSON.MGET's texts share one reply bound: each is written within what the ones before it left. */
 function jsonMget(args: readonly string[], ctx: CommandContext): Reply {
   const [path] = parsedOrNothing(args[args.length - 1]);
+  let bytesLeft = ctx.replyLimits.maxBytes;
   return array(
     args.slice(1, -1).map((key) => {
       const document = readDocument(ctx, key);
       if (document === undefined || isErrorReply(document) || path === undefined) return NIL;
       const values = valuesOf(ctx, document.root, path);
-      if (path.legacy) return values.length === 0 ? NIL : textReply(formatJson(values[0], ctx.replyLimits.maxBytes));
-      return textReply(formatJson(values, ctx.replyLimits.maxBytes));
+      if (path.legacy && values.length === 0) return NIL;
+      const text = formatJson(path.legacy ? values[0] : values, bytesLeft);
+      bytesLeft -= text.length;
+      return textReply(text);
     }),
   );
 }

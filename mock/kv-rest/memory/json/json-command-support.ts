@@ -102,7 +102,7 @@ export function jsonCommand(handler: CommandHandler): CommandHandler {
     } catch (failure) {
       if (failure instanceof PathSyntaxError || failure instanceof JsonSyntaxError) return error(failure.message);
       if (failure instanceof PathWorkLimitError) return error(failure.message);
-      if (failure instanceof JsonTooLargeError) return error(`ERR reply too large: ${failure.message}`);
+      if (failure instanceof JsonTooLargeError) return error(`ERR reply too large: the JSON text is longer than this server's limit of ${ctx.replyLimits.maxBytes} bytes (maxReplyBytes)`);
       throw failure;
     } finally {
       currentBudget = undefined;

@@ -63,7 +63,7 @@ class Writer {
 
   private put(part: string): void {
     this.length += part.length;
-    if (this.length > this.maxLength) throw new JsonTooLargeError(`the JSON text is longer than this server's limit of ${this.maxLength} bytes (maxReplyBytes)`);
+    if (this.length > this.maxLength) throw new JsonTooLargeError(`the JSON text would be longer than ${this.maxLength} characters`);
     this.parts.push(part);
   }
 
