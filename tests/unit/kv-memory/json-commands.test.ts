@@ -69,8 +69,8 @@ describe('memory engine: JSON commands', () => {
     expect(await run('JSON.SET', 'u', '$', '18446744073709551615')).toBe('OK');
     expect(await run('JSON.TYPE', 'u')).toBe('integer');
     expect(await run('JSON.GET', 'u')).toBe('18446744073709551615');
-    expect(await run('JSON.SET', 'e', '$', '[1e16,1.5e-7,0.0001,-0.0,100.0,123456789012345680000]')).toBe('OK');
-    expect(await run('JSON.GET', 'e')).toBe('[1e16,1.5e-7,0.0001,-0.0,100.0,1.2345678901234568e20]');
+    expect(await run('JSON.SET', 'e', '$', '[1e16,1.5e-7,0.0001,-0.0,-0,100.0,123456789012345680000,-9223372036854775809]')).toBe('OK');
+    expect(await run('JSON.GET', 'e')).toBe('[1e16,1.5e-7,0.0001,-0.0,-0.0,100.0,1.2345678901234568e20,-9.223372036854776e18]');
   });
 
   it('appends to strings, toggles booleans, clears containers and numbers, and deletes every match once', async () => {

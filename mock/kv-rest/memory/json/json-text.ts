@@ -170,7 +170,8 @@ class Parser {
     // Only short integers can fit 64 bits; longer ones go straight to a float, so no huge BigInt is built.
     if (integer && literal.length <= 21) {
       const value = BigInt(literal);
-      if (value >= I64_MIN && value <= U64_MAX) return integerValue(value);
+      // serde_json reads `-0` as the float -0.0, keeping its sign.
+      if (value >= I64_MIN && value <= U64_MAX && !(value === 0n && literal.startsWith('-'))) return integerValue(value);
     }
     const double = Number(literal);
     if (!Number.isFinite(double)) this.fail('number out of range', this.position);
