@@ -2,7 +2,8 @@
 // parses to, RedisJSON's grammar limits (dotted names of ASCII characters, positive slice steps,
 // no leading zeros), and hostile paths: 64 KB of segments, of filter terms, of parentheses or of
 // an unterminated name each parse or fail in linear time, and longer paths are refused.
-import { MAX_PATH_LENGTH, parsePath } from '../../../mock/kv-rest/memory/json/json-path';
+import fc from 'fast-check';
+import { MAX_PATH_LENGTH, parsePath, PathSyntaxError } from '../../../mock/kv-rest/memory/json/json-path';
 import { PathSelector, WorkBudget } from '../../../mock/kv-rest/memory/json/json-path-select';
 import { parseJson } from '../../../mock/kv-rest/memory/json/json-text';
 
@@ -95,6 +96,21 @@ describe('JSON path parser', () => {
       expect((result as Error).message).toMatch(/^Error occurred at position \d+, filters may nest at most 128 levels deep$/);
       expect(ms).toBeLessThan(1000);
     }
+  });
+
+  it('parses any text or refuses it with a PathSyntaxError, and what parses selects without failing', () => {
+    const document = parseJson('{"a":[1,{"b":"x","a":[true,null,2.5]}],"b":{"a":{"c":[]}},"12":0}');
+    const pieces = fc.constantFrom('$', '.', '..', '[', ']', '*', '?', '(', ')', '@', "'", '"', '\\', ',', ':', '-', '0', '1', '12', 'a', 'b', ' ', '<', '==', '!=', '&&', '||', 'true', 'null', '1.5');
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 24 }).map((parts) => parts.join('')), (text) => {
+        try {
+          new PathSelector(document, new WorkBudget(100_000)).select(parsePath(text).segments);
+        } catch (failure) {
+          expect(failure).toBeInstanceOf(PathSyntaxError);
+        }
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('refuses a path longer than 64 KB before reading it', () => {
