@@ -1,9 +1,11 @@
 // Properties of the memory engine's JSON commands: any JSON value stored with JSON.SET reads back
 // the same through JSON.GET `$`; a legacy path and the same path in JSONPath agree whenever the
-// JSONPath has exactly one match (and the legacy one errors when it has none); floats are written
-// so that they read back to the same double, with a `.` or an exponent.
+// JSONPath has exactly one match (and the legacy one errors when it has none); the parser accepts
+// what JSON.parse accepts; floats are written so that they read back to the same double, with a
+// `.` or an exponent.
 import fc from 'fast-check';
 import { formatFloat } from '../../../mock/kv-rest/memory/json/json-format';
+import { JsonSyntaxError, parseJson } from '../../../mock/kv-rest/memory/json/json-text';
 import { engineUnderTest } from './memory-engine-harness';
 
 describe('JSON commands: properties', () => {
@@ -47,6 +49,23 @@ describe('JSON commands: properties', () => {
         expect(await subject.run('JSON.TYPE', 'doc', legacyPath)).toEqual(matches.length === 0 ? null : ((await subject.run('JSON.TYPE', 'doc', jsonPath)) as string[])[0]);
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it('accepts exactly the texts JSON.parse accepts (RFC 8259), refusing the others with a JsonSyntaxError', () => {
+    const pieces = fc.constantFrom('{', '}', '[', ']', ',', ':', '"', '"a"', '\\', '\\u00e9', '\\x', ' ', '\n', '0', '01', '-', '1.5', '.5', '1e3', 'e', 'true', 'nul', 'null', 'x', '\u0001');
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 16 }).map((parts) => parts.join('')), (text) => {
+        let accepted = true;
+        try {
+          JSON.parse(text);
+        } catch {
+          accepted = false;
+        }
+        if (accepted) expect(() => parseJson(text)).not.toThrow();
+        else expect(() => parseJson(text)).toThrow(JsonSyntaxError);
+      }),
+      { numRuns: 2000 },
     );
   });
 
