@@ -54,7 +54,7 @@ describe('@upstash/redis json methods [memory engine]', () => {
     expect(await redis.json.get('order:2')).toEqual({ id: 7, customer: { name: 'Ada Lovelace' }, items: [], total: 16.0 });
   });
 
-  it('merges, sets and gets several keys, and runs JSON commands in a pipeline', async () => {
+  it('merges, sets and gets several keys, and runs JSON commands in a pipeline and a transaction', async () => {
     const redis = client();
     // The client's runtime takes the triples as separate arguments although its types ask for one array.
     const triples = [{ key: 'a', path: '$', value: { n: 1, tags: ['x'] } }, { key: 'b', path: '$', value: { n: 2 } }];
@@ -67,6 +67,10 @@ describe('@upstash/redis json methods [memory engine]', () => {
     pipeline.json.numincrby('p', '$.count', 2);
     pipeline.json.get('p', '$.count');
     expect(await pipeline.exec()).toEqual(['OK', [3], [3]]);
+    const transaction = redis.multi();
+    transaction.json.arrappend('a', '$.tags', '"z"');
+    transaction.json.get('a', '$.tags');
+    expect(await transaction.exec()).toEqual([[2], [['y', 'z']]]);
   });
 
   it('lets the Read Only token read JSON documents but not write them', async () => {

@@ -1,7 +1,7 @@
 // The memory engine's RedisJSON commands, reply by reply as RedisJSON 2.x answers them over RESP2:
 // legacy paths answer one value (or an error when nothing matches), JSONPath answers one entry
 // per match (nil where the type does not fit); number kinds, key type, expiry and COPY.
-import { useEngine } from './memory-engine-harness';
+import { plain, useEngine } from './memory-engine-harness';
 
 describe('memory engine: JSON commands', () => {
   const subject = useEngine();
@@ -155,6 +155,15 @@ describe('memory engine: JSON commands', () => {
     expect(await run('JSON.GET', 'doc')).toBe('{"a":[2]}');
     expect(await run('RENAME', 'copy', 'renamed')).toBe('OK');
     expect(await run('JSON.GET', 'renamed')).toBe('{"a":[2,3]}');
+  });
+
+  it('files JSON reads under @read and writes under @write for ACL users, and checks their keys', async () => {
+    await run('JSON.SET', 'doc:1', '$', '{"a":1}');
+    expect(await run('ACL', 'SETUSER', 'reader', 'on', '>pw', '~doc:*', '+@read')).toBe('OK');
+    const asReader = async (...args: string[]) => plain((await subject().engine.execute([args], { transaction: false, caller: { user: 'reader', address: '127.0.0.1:1' } }))[0]);
+    expect(await asReader('JSON.GET', 'doc:1', '$.a')).toBe('[1]');
+    expect(await asReader('JSON.MGET', 'doc:1', 'other', '$.a')).toEqual({ error: "NOPERM this user has no permissions to access one of the keys used as arguments" });
+    expect(await asReader('JSON.SET', 'doc:1', '$.a', '2')).toEqual({ error: "NOPERM this user has no permissions to run the 'json.set' command" });
   });
 
   it('runs JSON commands from Lua scripts through redis.call, as the platform does', async () => {
