@@ -2,11 +2,12 @@
 // COMMAND INFO of the containers), so that a command of the table that this server lacks (a newer
 // Redis's command, a module's, one renamed away) is answered with an error that names what is
 // missing rather than Redis's `unknown command`: a module's command names the module it needs.
+import redisJsonCommands from '../beyond-redis-7.0/redisjson-2.x-commands.json';
 import { error, type ErrorReply, type Reply } from '../reply';
 import type { RedisCommandNames } from './gateway-user';
 
-/** Command-name prefixes of the modules whose commands the table has, and what each needs. */
-const MODULE_PREFIXES: readonly (readonly [prefix: string, module: string])[] = [['json.', 'the RedisJSON module']];
+/** What a module's command needs (its metadata's `requires`), by command name. */
+const REQUIREMENTS: ReadonlyMap<string, string> = new Map(Object.entries(redisJsonCommands.commands).map(([name, info]) => [name, info.requires]));
 
 export class ServerCommands {
   private readonly topLevel: ReadonlySet<string>;
@@ -33,8 +34,8 @@ export class ServerCommands {
   }
 
   private missing(name: string): ErrorReply {
-    const module = MODULE_PREFIXES.find(([prefix]) => name.startsWith(prefix))?.[1];
-    if (module !== undefined) return error(`ERR ${name.toUpperCase()} needs ${module}, which this redis-server (${this.version}) does not have`);
+    const needs = REQUIREMENTS.get(name);
+    if (needs !== undefined) return error(`ERR ${name.toUpperCase()} needs ${needs}, which this redis-server (${this.version}) does not have`);
     return error(`ERR the redis-server behind this REST API (${this.version}) does not have '${name}'`);
   }
 }
