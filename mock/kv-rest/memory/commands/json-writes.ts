@@ -78,11 +78,13 @@ function numberCommand(operation: 'add' | 'multiply') {
     const document = documentToChange(ctx, args[1]);
     if (isErrorReply(document)) return document;
     const results: (JsonNumber | null)[] = [];
+    let operand: JsonValue | undefined;
     const written = writeMatches(ctx, document, path, {
       fits: isNumber,
       nothingFits: pathMissingOr('does not contains a number'),
       write: (match) => {
-        const operand = jsonArgument(args[3]);
+        // Parsed at the first number it applies to (RedisJSON does not read it when nothing fits), once.
+        operand ??= jsonArgument(args[3]);
         if (!isNumber(operand)) return BAD_NUMBER;
         const result = arithmetic(currentAt(document, match) as JsonNumber, operand, operation);
         if (result === undefined) return NOT_A_NUMBER_RESULT;
