@@ -14,6 +14,7 @@ import { geoCommands } from './command-specs/geo';
 import { genericCommands } from './command-specs/generic';
 import { hashesCommands } from './command-specs/hashes';
 import { hyperloglogCommands } from './command-specs/hyperloglog';
+import { jsonCommands } from './command-specs/json';
 import { listsCommands } from './command-specs/lists';
 import { pubsubCommands } from './command-specs/pubsub';
 import { scriptingCommands } from './command-specs/scripting';
@@ -84,6 +85,7 @@ const WRITTEN: readonly CommandSpec[] = [
   ...streamsCommands,
   ...geoCommands,
   ...sortCommands,
+  ...jsonCommands,
 ];
 
 /**

@@ -14,6 +14,10 @@ import { geoCommandHandlers } from './commands/geo';
 import { hashFieldExpiryCommandHandlers } from './commands/hash-field-expiry';
 import { hashCommandHandlers } from './commands/hashes';
 import { hyperloglogCommandHandlers } from './commands/hyperloglog';
+import { jsonArrayHandlers } from './commands/json-arrays';
+import { jsonReadHandlers } from './commands/json-reads';
+import { jsonSetHandlers } from './commands/json-set';
+import { jsonWriteHandlers } from './commands/json-writes';
 import { keyListingCommandHandlers } from './commands/key-listing';
 import { keyCommandHandlers } from './commands/keys';
 import { listCommandHandlers } from './commands/lists';
@@ -57,6 +61,10 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
     ...multiPopCommandHandlers,
     ...sortCommandHandlers,
     ...objectCommandHandlers,
+    ...jsonReadHandlers,
+    ...jsonSetHandlers,
+    ...jsonWriteHandlers,
+    ...jsonArrayHandlers,
     ...createServerCommandHandlers(state),
     ...createAclCommandHandlers(state),
     ...createPubSubCommandHandlers(state),

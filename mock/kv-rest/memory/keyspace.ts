@@ -5,6 +5,7 @@
 import { error, type ErrorReply } from '../reply';
 import { FieldDeadlines } from './field-deadlines';
 import { ResumableWalk } from './resumable-walk';
+import { cloneJson, type JsonValue } from './json/json-value';
 import type { SortedSet } from './sorted-set';
 import type { Stream } from './stream';
 
@@ -29,7 +30,10 @@ export interface ZSetValue { readonly type: 'zset'; readonly zset: SortedSet }
 /** Streams stay when emptied, as in Redis (their IDs and groups live on). */
 export interface StreamValue { readonly type: 'stream'; readonly stream: Stream }
 
-export type StoredValue = StringValue | HashValue | ListValue | SetValue | ZSetValue | StreamValue;
+/** A RedisJSON document; its type is named as RedisJSON's module type, which TYPE answers. */
+export interface JsonDocumentValue { readonly type: 'ReJSON-RL'; root: JsonValue }
+
+export type StoredValue = StringValue | HashValue | ListValue | SetValue | ZSetValue | StreamValue | JsonDocumentValue;
 export type ValueType = StoredValue['type'];
 type ValueOf<T extends ValueType> = Extract<StoredValue, { type: T }>;
 
@@ -48,6 +52,8 @@ export function cloneValue(value: StoredValue): StoredValue {
       return { type: 'zset', zset: value.zset.clone() };
     case 'stream':
       return { type: 'stream', stream: value.stream.clone() };
+    case 'ReJSON-RL':
+      return { type: 'ReJSON-RL', root: cloneJson(value.root) };
   }
 }
 

@@ -6,6 +6,7 @@
 // figure is of the right size, not Redis's exact number.
 import type { StoredValue } from './keyspace';
 import { encodingOf, isInt64Text } from './object-encoding';
+import { jsonMemory } from './json/json-replies';
 
 const OBJECT_HEADER = 16;
 const DICT_ENTRY = 24;
@@ -92,6 +93,9 @@ function valueUsage(value: StoredValue, samples: number): number {
       const nodes = Math.max(1, value.stream.nodeCount);
       return OBJECT_HEADER + STREAM + nodes * (STREAM_NODE + QUICKLIST_NODE_BYTES / 2);
     }
+    case 'ReJSON-RL':
+      // Redis asks the module; RedisJSON answers what JSON.DEBUG MEMORY reports for the root.
+      return OBJECT_HEADER + jsonMemory(value.root);
   }
 }
 

@@ -66,6 +66,9 @@ export function encodingOf(value: StoredValue): string {
       return fitsListpack(value.zset.size, ZSET_LISTPACK_MAX_ENTRIES, () => value.zset.all().map((entry) => entry.member)) ? 'listpack' : 'skiplist';
     case 'stream':
       return 'stream';
+    case 'ReJSON-RL':
+      // A module's value is a Redis object of encoding raw whatever the module keeps inside.
+      return 'raw';
   }
 }
 

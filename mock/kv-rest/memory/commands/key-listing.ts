@@ -21,7 +21,8 @@ function scan(args: readonly string[], ctx: CommandContext): Reply {
   const selected = step.keys.filter(
     (key) =>
       (options.match === undefined || options.match.matches(key)) &&
-      (options.type === undefined || ctx.db.lookup(key, ctx.now)?.type === options.type),
+      // Redis 7.0 compares the type name case-insensitively (TYPE rejson-rl finds ReJSON-RL keys).
+      (options.type === undefined || ctx.db.lookup(key, ctx.now)?.type.toLowerCase() === options.type),
   );
   return array([bulk(String(step.cursor)), bulkArray(selected)]);
 }

@@ -1,0 +1,184 @@
+// Evaluates a parsed path against a document, as RedisJSON's JSONPath engine does: matches come in
+// its order (a `..` visits a node before its children, depth first), an index past either end of an
+// array is clamped (RedisJSON's `[-10]` on three items is item 0), filters look at an array's items
+// or an object's values, and a filter path with several matches compares true when any does.
+// Each match knows where it sits (container and key, with its parent's match), so commands write in
+// place. The work is counted: a path that would visit more nodes than the budget (`..` after `..`
+// multiplies) stops with an error instead of running for minutes.
+import type { Comparison, FilterExpression, Term } from './json-path-filter';
+import type { Segment, Selector } from './json-path';
+import { isNumber, isObject, jsonEquals, type JsonObject, type JsonValue } from './json-value';
+
+/** Where a match sits: its container and key (none for the document itself) and its parent's match. */
+export interface Match {
+  readonly value: JsonValue;
+  readonly container: JsonValue[] | JsonObject | undefined;
+  readonly key: number | string;
+  readonly parent: Match | undefined;
+}
+
+export class PathWorkLimitError extends Error {
+  override name = 'PathWorkLimitError';
+}
+
+export const rootMatch = (value: JsonValue): Match => ({ value, container: undefined, key: '', parent: undefined });
+
+/** The keys from the document down to a match. */
+export function routeOf(match: Match): (string | number)[] {
+  const route: (string | number)[] = [];
+  for (let at: Match | undefined = match; at?.parent !== undefined; at = at.parent) route.push(at.key);
+  return route.reverse();
+}
+
+/** How many nodes a command's path evaluations may visit in all, filters included. */
+export class WorkBudget {
+  private spent = 0;
+
+  constructor(readonly limit: number) {}
+
+  spend(count: number): void {
+    this.spent += count;
+    if (this.spent > this.limit) throw new PathWorkLimitError(`ERR the path visits more than ${this.limit} values, past this server's limit`);
+  }
+}
+
+export class PathSelector {
+  constructor(
+    private readonly root: JsonValue,
+    private readonly budget: WorkBudget,
+  ) {}
+
+  private step(count = 1): void {
+    this.budget.spend(count);
+  }
+
+  /** The matches of `segments` from `start`, in RedisJSON's order. */
+  select(segments: readonly Segment[], start: Match = rootMatch(this.root)): Match[] {
+    let current = [start];
+    for (const segment of segments) {
+      const next: Match[] = [];
+      for (const match of current) {
+        const origins = segment.descendant ? this.selfAndDescendants(match) : [match];
+        for (const origin of origins) this.apply(segment.selector, origin, next);
+      }
+      current = next;
+      if (current.length === 0) break;
+    }
+    return current;
+  }
+
+  /** The node and every node below it, each before its children (iterative: depth costs no stack). */
+  private selfAndDescendants(match: Match): Match[] {
+    const visited: Match[] = [];
+    const pending = [match];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      this.step();
+      visited.push(next);
+      const children = childrenOf(next);
+      for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+    }
+    return visited;
+  }
+
+  private apply(selector: Selector, match: Match, out: Match[]): void {
+    const value = match.value;
+    switch (selector.kind) {
+      case 'names':
+        if (!isObject(value)) return;
+        for (const name of selector.names) {
+          this.step();
+          if (value.has(name)) out.push({ value: value.get(name) as JsonValue, container: value, key: name, parent: match });
+        }
+        return;
+      case 'wildcard': {
+        const children = childrenOf(match);
+        this.step(children.length);
+        for (const child of children) out.push(child);
+        return;
+      }
+      case 'indexes':
+        if (!Array.isArray(value)) return;
+        for (const index of selector.indexes) {
+          this.step();
+          const at = clampIndex(index, value.length);
+          if (at < value.length) out.push({ value: value[at], container: value, key: at, parent: match });
+        }
+        return;
+      case 'slice': {
+        if (!Array.isArray(value)) return;
+        const from = selector.start === undefined ? 0 : clampIndex(selector.start, value.length);
+        const to = selector.end === undefined ? value.length : clampIndex(selector.end, value.length);
+        for (let at = from; at < to; at += selector.step) {
+          this.step();
+          out.push({ value: value[at], container: value, key: at, parent: match });
+        }
+        return;
+      }
+      case 'filter':
+        for (const child of childrenOf(match)) {
+          this.step();
+          if (this.test(selector.filter, child)) out.push(child);
+        }
+    }
+  }
+
+  private test(filter: FilterExpression, current: Match): boolean {
+    if (filter.kind !== 'test') {
+      const holds = (operand: FilterExpression): boolean => this.test(operand, current);
+      return filter.kind === 'or' ? filter.operands.some(holds) : filter.operands.every(holds);
+    }
+    const left = this.evaluate(filter.left, current);
+    if (!filter.comparison) return left.length > 0;
+    const right = this.evaluate(filter.comparison.right, current);
+    const { operator } = filter.comparison;
+    if (operator === '!=') return !anyPair(left, right, (a, b) => compare(a, b, '=='));
+    return anyPair(left, right, (a, b) => compare(a, b, operator));
+  }
+
+  /** A term's values: a literal's one value, or a path's matches (none: the test fails). */
+  private evaluate(term: Term, current: Match): JsonValue[] {
+    if (term.kind === 'literal') return [term.value];
+    const start = term.fromRoot ? rootMatch(this.root) : { ...current, parent: undefined };
+    return this.select(term.segments, start).map((match) => match.value);
+  }
+}
+
+function anyPair(left: readonly JsonValue[], right: readonly JsonValue[], holds: (a: JsonValue, b: JsonValue) => boolean): boolean {
+  return left.some((a) => right.some((b) => holds(a, b)));
+}
+
+/** RedisJSON's comparison: numbers with numbers, strings with strings, booleans, nulls; containers only for equality. */
+function compare(a: JsonValue, b: JsonValue, operator: Exclude<Comparison, '!='>): boolean {
+  let order: number;
+  if (isNumber(a) && isNumber(b)) {
+    if (a.kind === 'integer' && b.kind === 'integer') order = a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+    else order = Math.sign(Number(a.value) - Number(b.value));
+  } else if (typeof a === 'string' && typeof b === 'string') order = a < b ? -1 : a > b ? 1 : 0;
+  else if (typeof a === 'boolean' && typeof b === 'boolean') order = Number(a) - Number(b);
+  else if (a === null && b === null) order = 0;
+  else return operator === '==' && (Array.isArray(a) || isObject(a)) && jsonEquals(a, b);
+  switch (operator) {
+    case '==':
+      return order === 0;
+    case '<':
+      return order < 0;
+    case '<=':
+      return order <= 0;
+    case '>':
+      return order > 0;
+    case '>=':
+      return order >= 0;
+  }
+}
+
+/** An index as RedisJSON reads it: negative from the end, clamped to the array's bounds. */
+function clampIndex(index: number, length: number): number {
+  return index >= 0 ? Math.min(index, length) : Math.max(index + length, 0);
+}
+
+function childrenOf(match: Match): Match[] {
+  const value = match.value;
+  if (Array.isArray(value)) return value.map((item, key) => ({ value: item, container: value, key, parent: match }));
+  if (isObject(value)) return [...value].map(([key, member]) => ({ value: member, container: value, key, parent: match }));
+  return [];
+}
