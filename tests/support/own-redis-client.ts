@@ -1,15 +1,15 @@
 // Test support: a throwaway redis-server of the suite's own with one RESP client on it, started
 // before the suite's tests and stopped after them, for suites that compare replies with Redis's.
-import { RespClient } from '../unit/kv-memory/resp-client';
+import { RedisClient } from './redis-client';
 import { OwnRedisServer } from './redis-server';
 
 /** Call inside a describe; the returned function gives the client once the suite has started. */
-export function useOwnRedisClient(): () => RespClient {
+export function useOwnRedisClient(): () => RedisClient {
   let server: OwnRedisServer | undefined;
-  let client: RespClient | undefined;
+  let client: RedisClient | undefined;
   beforeAll(async () => {
     server = await OwnRedisServer.start();
-    client = await RespClient.connect(server.url);
+    client = await RedisClient.connect(server.url);
   });
   afterAll(async () => {
     client?.close();

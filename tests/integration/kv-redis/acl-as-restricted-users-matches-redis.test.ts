@@ -5,8 +5,9 @@
 // and `secret`, through numkeys (valid, zero, negative, atoi-style), keywords and plain positions.
 import fc from 'fast-check';
 import type { Caller } from '../../../mock/kv-rest/engine';
-import { engineUnderTest, plain, type EngineUnderTest, type Plain } from '../../unit/kv-memory/memory-engine-harness';
-import { RespClient } from '../../unit/kv-memory/resp-client';
+import { engineUnderTest, type EngineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
+import { plain, type Plain } from '../../support/plain-replies';
+import { RedisClient } from '../../support/redis-client';
 import { describeWithRedisBinary, OwnRedisServer } from '../../support/redis-server';
 
 const key = fc.constantFrom('mine1', 'mine2', 'pub1', 'out1', 'secret');
@@ -56,16 +57,16 @@ function verdict(reply: Plain): Plain {
 
 describeWithRedisBinary('ACL as restricted users: the memory engine allows and refuses what redis-server does', () => {
   let server: OwnRedisServer;
-  let admin: RespClient;
-  let asUser: RespClient;
+  let admin: RedisClient;
+  let asUser: RedisClient;
   let memory: EngineUnderTest;
   const caller: Caller = { user: 'restricted', address: '127.0.0.1:40000' };
   const runOnMemoryAsUser = async (args: string[]) => plain((await memory.engine.execute([args], { transaction: false, caller }))[0]);
 
   beforeAll(async () => {
     server = await OwnRedisServer.start();
-    admin = await RespClient.connect(server.url);
-    asUser = await RespClient.connect(server.url);
+    admin = await RedisClient.connect(server.url);
+    asUser = await RedisClient.connect(server.url);
     memory = engineUnderTest();
     // The user exists from the start, so a refused SETUSER leaves it as it was on both sides.
     expect(await admin.send(['ACL', 'SETUSER', 'restricted', 'on', 'nopass'])).toBe('OK');

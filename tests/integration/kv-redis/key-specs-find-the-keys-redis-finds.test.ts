@@ -4,7 +4,7 @@
 // keywords present, missing or last, SORT's STORE, SET ... GET, BITFIELD, MIGRATE KEYS.
 import fc from 'fast-check';
 import { keyReferences, redisCommandInfo, redisCommandNames } from '../../../mock/kv-rest/key-specs';
-import type { Plain } from '../../unit/kv-memory/memory-engine-harness';
+import type { Plain } from '../../support/plain-replies';
 import { useOwnRedisClient } from '../../support/own-redis-client';
 import { describeWithRedisBinary } from '../../support/redis-server';
 

@@ -2,8 +2,9 @@
 // must get the same replies, error texts included. Runs when REDIS_URL is set (CI sets it, with
 // REQUIRE_REDIS=1 so that a missing server is a failure, not a skip).
 import { DIFFERENTIAL_SCENARIOS } from './differential-cases';
-import { engineUnderTest, type Plain } from './memory-engine-harness';
-import { RespClient } from './resp-client';
+import { engineUnderTest } from './memory-engine-harness';
+import type { Plain } from '../../support/plain-replies';
+import { RedisClient } from '../../support/redis-client';
 
 const REDIS_URL = process.env.REDIS_URL;
 /** A database of its own on the shared server, so other suites' keys never show up here. */
@@ -25,9 +26,9 @@ if (!REDIS_URL && process.env.REQUIRE_REDIS === '1') {
 }
 
 describeWithRedis('memory engine answers like redis-server', () => {
-  let redis: RespClient;
+  let redis: RedisClient;
   beforeAll(async () => {
-    redis = await RespClient.connect(REDIS_URL as string);
+    redis = await RedisClient.connect(REDIS_URL as string);
     expect(await redis.send(['SELECT', DATABASE])).toBe('OK');
   });
   afterAll(async () => {
