@@ -8,7 +8,8 @@ import type { Caller } from '../../../mock/kv-rest/engine';
 import { engineUnderTest, type EngineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
 import { plain, type Plain } from '../../support/plain-replies';
 import { RedisClient } from '../../support/redis-client';
-import { describeWithRedisBinary, OwnRedisServer } from '../../support/redis-server';
+import { ThrowawayRedisServer } from '../../fixtures/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 const key = fc.constantFrom('mine1', 'mine2', 'pub1', 'out1', 'secret');
 const numkeys = fc.constantFrom('1', '2', '0', '-1', '01', '1x', '9');
@@ -56,7 +57,7 @@ function verdict(reply: Plain): Plain {
 }
 
 describeWithRedisBinary('ACL as restricted users: the memory engine allows and refuses what redis-server does', () => {
-  let server: OwnRedisServer;
+  let server: ThrowawayRedisServer;
   let admin: RedisClient;
   let asUser: RedisClient;
   let memory: EngineUnderTest;
@@ -64,7 +65,7 @@ describeWithRedisBinary('ACL as restricted users: the memory engine allows and r
   const runOnMemoryAsUser = async (args: string[]) => plain((await memory.engine.execute([args], { transaction: false, caller }))[0]);
 
   beforeAll(async () => {
-    server = await OwnRedisServer.start();
+    server = await ThrowawayRedisServer.start();
     admin = await RedisClient.connect(server.url);
     asUser = await RedisClient.connect(server.url);
     memory = engineUnderTest();
@@ -76,7 +77,7 @@ describeWithRedisBinary('ACL as restricted users: the memory engine allows and r
     admin.close();
     asUser.close();
     await memory.engine.close();
-    await server.stop();
+    await server.remove();
   });
 
   it('gives every random user the same verdict on every random command, NOPERM texts included', async () => {

@@ -6,7 +6,7 @@ import { Redis } from '@upstash/redis';
 import fc from 'fast-check';
 import { parseRedisUrl, RedisConnection } from '../../../mock/kv-rest/redis/connection';
 import { postJson, useRedisEngineServer } from '../../support/kv-servers';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 /** One caller's request: a transaction of INCRBYs on the shared counter, or one INCRBY alone. */
 type Request = { readonly transaction: readonly number[] } | { readonly alone: number };

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { keyReferences, redisCommandInfo, redisCommandNames } from '../../../mock/kv-rest/key-specs';
 import type { Plain } from '../../support/plain-replies';
-import { useOwnRedisClient } from '../../support/own-redis-client';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { useOwnRedisClient } from '../../support/redis-client';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 /** Words that steer key specs and Redis's own key finders, numbers good and bad, and plain names. */
 const WORDS = [

@@ -2,7 +2,7 @@
 // item 12): with REDIS_URL unset, the global setup starts a throwaway server and points REDIS_URL at it.
 import { RedisClient } from '../../support/redis-client';
 import { startRedisForTheRun, stopRedisForTheRun } from '../../support/redis-for-the-run';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 describeWithRedisBinary('the redis-server of the test run', () => {
   const given = process.env.REDIS_URL;

@@ -4,7 +4,7 @@
 // store does not answer. Boot goes on in every case.
 import type { Middleware } from 'koa';
 import strapiServer from '../../../strapi-server';
-import { closedPortUrl } from './store-proxy';
+import { closedPortUrl } from '../../fixtures/ports';
 import { storeForSuite } from './support';
 
 const store = storeForSuite();

@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import strapiServer from '../../../strapi-server';
 import { closeAdminStore } from '../../../server/src/admin-api';
 import { usageController } from '../../../server/src/admin-api/controllers';
-import { closedPortUrl } from './store-proxy';
+import { closedPortUrl } from '../../fixtures/ports';
 
 it('item 9: a plugin whose config says enabled: false adds no limiter, checks no store, and its usage view says disabled instead of failing', async () => {
   const strategy = { methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } };

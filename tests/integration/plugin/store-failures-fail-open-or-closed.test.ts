@@ -3,7 +3,8 @@
 // After a failure the store is not called for a while (server/src/limiter/store-circuit.ts): the
 // tests that wait for it to be used again move Date past that interval instead of sleeping.
 import { CIRCUIT_LONGEST_INTERVAL_MS } from '../../../server/src/limiter/store-circuit';
-import { closedPortUrl, startStoreProxy, type StoreProxy } from './store-proxy';
+import { closedPortUrl } from '../../fixtures/ports';
+import { startStoreProxy, type StoreProxy } from './store-proxy';
 import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
 
 // Short enough that a hanging store cannot make these tests slow; each test's own jest timeout
