@@ -3,12 +3,10 @@
 // refused the token; boot goes on (failureMode open) and requests are served.
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
-import { watchStrapiLog } from '../support/strapi-log';
 
 describe('boot with a wrong store token', () => {
   let kv: KvRestServer;
   let app: StrapiApp;
-  const log = watchStrapiLog();
 
   beforeAll(async () => {
     kv = await startKvRestServer();
@@ -17,13 +15,12 @@ describe('boot with a wrong store token', () => {
     });
   });
   afterAll(async () => {
-    log.restore();
     await app?.close();
     await kv?.close();
   });
 
   it('item 7: logs which store it limits on and an error that the store refused the token, then serves requests', async () => {
-    expect(log.lines.filter(({ message }) => message.startsWith('[ratelimit]'))).toEqual([
+    expect(app.log.filter(({ message }) => message.startsWith('[ratelimit]'))).toEqual([
       { level: 'info', message: `[ratelimit] limiting with 1 strategy on the key-value store at ${kv.url}/` },
       {
         level: 'error',
