@@ -4,6 +4,7 @@
 // tests that wait for it to be used again move Date past that interval instead of sleeping.
 import { CIRCUIT_LONGEST_INTERVAL_MS } from '../../../server/src/limiter/store-circuit';
 import { closedPortUrl } from '../../fixtures/ports';
+import { fakeDateOnly } from '../../support/fake-date';
 import { startStoreProxy, type StoreProxy } from './store-proxy';
 import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
 
@@ -98,7 +99,7 @@ describe('store failures', () => {
     async () => {
       const pastTheCircuit = () => jest.setSystemTime(Date.now() + CIRCUIT_LONGEST_INTERVAL_MS);
       // Only Date: the store's deadlines and the HTTP servers keep real timers.
-      jest.useFakeTimers({ now: Date.now(), doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+      fakeDateOnly();
       const app = limitedApp({ ...config(store.url, 'open'), strategy: [strategy({ identifierSource: 'header.x-user' }, { tokens: 1 })] });
       const as = (user: string) => () => app.request.get('/limited').set('x-user', user);
       try {
