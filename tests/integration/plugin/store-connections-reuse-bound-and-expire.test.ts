@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { StoreConnections, StoreUnavailableError, type StoreConnectionOptions } from '../../../server/src/limiter/store-connections';
+import { advanceDate, fakeDateOnly } from '../../support/fake-date';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -118,13 +119,21 @@ describe('StoreConnections', () => {
     expect(server.connections()).toBe(2);
   });
 
-  it('does not reuse a connection idle for longer than idleReuseMs', async () => {
+  it('reuses a connection idle for less than idleReuseMs, and not one idle for idleReuseMs', async () => {
     const server = await start(echo);
     const connections = client(server.url, 2000, { maxConnections: 4, idleReuseMs: 30 });
-    await connections.send(post('1'));
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    await connections.send(post('2'));
-    expect(server.connections()).toBe(2);
+    fakeDateOnly();
+    try {
+      await connections.send(post('1'));
+      advanceDate(29);
+      await connections.send(post('2'));
+      expect(server.connections()).toBe(1);
+      advanceDate(30);
+      await connections.send(post('3'));
+      expect(server.connections()).toBe(2);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('refuses calls once closed', async () => {
