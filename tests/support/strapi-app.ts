@@ -34,13 +34,14 @@ export async function bootStrapiApp(options: BootOptions = {}): Promise<StrapiAp
 
 /**
  * For one test file: a key-value REST server and the app booted with `pluginConfig` plus that
- * server's url and token, both stopped after the file's tests. Read them inside tests.
+ * server's url and token (which `pluginConfig` may override), and the other `boot` options, both
+ * stopped after the file's tests. Read them inside tests.
  */
-export function strapiAppWithStoreForSuite(pluginConfig: Record<string, unknown>): { readonly app: StrapiApp; readonly kv: KvRestServer } {
+export function strapiAppWithStoreForSuite(pluginConfig: Record<string, unknown>, boot: Omit<BootOptions, 'config'> = {}): { readonly app: StrapiApp; readonly kv: KvRestServer } {
   const suite = {} as { app: StrapiApp; kv: KvRestServer };
   beforeAll(async () => {
     suite.kv = await startKvRestServer();
-    suite.app = await bootStrapiApp({ config: { url: suite.kv.url, token: suite.kv.token, ...pluginConfig } });
+    suite.app = await bootStrapiApp({ ...boot, config: { url: suite.kv.url, token: suite.kv.token, ...pluginConfig } });
   });
   afterAll(async () => {
     await suite.app?.close();
