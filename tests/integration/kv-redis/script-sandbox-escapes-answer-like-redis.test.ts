@@ -46,7 +46,7 @@ describeWithRedisBinary('findings 1, 15 and 16: scripts answer exactly as redis-
     const args = ['EVAL', script, '0'];
     expect(await memory.run(...args)).toEqual(await redis().send(args));
   };
-  it.each(ESCAPE_ATTEMPTS)('finding 1: %s', sameReply);
-  it.each(ERROR_SHAPES)('finding 15: %s', sameReply);
-  it.each(LARGE_VALUES)('finding 16: %s', sameReply);
+  it.each(ESCAPE_ATTEMPTS)('finding 1: the escape attempt %s gets the reply redis-server gives', sameReply);
+  it.each(ERROR_SHAPES)('finding 15: the script error %s gets the reply redis-server gives', sameReply);
+  it.each(LARGE_VALUES)('finding 16: the large value %s gets the reply redis-server gives', sameReply);
 });
