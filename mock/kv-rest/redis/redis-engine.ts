@@ -264,7 +264,8 @@ class RedisEngine implements Engine {
    * MULTI ... EXEC as one send() on the caller's pooled connection: Redis runs one connection's
    * commands in the order they arrive, and one write cannot be split by another request's, so
    * nothing interleaves with the transaction. A connection per transaction cost a connect and
-   * AUTH/SELECT round trips each time (2.5-2.7 ms against 1.5-2.1 ms for the same /pipeline).
+   * AUTH/SELECT round trips each time: measured on loopback, a three-command /multi-exec took a
+   * median 0.9-1.3 ms against 0.45-0.75 ms for the same /pipeline; pooled, 0.56-0.80 ms.
    */
   private async transaction(commands: readonly (readonly string[])[], caller: Caller): Promise<Reply[]> {
     const connection = await this.connectionFor(caller);
