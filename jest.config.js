@@ -13,7 +13,5 @@ module.exports = {
   // A throwaway redis-server for the run when REDIS_URL is unset and the binary is installed.
   globalSetup: '<rootDir>/tests/support/global-setup.ts',
   globalTeardown: '<rootDir>/tests/support/global-teardown.ts',
-  // A test that fails before closing a server must not keep CI waiting for ever on the open handle.
-  forceExit: true,
   reporters: ['default', '<rootDir>/tests/support/summary-reporter.js'],
 };

@@ -4,13 +4,14 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Redis from 'ioredis';
-import Koa, { type Middleware } from 'koa';
+import type { Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { bootStrapi } from '../demo/boot-strapi';
 import { createCredential } from './credentials';
 import { createRateLimitMiddleware } from '../server/src';
 import { setRateLimitHeaders, setRetryAfter } from '../server/src/http/headers';
 import { jsonRefusal } from '../server/src/http/middleware';
+import { startKoaApp } from '../tests/fixtures/koa-app';
 import { serveCalls } from './ipc';
 import { HIGH, IDENTIFIER_HEADER, ROUTE, type AppScenario, type LimiterSpec } from './scenarios';
 import type { StoreReady } from './store-process';
@@ -75,15 +76,12 @@ function koaLimiter(spec: LimiterSpec, input: AppChildInput): Middleware | undef
 }
 
 async function startKoa(input: AppChildInput): Promise<Server> {
-  const app = new Koa();
   const limiter = koaLimiter(input.scenario.limiter, input);
-  if (limiter) app.use(limiter);
-  app.use((ctx) => {
+  const app = startKoaApp(limiter ? [limiter] : [], (ctx) => {
     if (ctx.path === ROUTE) ctx.body = { ok: true, id: null };
   });
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  return server;
+  await app.listening;
+  return app.server;
 }
 
 async function startStrapi(input: AppChildInput): Promise<{ server: Server; headers: Record<string, string> }> {

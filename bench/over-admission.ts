@@ -4,12 +4,10 @@
 // unchecked (failureMode 'open'), so every admission above 10 is over-admission; the plugin counts
 // those itself (`failOpen().admitted`). This is what picks the default `timeout`: the smallest value
 // that stays exact here.
-import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
-import Koa from 'koa';
 import { createRateLimitMiddleware, type Algorithm } from '../server/src';
+import { startKoaApp } from '../tests/fixtures/koa-app';
 import { spawnBinary, stopProcess } from './processes';
 import type { StoreEndpoint } from './store-process';
 import { cell, markdownTable, median } from './table';
@@ -57,21 +55,16 @@ async function burst(store: StoreEndpoint, algorithm: Algorithm, timeoutMs: numb
     },
     { logger: quiet },
   );
-  const app = new Koa();
-  app.use(limiter);
-  app.use((ctx) => {
-    ctx.body = 'ok';
-  });
-  const server = app.listen(0, '127.0.0.1');
+  const app = startKoaApp([limiter], (ctx) => void (ctx.body = 'ok'));
   const agent = new http.Agent({ keepAlive: true, maxSockets: BURST });
   try {
-    await once(server, 'listening');
-    const { port } = server.address() as AddressInfo;
+    await app.listening;
+    const port = Number(new URL(app.url()).port);
     const statuses = await Promise.all(Array.from({ length: BURST }, () => get(port, agent)));
     return { algorithm, timeoutMs, admitted: statuses.filter((status) => status === 200).length, failedOpen: limiter.failOpen().admitted };
   } finally {
     agent.destroy();
-    server.close();
+    app.close();
     limiter.close();
   }
 }

@@ -2,13 +2,14 @@
 // run ends, fails or is interrupted: no redis-server, webdis or node child outlives `npm run bench`.
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import path from 'node:path';
 import { ChildCalls, readyPayload } from './ipc';
 
 const running = new Set<ChildProcess>();
 
-function track(child: ChildProcess): ChildProcess {
+/** Stops `child` with the run's other processes. */
+export function trackProcess(child: ChildProcess): ChildProcess {
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
@@ -45,7 +46,7 @@ export function stopProcessesOnSignals(): void {
 
 /** Starts a binary; its output is kept for the error message if it dies early. */
 export function spawnBinary(command: string, args: readonly string[]): ChildProcess & { output(): string } {
-  const child = track(spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = trackProcess(spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-4000);
@@ -65,7 +66,7 @@ export interface NodeChild<Ready> {
 /** Forks one of bench/'s compiled child modules (e.g. `app-process`) and waits for its `ready`. */
 export async function forkChild<Ready>(module: string, args: readonly string[], options: { execArgv?: string[]; timeoutMs?: number } = {}): Promise<NodeChild<Ready>> {
   // The children's output (Strapi's log, warnings) goes to stderr: stdout carries only the report.
-  const child = track(fork(path.join(__dirname, `${module}.js`), [...args], { execArgv: options.execArgv ?? [], stdio: ['ignore', 2, 2, 'ipc'] }));
+  const child = trackProcess(fork(path.join(__dirname, `${module}.js`), [...args], { execArgv: options.execArgv ?? [], stdio: ['ignore', 2, 2, 'ipc'] }));
   try {
     const ready = await readyPayload<Ready>(child, module, options.timeoutMs ?? 30_000);
     return { process: child, ready, calls: new ChildCalls(child), stop: () => stopProcess(child) };
@@ -73,17 +74,6 @@ export async function forkChild<Ready>(module: string, args: readonly string[], 
     await stopProcess(child);
     throw failure;
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (address && typeof address === 'object' ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Resolves once something accepts TCP connections on the port; rejects if `child` dies first. */

@@ -10,7 +10,8 @@ import { CONNECTIONS } from './load';
 import { forkChild, stopAllProcesses, stopProcessesOnSignals } from './processes';
 import { machineDescription, renderReport, writeResults } from './report';
 import { APP_SCENARIOS, needsRedis, type AppScenario } from './scenarios';
-import { onPath, startRedisServer, startWebdis } from './services';
+import { onPath, REDIS_SERVER } from '../tests/fixtures/installed-programs';
+import { startRedisServer, startWebdis } from './services';
 import { targetsTable } from './targets';
 import type { StoreReady } from './store-process';
 
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   const started = new Date();
   const machine = machineDescription();
 
-  const redis = onPath('redis-server') ? await startRedisServer() : undefined;
+  const redis = REDIS_SERVER.installed ? await startRedisServer() : undefined;
   const webdis = redis && onPath('webdis') ? await startWebdis(redis.port) : undefined;
   const store = await forkChild<StoreReady>('store-process', redis ? [redis.url] : []);
   progress(`redis-server: ${redis ? redis.url : 'not on PATH, redis scenarios skipped'}; webdis: ${webdis ? webdis.url : 'not started'}`);

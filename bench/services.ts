@@ -1,27 +1,17 @@
-// The third-party servers of the benchmark, started throwaway on loopback: a redis-server on a free
-// port with no persistence, and webdis (a C HTTP front for Redis) in front of that same redis-server.
+// The third-party servers of the benchmark, started throwaway on loopback: the tests' throwaway
+// redis-server, and webdis (a C HTTP front for Redis) in front of that same redis-server.
 // They stop with the run's other processes (processes.ts); their temporary files go with them.
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, spawnBinary, stopProcess, waitForPort } from './processes';
+import { freePort } from '../tests/fixtures/ports';
+import { ThrowawayRedisServer } from '../tests/fixtures/redis-server';
+import { spawnBinary, stopProcess, trackProcess, waitForPort } from './processes';
 
 export interface Service {
   readonly url: string;
   readonly port: number;
   readonly pid: number;
-}
-
-/** True when `binary` is an executable file in a directory of PATH. */
-export function onPath(binary: string): boolean {
-  return (process.env.PATH ?? '').split(path.delimiter).some((directory) => {
-    try {
-      accessSync(path.join(directory, binary), constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }
 
 async function startBinary(binary: string, args: readonly string[], port: number, url: string, workDir: string): Promise<Service> {
@@ -37,11 +27,13 @@ async function startBinary(binary: string, args: readonly string[], port: number
   return { url, port, pid: child.pid! };
 }
 
+/** The tests' throwaway redis-server (tests/fixtures/redis-server.ts), stopped with the run's other processes. */
 export async function startRedisServer(): Promise<Service> {
-  const port = await freePort();
-  const workDir = mkdtempSync(path.join(tmpdir(), 'bench-redis-'));
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', workDir, '--daemonize', 'no', '--loglevel', 'warning'];
-  return startBinary('redis-server', args, port, `redis://127.0.0.1:${port}/0`, workDir);
+  const redis = await ThrowawayRedisServer.start();
+  const child = trackProcess(redis.process!);
+  // However it ends (stopped by the run's cleanup, or on failure), its files go with it.
+  child.once('exit', () => void redis.remove());
+  return { url: redis.url, port: redis.port, pid: child.pid! };
 }
 
 /** webdis with a generated config pointing at `redisPort`; no ACL, no websockets, logs in a temp dir. */

@@ -12,7 +12,8 @@ import { PACKAGE_ROOT, type BootOptions } from '../../demo/boot-strapi';
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { buildAppWithAdminPanel, type AppWithAdminPanel } from '../support/admin-panel-build';
 import { ADMIN_PASSWORD, adminRoleId, createAdminUser } from '../support/admin-users';
-import { describeWithChromium, launchChromium } from '../support/chromium';
+import { launchChromium } from '../support/chromium';
+import { describeWithChromium } from '../support/installed-program';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
 
 const SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-page.png');

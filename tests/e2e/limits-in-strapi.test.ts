@@ -32,8 +32,8 @@ describe('rate limits in a real Strapi app', () => {
     });
   });
   afterAll(async () => {
-    jest.restoreAllMocks();
     await app?.close();
+    jest.restoreAllMocks();
     await kv?.close();
   });
 

@@ -129,6 +129,7 @@ describe('identifierSource user:', () => {
   // every call, so the test switches it at run time instead of booting a second app).
   it('limits a deleted user\'s access token by IP when users-permissions runs in refresh mode, whose verify reads the user', async () => {
     userServices().config.set('plugin::users-permissions.jwtManagement', 'refresh');
+    let clock: jest.SpyInstance | undefined;
     try {
       const user = await register('refresh-mode-user');
       const bearer = `Bearer ${user.jwt}`;
@@ -137,10 +138,11 @@ describe('identifierSource user:', () => {
       // The plugin remembers a credential's verdict for VERDICT_TTL_MS (a flood of one credential
       // costs one verification per period): the deletion counts once that has passed.
       const realNow = Date.now.bind(Date);
-      jest.spyOn(Date, 'now').mockImplementation(() => realNow() + VERDICT_TTL_MS + 1);
+      clock = jest.spyOn(Date, 'now').mockImplementation(() => realNow() + VERDICT_TTL_MS + 1);
       expect(await statuses([() => ping('203.0.113.31', bearer), () => ping('203.0.113.31', bearer), () => ping('203.0.113.31', bearer), () => ping('192.0.2.31', bearer)])).toEqual([200, 200, 429, 200]);
     } finally {
-      jest.restoreAllMocks();
+      // Only this clock: the app's log recorder (strapi-app.ts) stays in place until the app closes.
+      clock?.mockRestore();
       userServices().config.set('plugin::users-permissions.jwtManagement', 'legacy-support');
     }
   });

@@ -2,22 +2,19 @@
 // is not production under jest), says in one line that it runs the embedded in-memory store, and
 // limits with it: no store process to start.
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
-import { watchStrapiLog } from '../support/strapi-log';
 
 describe('a Strapi app whose plugin config has no url', () => {
   let app: StrapiApp;
-  const log = watchStrapiLog();
 
   beforeAll(async () => {
     app = await bootStrapiApp({ config: { strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } }] } });
   });
   afterAll(async () => {
-    log.restore();
     await app?.close();
   });
 
   it('zero-config: runs the embedded store in-process, says so in one boot line, and limits', async () => {
-    expect(log.lines.filter(({ message }) => message.startsWith('[ratelimit]'))).toEqual([
+    expect(app.log.filter(({ message }) => message.startsWith('[ratelimit]'))).toEqual([
       { level: 'info', message: '[ratelimit] limiting with 1 strategy on the embedded in-memory store (no url in development: counters live in this Strapi process only; set url and token to share them)' },
     ]);
     const statuses = [];

@@ -1,12 +1,7 @@
-// Test support: suites that need a program installed on this machine (redis-server, Chromium) run
-// where it is; elsewhere they skip and say why, unless CI requires the program (REQUIRE_<X>=1).
-export interface InstalledProgram {
-  /** The program as test names call it, e.g. `redis-server`. */
-  readonly name: string;
-  readonly installed: boolean;
-  /** The environment variable that makes a missing program a failure instead of a skip, e.g. `REQUIRE_REDIS`. */
-  readonly requiredBy: string;
-}
+// Test support: suites that need a program installed on this machine (tests/fixtures/
+// installed-programs.ts) run where it is; elsewhere they skip and say why, unless CI requires the
+// program (REQUIRE_<X>=1), which makes its absence a failure. The one such gate of the tests.
+import { CHROMIUM, REDIS_OF_THE_RUN, REDIS_SERVER, type InstalledProgram } from '../fixtures/installed-programs';
 
 /** `describe` when the program is installed; otherwise a skipped suite that says why, or a failing one when it is required. */
 export function describeWithProgram(program: InstalledProgram, title: string, suite: () => void): void {
@@ -16,3 +11,11 @@ export function describeWithProgram(program: InstalledProgram, title: string, su
   // Neither installed nor required (a local run): skipped, with the reason in the suite's name.
   else describe.skip(`${title} (skipped: ${program.name} is not installed)`, suite);
 }
+
+/** For suites that start redis-server themselves (tests/fixtures/redis-server.ts). */
+export const describeWithRedisBinary = (title: string, suite: () => void): void => describeWithProgram(REDIS_SERVER, title, suite);
+
+/** For suites that use the run's redis-server at REDIS_URL. */
+export const describeWithRedisOfTheRun = (title: string, suite: () => void): void => describeWithProgram(REDIS_OF_THE_RUN, title, suite);
+
+export const describeWithChromium = (title: string, suite: () => void): void => describeWithProgram(CHROMIUM, title, suite);

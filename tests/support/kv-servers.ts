@@ -2,35 +2,31 @@
 // suite runs against all of them, or on the redis engine in front of a redis-server of the suite's
 // own, and small helpers to call it over plain HTTP.
 import { startKvRestServer, type KvRestServer, type KvRestServerOptions } from '../../mock';
-import { OwnRedisServer } from './redis-server';
+import { REDIS_OF_THE_RUN } from '../fixtures/installed-programs';
+import { ThrowawayRedisServer } from '../fixtures/redis-server';
+import { describeWithProgram } from './installed-program';
 
 export type EngineName = 'memory' | 'redis';
-
-/**
- * The redis engine runs against REDIS_URL (CI starts a throwaway redis-server and sets it). Without
- * it the redis suites are skipped and say so, unless REQUIRE_REDIS=1 makes that a failure.
- */
-const REDIS_URL = process.env.REDIS_URL;
-export const ENGINES: readonly EngineName[] = REDIS_URL || process.env.REQUIRE_REDIS === '1' ? ['memory', 'redis'] : ['memory'];
 
 let database = 0;
 
 /** A server on the named engine; on redis, each server gets an emptied database of its own (1-15 in turn). */
 export async function startServer(engine: EngineName, options: KvRestServerOptions = {}): Promise<KvRestServer> {
   if (engine === 'memory') return startKvRestServer({ ...options, engine });
-  if (!REDIS_URL) throw new Error('REQUIRE_REDIS=1 but REDIS_URL is not set: start a redis-server and point REDIS_URL at it');
-  const url = new URL(REDIS_URL);
+  const url = new URL(process.env.REDIS_URL!);
   url.pathname = `/${(database++ % 15) + 1}`;
   const server = await startKvRestServer({ ...options, engine: 'redis', redisUrl: url.toString() });
   await server.engine.execute([['FLUSHDB']], { transaction: false, caller: { user: 'default', address: 'tests' } });
   return server;
 }
 
-/** Runs `suite` once per engine, each in its own `describe` named after the engine. */
+/**
+ * Runs `suite` once per engine, each in its own `describe` named after the engine; on redis, against
+ * the run's redis-server (skipped without one, unless REQUIRE_REDIS=1).
+ */
 export function describeEachEngine(title: string, suite: (engine: EngineName) => void): void {
-  for (const engine of ENGINES) describe(`${title} [${engine} engine]`, () => suite(engine));
-  // Skipped only without REDIS_URL and REQUIRE_REDIS (a local run with no redis-server); the name says so.
-  if (!ENGINES.includes('redis')) describe.skip(`${title} [redis engine: skipped, set REDIS_URL to run it]`, () => it('runs on redis', () => undefined));
+  describe(`${title} [memory engine]`, () => suite('memory'));
+  describeWithProgram(REDIS_OF_THE_RUN, `${title} [redis engine]`, () => suite('redis'));
 }
 
 export interface RawResponse {
@@ -63,15 +59,15 @@ export const postJson = (server: KvRestServer, path: string, body: unknown, init
  * For the enclosing `describe`: a throwaway redis-server (started with `redisArgs`) and a key-value
  * server on the redis engine in front of it, both stopped after the suite.
  */
-export function useRedisEngineServer(options: KvRestServerOptions = {}, redisArgs: readonly string[] = []): { readonly redis: OwnRedisServer; readonly server: KvRestServer } {
-  const context = {} as { redis: OwnRedisServer; server: KvRestServer };
+export function useRedisEngineServer(options: KvRestServerOptions = {}, redisArgs: readonly string[] = []): { readonly redis: ThrowawayRedisServer; readonly server: KvRestServer } {
+  const context = {} as { redis: ThrowawayRedisServer; server: KvRestServer };
   beforeAll(async () => {
-    context.redis = await OwnRedisServer.start(redisArgs);
+    context.redis = await ThrowawayRedisServer.start(redisArgs);
     context.server = await startKvRestServer({ ...options, engine: 'redis', redisUrl: context.redis.url });
   });
   afterAll(async () => {
     await context.server?.close();
-    await context.redis?.stop();
+    await context.redis?.remove();
   });
   return context;
 }

@@ -4,6 +4,7 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { BootOptions } from '../../demo/boot-strapi';
+import { holdNoReference, killedOnExit } from '../fixtures/child-processes';
 
 export interface StrapiProcess {
   readonly url: string;
@@ -15,14 +16,17 @@ export function startStrapiProcess(options: BootOptions, extraEnv: NodeJS.Proces
     env: { ...process.env, ...extraEnv, BOOT_OPTIONS: JSON.stringify(options) },
     stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
   });
+  killedOnExit(child);
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
-    child.once('exit', (code) => reject(new Error(`Strapi child exited with code ${code} before listening`)));
+    const exitedEarly = (code: number | null) => reject(new Error(`Strapi child exited with code ${code} before listening`));
+    child.once('exit', exitedEarly);
     lines.on('line', (line) => {
       if (!line.startsWith('{')) return;
       const message = JSON.parse(line) as { port?: number; error?: string };
       if (message.error) return reject(new Error(message.error));
-      child.removeAllListeners('exit');
+      child.off('exit', exitedEarly);
+      holdNoReference(child);
       resolve({
         url: `http://127.0.0.1:${message.port}`,
         stop: () =>

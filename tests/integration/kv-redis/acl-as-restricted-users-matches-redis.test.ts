@@ -5,9 +5,11 @@
 // and `secret`, through numkeys (valid, zero, negative, atoi-style), keywords and plain positions.
 import fc from 'fast-check';
 import type { Caller } from '../../../mock/kv-rest/engine';
-import { engineUnderTest, plain, type EngineUnderTest, type Plain } from '../../unit/kv-memory/memory-engine-harness';
-import { RespClient } from '../../unit/kv-memory/resp-client';
-import { describeWithRedisBinary, OwnRedisServer } from '../../support/redis-server';
+import { engineUnderTest, type EngineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
+import { plain, type Plain } from '../../support/plain-replies';
+import { RedisClient } from '../../support/redis-client';
+import { ThrowawayRedisServer } from '../../fixtures/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 const key = fc.constantFrom('mine1', 'mine2', 'pub1', 'out1', 'secret');
 const numkeys = fc.constantFrom('1', '2', '0', '-1', '01', '1x', '9');
@@ -55,17 +57,17 @@ function verdict(reply: Plain): Plain {
 }
 
 describeWithRedisBinary('ACL as restricted users: the memory engine allows and refuses what redis-server does', () => {
-  let server: OwnRedisServer;
-  let admin: RespClient;
-  let asUser: RespClient;
+  let server: ThrowawayRedisServer;
+  let admin: RedisClient;
+  let asUser: RedisClient;
   let memory: EngineUnderTest;
   const caller: Caller = { user: 'restricted', address: '127.0.0.1:40000' };
   const runOnMemoryAsUser = async (args: string[]) => plain((await memory.engine.execute([args], { transaction: false, caller }))[0]);
 
   beforeAll(async () => {
-    server = await OwnRedisServer.start();
-    admin = await RespClient.connect(server.url);
-    asUser = await RespClient.connect(server.url);
+    server = await ThrowawayRedisServer.start();
+    admin = await RedisClient.connect(server.url);
+    asUser = await RedisClient.connect(server.url);
     memory = engineUnderTest();
     // The user exists from the start, so a refused SETUSER leaves it as it was on both sides.
     expect(await admin.send(['ACL', 'SETUSER', 'restricted', 'on', 'nopass'])).toBe('OK');
@@ -75,7 +77,7 @@ describeWithRedisBinary('ACL as restricted users: the memory engine allows and r
     admin.close();
     asUser.close();
     await memory.engine.close();
-    await server.stop();
+    await server.remove();
   });
 
   it('gives every random user the same verdict on every random command, NOPERM texts included', async () => {

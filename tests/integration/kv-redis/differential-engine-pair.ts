@@ -7,7 +7,7 @@ import type { Engine } from '../../../mock';
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import { createRedisEngine } from '../../../mock/kv-rest/redis';
 import type { Reply } from '../../../mock/kv-rest/reply';
-import { ENGINES } from '../../support/kv-servers';
+import { describeWithRedisOfTheRun } from '../../support/installed-program';
 
 const caller = { user: 'default', address: 'differential' };
 
@@ -54,11 +54,11 @@ export interface SameRepliesOptions {
 }
 
 /**
- * A describe block (skipped without a redis-server, see kv-servers.ts) holding one property per
+ * A describe block (skipped without the run's redis-server, unless REQUIRE_REDIS=1) holding one property per
  * entry of `properties`: every sequence drawn from its arbitrary gets the same replies on both sides.
  */
 export function describeAgainstRedis(title: string, database: number, properties: Readonly<Record<string, readonly [fc.Arbitrary<string[]>, SameRepliesOptions]>>): void {
-  (ENGINES.includes('redis') ? describe : describe.skip)(title, () => {
+  describeWithRedisOfTheRun(title, () => {
     let pair: EnginePair;
     beforeAll(() => {
       pair = enginePair(database);

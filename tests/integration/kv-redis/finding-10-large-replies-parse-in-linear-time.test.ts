@@ -3,7 +3,7 @@
 // pooled connection). Each byte is now parsed once.
 import { bulk } from '../../../mock/kv-rest/reply';
 import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 const COUNT = 250_000;
 

@@ -2,7 +2,7 @@
 // password), because its connection had authenticated before and Redis keeps a connection's rights.
 // The engine now authenticates again before each use of the user's connection.
 import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 describeWithRedisBinary('finding 13: ACL changes apply to existing tokens at once [redis engine]', () => {
   const context = useRedisEngineServer();

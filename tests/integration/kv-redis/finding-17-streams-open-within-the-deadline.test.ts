@@ -1,7 +1,7 @@
 // Finding 17: with redis-server hung (SIGSTOP), commands failed within the time limit but /subscribe
 // and /monitor waited as long as Redis did. Opening a stream now has the same deadline as a command.
 import { call, useRedisEngineServer } from '../../support/kv-servers';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 describeWithRedisBinary('finding 17: opening a stream has the command deadline [redis engine]', () => {
   const context = useRedisEngineServer({ redisTimeoutMs: 300 });

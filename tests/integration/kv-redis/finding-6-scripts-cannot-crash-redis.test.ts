@@ -2,7 +2,7 @@
 // Redis 7.0.15 dereference NULL and die, taking its data along. Through the redis engine the Read
 // Only token's EVAL_RO of such scripts answers an error and redis-server keeps serving.
 import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 const CRASHING_SCRIPTS = ['error({})', 'error({1})', 'error({err={}})', "local t = setmetatable({}, {__index = function() error({}) end}) return t.x", "redis.pcall('GET', 'k') error({})"];
 

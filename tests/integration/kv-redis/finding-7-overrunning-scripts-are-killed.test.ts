@@ -3,7 +3,7 @@
 // SCRIPT KILL itself when a script overruns its time limit, so the store answers again by itself.
 import { parseRedisUrl, RedisConnection } from '../../../mock/kv-rest/redis/connection';
 import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 describeWithRedisBinary('finding 7: an endless read-only script does not wedge the store [redis engine]', () => {
   // Redis takes other clients' commands (SCRIPT KILL included) once a script has run 300 ms.

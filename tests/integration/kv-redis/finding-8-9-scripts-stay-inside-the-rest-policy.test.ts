@@ -5,7 +5,7 @@
 // get the same refusals.
 import { startKvRestServer, type KvRestServer } from '../../../mock';
 import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 /** Redis 7.0's refusal of a command the script's ACL user may not run. */
 const REFUSED = { error: expect.stringMatching(/^ERR The user executing the script can't run this command or subcommand script: [0-9a-f]{40}, on @user_script:1\.$/) };

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { Redis } from '@upstash/redis';
 import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 /** The version redis-server reports (`Redis server v=7.0.15 sha=...`). */
 const redisVersion = /v=(\S+)/.exec(spawnSync('redis-server', ['--version']).stdout?.toString() ?? '')?.[1];

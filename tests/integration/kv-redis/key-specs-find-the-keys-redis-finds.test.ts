@@ -4,9 +4,9 @@
 // keywords present, missing or last, SORT's STORE, SET ... GET, BITFIELD, MIGRATE KEYS.
 import fc from 'fast-check';
 import { keyReferences, redis70CommandInfo, redis70CommandNames } from '../../../mock/kv-rest/key-specs';
-import type { Plain } from '../../unit/kv-memory/memory-engine-harness';
-import { useOwnRedisClient } from '../../support/own-redis-client';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import type { Plain } from '../../support/plain-replies';
+import { useOwnRedisClient } from '../../support/redis-client';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 /** Words that steer key specs and Redis's own key finders, numbers good and bad, and plain names. */
 const WORDS = [

@@ -7,9 +7,10 @@
 // Left out: a library registering two names that differ only in case (`f` and `F`), which Redis
 // 7.0.15 accepts and then fails an assertion on (functions.c:291) when the library is replaced.
 import fc from 'fast-check';
-import { useOwnRedisClient } from '../../support/own-redis-client';
-import { describeWithRedisBinary } from '../../support/redis-server';
-import { engineUnderTest, type Plain } from '../../unit/kv-memory/memory-engine-harness';
+import { useOwnRedisClient } from '../../support/redis-client';
+import { describeWithRedisBinary } from '../../support/installed-program';
+import { engineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
+import type { Plain } from '../../support/plain-replies';
 
 const LIBRARIES: readonly string[] = [
   "#!lua name=libA\nredis.register_function('echo', function(keys, args) return args[1] end)",

@@ -6,7 +6,7 @@ import type { Engine } from '../../../mock';
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import { createRedisEngine } from '../../../mock/kv-rest/redis';
 import type { Reply } from '../../../mock/kv-rest/reply';
-import { ENGINES } from '../../support/kv-servers';
+import { describeWithRedisOfTheRun } from '../../support/installed-program';
 
 const key = fc.constantFrom('a', 'b', 'c');
 /** HyperLogLogs live apart: their stored bytes are an intended difference (dense vs Redis's sparse). */
@@ -80,14 +80,12 @@ function comparable(args: readonly string[], reply: Reply): unknown {
   return reply;
 }
 
-const describeWithRedis = ENGINES.includes('redis') ? describe : describe.skip;
-
-describeWithRedis('memory engine matches redis-server on random command sequences', () => {
+describeWithRedisOfTheRun('memory engine matches redis-server on random command sequences', () => {
   let memory: Engine;
   let redis: Engine;
   const caller = { user: 'default', address: 'differential' };
   beforeAll(() => {
-    const url = new URL(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379/0');
+    const url = new URL(process.env.REDIS_URL!);
     url.pathname = '/12';
     redis = createRedisEngine({ url: url.toString() });
   });

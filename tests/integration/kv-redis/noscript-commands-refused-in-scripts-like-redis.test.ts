@@ -4,8 +4,8 @@
 // suite's own: the reply of `redis.pcall(<command>, ...)` inside EVAL, on both sides.
 import commandsFile from '../../../mock/kv-rest/generated/redis-7.0-commands.json';
 import type { RedisCommandsFile } from '../../../mock/kv-rest/redis-command-info';
-import { useOwnRedisClient } from '../../support/own-redis-client';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { useOwnRedisClient } from '../../support/redis-client';
+import { describeWithRedisBinary } from '../../support/installed-program';
 import { engineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
 
 const { commands } = commandsFile as RedisCommandsFile;

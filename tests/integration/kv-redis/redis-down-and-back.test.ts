@@ -1,7 +1,7 @@
 // The redis engine when redis-server goes away: requests fail fast with a clear 400 `{error}`
 // (never a hang or a crash), and the server reconnects by itself when redis-server is back.
 import { call, useRedisEngineServer } from '../../support/kv-servers';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 describeWithRedisBinary('redis engine with redis-server down and back', () => {
   const context = useRedisEngineServer();

@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { Redis } from '@upstash/redis';
 import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 describeWithRedisBinary('the redis engine serves the commands Redis 7.0 has [redis engine]', () => {
   const context = useRedisEngineServer();

@@ -1,8 +1,8 @@
 // `npm test` on a machine with redis-server installed runs the redis suites without any set-up (issue 16
 // item 12): with REDIS_URL unset, the global setup starts a throwaway server and points REDIS_URL at it.
-import { RespClient } from '../../unit/kv-memory/resp-client';
+import { RedisClient } from '../../support/redis-client';
 import { startRedisForTheRun, stopRedisForTheRun } from '../../support/redis-for-the-run';
-import { describeWithRedisBinary } from '../../support/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 describeWithRedisBinary('the redis-server of the test run', () => {
   const given = process.env.REDIS_URL;
@@ -16,7 +16,7 @@ describeWithRedisBinary('the redis-server of the test run', () => {
     delete process.env.REDIS_URL;
     await startRedisForTheRun();
     expect(process.env.REDIS_URL).toMatch(/^redis:\/\/127\.0\.0\.1:\d+\/0$/);
-    const client = await RespClient.connect(process.env.REDIS_URL!);
+    const client = await RedisClient.connect(process.env.REDIS_URL!);
     try {
       expect(await client.send(['PING'])).toBe('PONG');
     } finally {

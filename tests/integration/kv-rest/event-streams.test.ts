@@ -1,6 +1,7 @@
 // Seed Area B, Server-Sent Events: /monitor and /subscribe (and /psubscribe) line shapes, and
 // /publish reaching subscribers.
 import type { KvRestServer } from '../../../mock';
+import { eventually } from '../../support/eventually';
 import { call, describeEachEngine, startServer } from '../../support/kv-servers';
 
 /** Opens an SSE route and collects its `data:` lines until aborted. */
@@ -77,8 +78,8 @@ describeEachEngine('event streams', (engine) => {
     const subscriber = await openStream(server, '/subscribe/gone');
     await subscriber.waitFor(1);
     subscriber.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect((await call(server, '/publish/gone/x')).json).toEqual({ result: 0 });
+    const receivers = async () => ((await call(server, '/publish/gone/x')).json as { result: number }).result;
+    expect(await eventually(receivers, (count) => count === 0)).toBe(0);
   });
 
   it('answers 400 when the client does not accept an event stream', async () => {

@@ -4,6 +4,7 @@
 // forever. An engine that emits before resolving stands for that chunk here.
 import { startKvRestServer, type Engine, type KvRestServer } from '../../../mock';
 import type { Subscription } from '../../../mock/kv-rest/engine';
+import { eventually } from '../../support/eventually';
 
 /** An engine whose streams emit their first events before their subscription resolves. */
 function eagerEngine(closed: string[]): Engine {
@@ -44,19 +45,13 @@ describe('finding 11: events an engine emits before its stream opens', () => {
   });
   afterAll(() => server.close());
 
-  const closedSoon = async (name: string): Promise<void> => {
-    for (let wait = 0; wait < 50 && !closed.includes(name); wait++) await new Promise((resolve) => setTimeout(resolve, 20));
-  };
-
   it('finding 11: /monitor sends "OK", then the early line, and closes the engine subscription when the client leaves', async () => {
     expect(await readEvents(server, '/monitor', 2)).toEqual(['data: "OK"', 'data: 1721284005.242090 [0 127.0.0.1:52144] "GET" "k"']);
-    await closedSoon('monitor');
-    expect(closed).toContain('monitor');
+    expect(await eventually(() => closed.includes('monitor'), Boolean)).toBe(true);
   });
 
   it('finding 11: /subscribe sends the early events in order and closes the engine subscription when the client leaves', async () => {
     expect(await readEvents(server, '/subscribe/news', 2)).toEqual(['data: subscribe,news,1', 'data: message,news,early']);
-    await closedSoon('subscribe');
-    expect(closed).toContain('subscribe');
+    expect(await eventually(() => closed.includes('subscribe'), Boolean)).toBe(true);
   });
 });

@@ -4,6 +4,7 @@
 // `client-output-buffer-limit pubsub`; a pipeline's response is bounded too.
 import { connect, type Socket } from 'node:net';
 import type { KvRestServer } from '../../../mock';
+import { eventually } from '../../support/eventually';
 import { call, describeEachEngine, postJson, startServer } from '../../support/kv-servers';
 
 const BOUND = 1024 * 1024;
@@ -32,17 +33,11 @@ describeEachEngine('finding 5: bounded output to slow readers', (engine) => {
 
   it('finding 5: a subscriber that never reads is disconnected once its unsent output passes the bound', async () => {
     const socket = await stalledSubscriber(server, 'flood');
-    for (let wait = 0; wait < 50 && (await subscribers(server, 'flood')) === 0; wait++) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await subscribers(server, 'flood')).toBe(1);
+    expect(await eventually(() => subscribers(server, 'flood'), (count) => count > 0)).toBe(1);
     const message = 'x'.repeat(256 * 1024);
     // Well past the bound plus what the kernel's socket buffers take in before the server must hold it.
     for (let sent = 0; sent < 160 && (await subscribers(server, 'flood')) > 0; sent++) await postJson(server, '/', ['PUBLISH', 'flood', message]);
-    let left = await subscribers(server, 'flood');
-    for (let wait = 0; wait < 50 && left > 0; wait++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      left = await subscribers(server, 'flood');
-    }
-    expect(left).toBe(0);
+    expect(await eventually(() => subscribers(server, 'flood'), (count) => count === 0)).toBe(0);
     socket.destroy();
   });
 

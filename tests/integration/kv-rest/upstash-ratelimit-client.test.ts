@@ -4,6 +4,7 @@
 import { Analytics, Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import type { KvRestServer } from '../../../mock';
+import { fakeDateOnly, moveToNextWindow } from '../../support/fake-date';
 import { describeEachEngine, startServer } from '../../support/kv-servers';
 
 type Limiter = ReturnType<typeof Ratelimit.fixedWindow>;
@@ -54,15 +55,22 @@ describeEachEngine('@upstash/ratelimit client', (engine) => {
     expect(await admissions(ratelimit, 'caller', 1)).toEqual([true]);
   });
 
-  it('lets a fixed window open again after it ends', async () => {
-    // Fixed windows start at multiples of their length: the two first requests go out just after a
-    // start, so a slow machine cannot split them across two windows.
+  it('lets a fixed window open again when it ends, and not a millisecond before', async () => {
+    // On a fake clock: fixed windows start at multiples of their length, and the library names each
+    // window's key after it, so the next window is a new key on either engine.
     const WINDOW_MS = 1000;
     const ratelimit = limiter('rl-expiry', Ratelimit.fixedWindow(1, `${WINDOW_MS} ms`));
-    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS - (Date.now() % WINDOW_MS) + 10));
-    expect(await admissions(ratelimit, 'caller', 2)).toEqual([true, false]);
-    await new Promise((resolve) => setTimeout(resolve, WINDOW_MS - (Date.now() % WINDOW_MS) + 10));
-    expect(await admissions(ratelimit, 'caller', 1)).toEqual([true]);
+    fakeDateOnly();
+    try {
+      const start = moveToNextWindow(WINDOW_MS);
+      expect(await admissions(ratelimit, 'caller', 2)).toEqual([true, false]);
+      jest.setSystemTime(start + WINDOW_MS - 1);
+      expect(await admissions(ratelimit, 'caller', 1)).toEqual([false]);
+      jest.setSystemTime(start + WINDOW_MS);
+      expect(await admissions(ratelimit, 'caller', 1)).toEqual([true]);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('records analytics that Analytics reads back', async () => {

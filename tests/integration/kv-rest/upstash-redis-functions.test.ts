@@ -7,8 +7,8 @@
 import { Redis } from '@upstash/redis';
 import type { KvRestServer } from '../../../mock';
 import { startServer, useRedisEngineServer } from '../../support/kv-servers';
-import { describeWithRedisBinary } from '../../support/redis-server';
-import { RespClient } from '../../unit/kv-memory/resp-client';
+import { describeWithRedisBinary } from '../../support/installed-program';
+import { RedisClient } from '../../support/redis-client';
 
 const COUNTERS = [
   '#!lua name=counters',
@@ -96,7 +96,7 @@ describeWithRedisBinary('@upstash/redis client on functions [redis engine]', () 
     await expect(client().functions.load({ code: COUNTERS })).rejects.toThrow(
       "ERR Command is not available: 'function' (a library is server-wide Lua that runs outside the redis engine's script guard; the memory engine serves FUNCTION LOAD)",
     );
-    const operator = await RespClient.connect(context.redis.url);
+    const operator = await RedisClient.connect(context.redis.url);
     try {
       expect(await operator.send(['FUNCTION', 'LOAD', COUNTERS])).toBe('counters');
     } finally {

@@ -1,10 +1,8 @@
 // Each algorithm, through the Koa middleware and a real store: exactly `tokens` admitted, then 429
-// with Retry-After; windows and refills open again over time.
+// with Retry-After; windows and refills open again at the exact millisecond, on a fake clock (the
+// store runs in-process, so faking Date moves the limiter, the library and the store together).
+import { advanceDate, fakeDateOnly, moveToNextWindow } from '../../support/fake-date';
 import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Milliseconds until just after the next window of `window` ms begins (windows are aligned to the epoch). */
-const startOfNextWindow = (window: number) => window - (Date.now() % window) + 30;
 
 describe('algorithms', () => {
   let kv: KvRestServer;
@@ -12,6 +10,8 @@ describe('algorithms', () => {
     kv = await startKvRestServer();
   });
   afterAll(() => kv.close());
+  beforeEach(() => fakeDateOnly());
+  afterEach(() => jest.useRealTimers());
 
   const config = (limiter: Record<string, unknown>) => ({ url: kv.url, token: kv.token, prefix: `t${Math.random()}`, strategy: [strategy({}, limiter)] });
 
@@ -34,9 +34,11 @@ describe('algorithms', () => {
     const window = 500;
     const app = limitedApp(config({ algorithm: 'fixed-window', tokens: 2, window: `${window}ms` }));
     try {
-      await sleep(startOfNextWindow(window));
+      const start = moveToNextWindow(window);
       expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
-      await sleep(startOfNextWindow(window));
+      jest.setSystemTime(start + window - 1);
+      expect(await statuses(() => app.request.get('/limited'), 1)).toEqual([429]);
+      jest.setSystemTime(start + window);
       expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
     } finally {
       app.close();
@@ -48,35 +50,38 @@ describe('algorithms', () => {
     const app = limitedApp(config({ algorithm: 'sliding-window', tokens: 4, window: `${window}ms` }));
     try {
       // A fraction p into a window, the previous one weighs floor((1 - p) * 4): 3 while 0 < p <= 1/4.
-      await sleep(startOfNextWindow(window));
+      moveToNextWindow(window);
       expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 200, 200, 429]);
-      await sleep(startOfNextWindow(window));
+      moveToNextWindow(window);
+      advanceDate(30);
       expect(await statuses(() => app.request.get('/limited'), 2)).toEqual([200, 429]);
       // One more window: the previous one held a single request, which now weighs floor(< 1) = 0.
-      await sleep(startOfNextWindow(window));
+      moveToNextWindow(window);
+      advanceDate(30);
       expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 200, 200, 429]);
     } finally {
       app.close();
     }
   });
 
-  it('token-bucket refills refillRate tokens per window', async () => {
+  it('token-bucket refills refillRate tokens per window, not a millisecond before', async () => {
     const app = limitedApp(config({ algorithm: 'token-bucket', tokens: 2, window: '300ms', refillRate: 1 }));
     try {
       expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
-      await sleep(700);
-      const after = await statuses(() => app.request.get('/limited'), 3);
-      expect(after.filter((status) => status === 200).length).toBeGreaterThanOrEqual(1);
-      expect(after[after.length - 1]).toBe(429);
+      advanceDate(299);
+      expect(await statuses(() => app.request.get('/limited'), 1)).toEqual([429]);
+      advanceDate(1);
+      expect(await statuses(() => app.request.get('/limited'), 2)).toEqual([200, 429]);
+      advanceDate(700);
+      expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
     } finally {
       app.close();
     }
   });
 
   it.each(['fixed-window', 'sliding-window', 'token-bucket'])('%s admits exactly 10 of 100 concurrent requests against tokens: 10', async (algorithm) => {
-    // A burst straddling a window boundary would rightly get two windows' tokens: start well inside one.
-    const hour = 3_600_000;
-    if (hour - (Date.now() % hour) < 5_000) await sleep(hour - (Date.now() % hour) + 10);
+    // A burst straddling a window boundary would rightly get two windows' tokens: the clock stands at a window's start.
+    moveToNextWindow(3_600_000);
     const app = limitedApp(config({ algorithm, tokens: 10, window: '1h' }));
     try {
       const all = await Promise.all(Array.from({ length: 100 }, () => app.request.get('/limited')));

@@ -4,7 +4,8 @@
 // store does not answer. Boot goes on in every case.
 import type { Middleware } from 'koa';
 import strapiServer from '../../../strapi-server';
-import { closedPortUrl } from './store-proxy';
+import { closedPortUrl } from '../../fixtures/ports';
+import { fakeStrapi } from '../../support/fake-strapi';
 import { storeForSuite } from './support';
 
 const store = storeForSuite();
@@ -12,14 +13,7 @@ const store = storeForSuite();
 const strategy = { methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 5, window: '1m' } };
 
 async function boot(pluginConfig: Record<string, unknown>): Promise<{ info: string[]; warn: string[]; error: string[]; used: Middleware[] }> {
-  const lines = { info: [] as string[], warn: [] as string[], error: [] as string[] };
-  const used: Middleware[] = [];
-  const settings: Record<string, unknown> = { 'plugin::ratelimit': pluginConfig, middlewares: [] };
-  const strapi = {
-    config: { get: (path: string, fallback?: unknown) => settings[path] ?? fallback },
-    server: { use: (middleware: Middleware) => void used.push(middleware) },
-    log: { info: (line: string) => void lines.info.push(line), warn: (line: string) => void lines.warn.push(line), error: (line: string) => void lines.error.push(line) },
-  };
+  const { strapi, used, lines } = fakeStrapi({ 'plugin::ratelimit': pluginConfig, middlewares: [] });
   await strapiServer.bootstrap({ strapi });
   strapiServer.destroy({ strapi });
   return { ...lines, used };

@@ -5,23 +5,18 @@
 // the plugin entry does not load the plugin at all: see the README.)
 import type { Context } from 'koa';
 import strapiServer from '../../../strapi-server';
-import { closedPortUrl } from './store-proxy';
+import { closedPortUrl } from '../../fixtures/ports';
+import { fakeStrapi } from '../../support/fake-strapi';
 
 it('item 9: a plugin whose config says enabled: false adds no limiter, checks no store, and its usage view says disabled instead of failing', async () => {
   const strategy = { methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } };
   const settings: Record<string, unknown> = { 'plugin::ratelimit': { enabled: false, url: await closedPortUrl(), token: 't', analytics: true, strategy: [strategy] }, middlewares: [] };
-  const lines: string[] = [];
-  const used: unknown[] = [];
-  const strapi = {
-    config: { get: (path: string, fallback?: unknown) => settings[path] ?? fallback },
-    server: { use: (middleware: unknown) => void used.push(middleware) },
-    log: { info: (line: string) => void lines.push(line), warn: (line: string) => void lines.push(line), error: (line: string) => void lines.push(line) },
-  };
+  const { strapi, used, lines } = fakeStrapi(settings);
   await strapiServer.bootstrap({ strapi });
   try {
     const ctx = { query: {}, status: 200, body: undefined as unknown } as unknown as Context;
     await strapiServer.controllers.usage({ strapi }).read(ctx);
-    expect([used, lines]).toEqual([[], ['[ratelimit] disabled by the plugin config (enabled: false): no request is limited']]);
+    expect([used, lines]).toEqual([[], { info: ['[ratelimit] disabled by the plugin config (enabled: false): no request is limited'], warn: [], error: [] }]);
     expect(ctx.status).toBe(200);
     expect(ctx.body).toEqual({
       data: {

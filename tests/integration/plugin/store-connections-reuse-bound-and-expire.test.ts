@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Http1ProtocolError } from '../../../server/src/limiter/http1-response-parser';
 import { StoreConnections, StoreUnavailableError, type StoreConnectionOptions } from '../../../server/src/limiter/store-connections';
+import { advanceDate, fakeDateOnly } from '../../support/fake-date';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 
@@ -119,13 +120,21 @@ describe('StoreConnections', () => {
     expect(server.connections()).toBe(2);
   });
 
-  it('does not reuse a connection idle for longer than idleReuseMs', async () => {
+  it('reuses a connection idle for less than idleReuseMs, and not one idle for idleReuseMs', async () => {
     const server = await start(echo);
     const connections = client(server.url, 2000, { maxConnections: 4, idleReuseMs: 30 });
-    await connections.send(post('1'));
-    await new Promise((resolve) => setTimeout(resolve, 60));
-    await connections.send(post('2'));
-    expect(server.connections()).toBe(2);
+    fakeDateOnly();
+    try {
+      await connections.send(post('1'));
+      advanceDate(29);
+      await connections.send(post('2'));
+      expect(server.connections()).toBe(1);
+      advanceDate(30);
+      await connections.send(post('3'));
+      expect(server.connections()).toBe(2);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('keeps what broke as the cause of its StoreUnavailableError: a broken answer, a refused connection', async () => {

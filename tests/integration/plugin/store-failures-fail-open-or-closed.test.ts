@@ -3,8 +3,10 @@
 // After a failure the store is not called for a while (server/src/limiter/store-circuit.ts): the
 // tests that wait for it to be used again move Date past that interval instead of sleeping.
 import { CIRCUIT_LONGEST_INTERVAL_MS } from '../../../server/src/limiter/store-circuit';
-import { closedPortUrl, startStoreProxy, type StoreProxy } from './store-proxy';
-import { fakeDateOnly, type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
+import { closedPortUrl } from '../../fixtures/ports';
+import { fakeDateOnly } from '../../support/fake-date';
+import { startStoreProxy, type StoreProxy } from './store-proxy';
+import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
 
 // Short enough that a hanging store cannot make these tests slow; each test's own jest timeout
 // (a few seconds) is what fails if a request waits on the store instead of on the timeout.
@@ -96,6 +98,7 @@ describe('store failures', () => {
     'applies limits again when the store is back, and warns again on the next outage',
     async () => {
       const pastTheCircuit = () => jest.setSystemTime(Date.now() + CIRCUIT_LONGEST_INTERVAL_MS);
+      // Only Date: the store's deadlines and the HTTP servers keep real timers.
       fakeDateOnly();
       const app = limitedApp({ ...config(store.url, 'open'), strategy: [strategy({ identifierSource: 'header.x-user' }, { tokens: 1 })] });
       const as = (user: string) => () => app.request.get('/limited').set('x-user', user);

@@ -43,12 +43,3 @@ export async function startStoreProxy(target: string): Promise<StoreProxy> {
       }),
   });
 }
-
-/** A loopback URL on which nothing listens (connections are refused). */
-export async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}

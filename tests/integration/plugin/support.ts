@@ -1,9 +1,9 @@
 // Test support for the plugin's Koa middleware: a Koa app with the limiter in front of a trivial
 // route, against a real key-value REST server (memory engine).
 import { Redis } from '@upstash/redis';
-import Koa from 'koa';
 import supertest from 'supertest';
 import { startKvRestServer, type KvRestServer } from '../../../mock';
+import { startKoaApp } from '../../fixtures/koa-app';
 import { createRateLimitMiddleware, type RateLimitConfigInput, type RateLimitMiddleware } from '../../../server/src';
 
 type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
@@ -18,14 +18,8 @@ export interface LimitedApp {
 export function limitedApp(config: Record<string, unknown>, options: { proxy?: boolean } = {}): LimitedApp {
   const logs = { info: [] as string[], warn: [] as string[] };
   const limiter = createRateLimitMiddleware(config, { logger: { info: (line) => logs.info.push(line), warn: (line) => logs.warn.push(line) } });
-  const app = new Koa();
-  app.proxy = options.proxy ?? false;
-  app.use(limiter);
-  app.use((ctx) => {
-    ctx.body = { ok: true, path: ctx.path, ip: ctx.request.ip };
-  });
-  const server = app.listen(0, '127.0.0.1');
-  return { request: supertest(server), limiter, logs, close: () => (server.close(), limiter.close()) };
+  const app = startKoaApp([limiter], (ctx) => void (ctx.body = { ok: true, path: ctx.path, ip: ctx.request.ip }), options);
+  return { request: supertest(app.server), limiter, logs, close: () => (app.close(), limiter.close()) };
 }
 
 export const strategy = (overrides: Partial<Strategy> = {}, limiter: Partial<Strategy['limiter']> = {}): Strategy => ({

@@ -1,12 +1,12 @@
 // `identifierSource: 'user'` outside Strapi's e2e: the verifier runs once per request however many
 // `user` strategies match, a verifier that throws leaves the caller limited by IP, a users-permissions
 // JWT is verified by that plugin's own jwt service, and a config with `user` but no verifier is refused.
-import Koa from 'koa';
 import supertest from 'supertest';
 import type { Context } from 'koa';
 import { createRateLimitMiddleware } from '../../../server/src';
 import type { CallerVerifier } from '../../../server/src/http/verified-caller';
 import { strapiCallerVerifier, VERDICT_TTL_MS } from '../../../server/src/strapi/verify-caller';
+import { startKoaApp } from '../../fixtures/koa-app';
 import { type KvRestServer, startKvRestServer, statuses, strategy } from './support';
 
 describe('identifierSource user', () => {
@@ -27,14 +27,8 @@ describe('identifierSource user', () => {
       },
       { verifyCaller, logger: { info: () => undefined, warn: () => undefined } },
     );
-    const app = new Koa();
-    app.proxy = true;
-    app.use(limiter);
-    app.use((ctx) => {
-      ctx.body = { ok: true };
-    });
-    const server = app.listen(0, '127.0.0.1');
-    return { request: supertest(server), close: () => (server.close(), limiter.close()) };
+    const app = startKoaApp([limiter], (ctx) => void (ctx.body = { ok: true }), { proxy: true });
+    return { request: supertest(app.server), close: () => (app.close(), limiter.close()) };
   }
 
   it('verifies once per request for two matching user strategies, and limits the principal across IPs', async () => {

@@ -6,6 +6,7 @@ import supertest from 'supertest';
 import strapiServer from '../../../strapi-server';
 import { createRateLimitMiddleware, RateLimitConfigError } from '../../../server/src';
 import { limitedApp, statuses, strategy } from './support';
+import { fakeStrapi } from '../../support/fake-strapi';
 
 const strategies = [strategy({}, { tokens: 2 })];
 
@@ -42,16 +43,10 @@ it('zero-config: in production url and token stay required, and the error names 
 });
 
 it('zero-config: the Strapi plugin says in one boot line that it runs the embedded store, and its admin API reads that same store', async () => {
-  const lines: string[] = [];
-  const settings: Record<string, unknown> = { 'plugin::ratelimit': { strategy: strategies }, middlewares: [] };
-  const strapi = {
-    config: { get: (path: string, fallback?: unknown) => settings[path] ?? fallback },
-    server: { use: () => undefined },
-    log: { info: (line: string) => void lines.push(line), warn: (line: string) => void lines.push(line), error: (line: string) => void lines.push(line) },
-  };
+  const { strapi, lines } = fakeStrapi({ 'plugin::ratelimit': { strategy: strategies }, middlewares: [] });
   await strapiServer.bootstrap({ strapi });
   try {
-    expect(lines).toEqual(['[ratelimit] limiting with 1 strategy on the embedded in-memory store (no url in development: counters live in this Strapi process only; set url and token to share them)']);
+    expect(lines).toEqual({ info: ['[ratelimit] limiting with 1 strategy on the embedded in-memory store (no url in development: counters live in this Strapi process only; set url and token to share them)'], warn: [], error: [] });
     const app = new Koa();
     app.use(strapiServer.middlewares.limit({}, { strapi }));
     app.use((ctx) => void (ctx.body = 'ok'));

@@ -1,18 +1,9 @@
 // The admin controllers answer a store that cannot be reached with 503 and a sentence, and refuse
 // malformed reset requests with 400 before touching the store.
-import { createServer } from 'node:net';
 import type { Context } from 'koa';
 import { createRateLimitMiddleware, type RateLimitMiddleware } from '../../../server/src';
 import { usageController } from '../../../server/src/admin-api/controllers';
-
-/** A loopback port with nothing listening on it. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { closedPortUrl } from '../../fixtures/ports';
 
 function fakeContext(body?: unknown): Context {
   return { query: {}, request: { body }, status: 404, body: undefined } as unknown as Context;
@@ -20,7 +11,7 @@ function fakeContext(body?: unknown): Context {
 
 let limiter: RateLimitMiddleware;
 beforeAll(async () => {
-  limiter = createRateLimitMiddleware({ url: `http://127.0.0.1:${await closedPort()}`, token: 't', strategy: [{ methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } }] });
+  limiter = createRateLimitMiddleware({ url: await closedPortUrl(), token: 't', strategy: [{ methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } }] });
 });
 afterAll(() => limiter.close());
 

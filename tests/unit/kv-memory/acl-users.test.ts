@@ -1,7 +1,8 @@
 // ACL users of the memory engine: ACL SETUSER rules, authentication, and refusals with Redis 7.0's
 // NOPERM texts for commands, keys and channels; a deleted or disabled user is refused at once.
 import type { Caller } from '../../../mock/kv-rest/engine';
-import { engineUnderTest, plain, useEngine } from './memory-engine-harness';
+import { engineUnderTest, useEngine } from './memory-engine-harness';
+import { plain } from '../../support/plain-replies';
 
 describe('memory engine: ACL users', () => {
   const subject = useEngine();

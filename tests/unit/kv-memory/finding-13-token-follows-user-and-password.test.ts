@@ -4,7 +4,8 @@
 // once, and a new user of the same name does not inherit it.
 import { createHash } from 'node:crypto';
 import type { Caller } from '../../../mock/kv-rest/engine';
-import { plain, useEngine } from './memory-engine-harness';
+import { useEngine } from './memory-engine-harness';
+import { plain } from '../../support/plain-replies';
 
 const sha256 = (password: string): string => createHash('sha256').update(password, 'latin1').digest('hex');
 

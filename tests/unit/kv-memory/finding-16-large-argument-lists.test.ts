@@ -4,7 +4,8 @@
 // per-member splice makes a many-member command quadratic.
 import fc from 'fast-check';
 import { SortedSet } from '../../../mock/kv-rest/memory/sorted-set';
-import { CLIENT, plain, useEngine, type EngineUnderTest, type Plain } from './memory-engine-harness';
+import { CLIENT, useEngine, type EngineUnderTest } from './memory-engine-harness';
+import { plain, type Plain } from '../../support/plain-replies';
 
 const values = (count: number, prefix = 'v'): string[] => Array.from({ length: count }, (_, index) => `${prefix}${index}`);
 

@@ -3,9 +3,8 @@
 // at most (pattern + 1) x (text + 1) steps, and every matching site must use it.
 import fc from 'fast-check';
 import { compileGlob } from '../../../mock/kv-rest/memory/glob';
-import { useOwnRedisClient } from '../../support/own-redis-client';
-import { describeWithRedisBinary } from '../../support/redis-server';
-import { engineUnderTest, useEngine } from './memory-engine-harness';
+import { patternChars, textChars } from './glob-arbitraries';
+import { useEngine } from './memory-engine-harness';
 
 /**
  * A plain backtracking reading of Redis's stringmatchlen, exponential but obviously faithful, for
@@ -54,8 +53,6 @@ function reference(pattern: string, text: string): boolean {
   return text.length === 0 ? pattern.length === 0 : from(0, 0);
 }
 
-const patternChars = fc.constantFrom('a', 'b', '*', '?', '[', ']', '^', '-', '\\', '\x80', '\xff', 'z');
-const textChars = fc.constantFrom('a', 'b', ']', '-', '^', '\\', '*', '\x80', '\xff', 'z', '[');
 
 /**
  * A text that counts the characters read from it and throws past a budget, so a test can bound the
@@ -125,41 +122,5 @@ describe('finding 2: the glob matches as Redis does, in linear time', () => {
   it('never matches once the 1001st star group is reached with text left, as Redis 7.0.15 does', () => {
     const text = 'a'.repeat(1200);
     expect([compileGlob('*a'.repeat(1000)).matches(text), compileGlob('*a'.repeat(1001)).matches(text)]).toEqual([true, false]);
-  });
-});
-
-describeWithRedisBinary('finding 2: the glob agrees with redis-server 7.0', () => {
-  const redis = useOwnRedisClient();
-
-  it('answers HSCAN MATCH like redis-server for random patterns and fields', async () => {
-    const subject = engineUnderTest();
-    try {
-      await fc.assert(
-        fc.asyncProperty(fc.string({ unit: patternChars, maxLength: 8 }), fc.string({ unit: textChars, maxLength: 6 }), async (pattern, field) => {
-          const command = ['HSCAN', 'h', '0', 'MATCH', pattern];
-          for (const target of [(args: string[]) => redis().send(args), (args: string[]) => subject.run(...args)]) {
-            await target(['DEL', 'h']);
-            await target(['HSET', 'h', field, 'v']);
-          }
-          expect({ command, reply: await subject.run(...command) }).toEqual({ command, reply: await redis().send(command) });
-        }),
-        { numRuns: 1500 },
-      );
-    } finally {
-      await subject.engine.close();
-    }
-  });
-
-  it('stops at the 1001st star group as redis-server does', async () => {
-    const subject = engineUnderTest();
-    try {
-      for (const target of [(args: string[]) => redis().send(args), (args: string[]) => subject.run(...args)]) await target(['HSET', 'deep', 'a'.repeat(1200), 'v']);
-      for (const stars of [1000, 1001]) {
-        const command = ['HSCAN', 'deep', '0', 'MATCH', '*a'.repeat(stars)];
-        expect(await subject.run(...command)).toEqual(await redis().send(command));
-      }
-    } finally {
-      await subject.engine.close();
-    }
   });
 });

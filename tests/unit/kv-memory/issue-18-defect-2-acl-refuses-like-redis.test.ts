@@ -2,7 +2,8 @@
 // because its key positions could not express numkeys and its categories were rebuilt by hand.
 // Each expectation is the reply redis-server 7.0.15 gives to the same user and command.
 import type { Caller } from '../../../mock/kv-rest/engine';
-import { plain, useEngine } from './memory-engine-harness';
+import { useEngine } from './memory-engine-harness';
+import { plain } from '../../support/plain-replies';
 
 const NO_KEYS = { error: 'NOPERM this user has no permissions to access one of the keys used as arguments' };
 const noCommand = (name: string) => ({ error: `NOPERM this user has no permissions to run the '${name}' command` });

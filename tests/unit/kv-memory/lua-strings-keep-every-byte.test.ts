@@ -5,7 +5,7 @@ import { bytesToLua, luaToBytes } from '../../../mock/kv-rest/memory/scripting/l
 const EVERY_BYTE = Array.from({ length: 256 }, (_, code) => String.fromCharCode(code)).join('');
 
 describe('byte strings and Lua strings', () => {
-  it.each([0, 1, 63, 64, 65, 256, 100_000])('round-trip %i bytes', (length) => {
+  it.each([0, 1, 63, 64, 65, 256, 100_000])('keeps a string of %i bytes byte for byte through Lua and back', (length) => {
     const bytes = EVERY_BYTE.repeat(Math.ceil(length / 256) + 1).slice(0, length);
     const lua = bytesToLua(bytes);
     expect([...lua]).toEqual([...Buffer.from(bytes, 'latin1')]);

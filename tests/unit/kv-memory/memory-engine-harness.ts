@@ -1,29 +1,11 @@
-// Test support for the memory engine: runs commands on a fresh engine and turns typed replies into
-// plain values (strings, numbers, null, arrays, `{ error }`) so expectations read like redis-cli.
+// Test support for the memory engine: runs commands on a fresh engine and answers typed replies or
+// plain values (tests/support/plain-replies.ts), so expectations read like redis-cli.
 import type { Caller, Engine } from '../../../mock/kv-rest/engine';
 import { createMemoryEngine, type MemoryEngineOptions } from '../../../mock/kv-rest/memory';
 import type { Reply } from '../../../mock/kv-rest/reply';
-
-export type Plain = string | number | null | { error: string } | Plain[];
+import { plain, type Plain } from '../../support/plain-replies';
 
 export const CLIENT: Caller = { user: 'default', address: '127.0.0.1:50000' };
-
-export function plain(reply: Reply): Plain {
-  switch (reply.kind) {
-    case 'simple':
-    case 'bulk':
-      return reply.value;
-    case 'integer':
-      return Number(reply.value);
-    case 'nil':
-    case 'nullArray':
-      return null;
-    case 'error':
-      return { error: reply.message };
-    case 'array':
-      return reply.items.map(plain);
-  }
-}
 
 export interface EngineUnderTest {
   readonly engine: Engine;

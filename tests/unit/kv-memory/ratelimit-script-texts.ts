@@ -6,7 +6,8 @@ import { MultiRegionRatelimit, Ratelimit } from '@upstash/ratelimit';
 import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
 import type { Engine } from '../../../mock/kv-rest/engine';
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
-import { CLIENT, plain } from './memory-engine-harness';
+import { plain } from '../../support/plain-replies';
+import { CLIENT } from './memory-engine-harness';
 
 /** A client transport that runs each command on `engine` directly, no HTTP in between. */
 export function engineRequester(engine: Engine, onCommand: (command: readonly string[]) => void = () => undefined): Requester {

@@ -2,7 +2,8 @@
 // event-loop turn together at its end, in the order they came, each still atomic; a call made
 // while it is closing is refused, as any call after close().
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
-import { CLIENT, plain } from './memory-engine-harness';
+import { CLIENT } from './memory-engine-harness';
+import { plain } from '../../support/plain-replies';
 
 const options = { transaction: false, caller: CLIENT };
 

@@ -1,7 +1,8 @@
 // Finding 15 of the attack review: script errors reported as success. `error({})` answered 200 with
 // an empty array, and a JS exception inside a protected call (a JS stack overflow) was caught by the
 // script's pcall, which went on and answered 200 with a partial result.
-import { engineUnderTest, plain, useEngine } from './memory-engine-harness';
+import { engineUnderTest, useEngine } from './memory-engine-harness';
+import { plain } from '../../support/plain-replies';
 import { ScriptRunner } from '../../../mock/kv-rest/memory/scripting/script-runner';
 import type { CommandContext } from '../../../mock/kv-rest/memory/handler';
 import { bulk } from '../../../mock/kv-rest/reply';

@@ -8,7 +8,8 @@ import { MonitorFeed } from '../../../mock/kv-rest/memory/monitor-feed';
 import { PubSubHub } from '../../../mock/kv-rest/memory/pubsub-hub';
 import type { ServerState } from '../../../mock/kv-rest/memory/server-state';
 import { array, type Reply } from '../../../mock/kv-rest/reply';
-import { CLIENT, plain, useEngine } from './memory-engine-harness';
+import { CLIENT, useEngine } from './memory-engine-harness';
+import { plain } from '../../support/plain-replies';
 
 describe('memory engine: server commands', () => {
   const subject = useEngine();

@@ -50,7 +50,7 @@ const CASES: [pattern: string, path: string, matches: boolean][] = [
 ];
 
 describe('path matching', () => {
-  it.each(CASES)('%j on %j -> %s', (pattern, path, matches) => {
+  it.each(CASES)('the strategy path %j, given the request path %j, answers matches = %s', (pattern, path, matches) => {
     expect(matcher(pattern)(path)).toBe(matches);
   });
 

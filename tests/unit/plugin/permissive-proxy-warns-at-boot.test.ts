@@ -1,19 +1,15 @@
 // At boot the plugin warns once when Strapi's proxy settings let clients choose their own IP
 // (`proxy.koa: true` without `maxIpsCount`), saying how to fix it; it says nothing otherwise.
 import strapiServer from '../../../strapi-server';
+import { fakeStrapi } from '../../support/fake-strapi';
 
 function bootWith(proxy: unknown, strategy: unknown[] = [{ methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } }]) {
-  const warnings: string[] = [];
-  const settings: Record<string, unknown> = { 'plugin::ratelimit': { url: 'http://127.0.0.1:1', token: 't', strategy }, middlewares: [] };
-  // Strapi's config.get reads nested paths; the fake resolves `server.proxy.*` from `proxy`.
-  const get = (path: string, fallback?: unknown) => {
-    if (path.startsWith('server.proxy.')) return (proxy as Record<string, unknown> | undefined)?.[path.slice('server.proxy.'.length)] ?? fallback;
-    return settings[path] ?? fallback;
-  };
-  const strapi = { config: { get }, server: { use: () => undefined }, log: { info: () => undefined, warn: (line: string) => void warnings.push(line), error: () => undefined } };
+  // Strapi's config.get reads nested paths: `server.proxy.koa` and the like come from `proxy`.
+  const proxySettings = Object.entries(typeof proxy === 'object' && proxy !== null ? proxy : {}).map(([name, value]) => [`server.proxy.${name}`, value]);
+  const { strapi, lines } = fakeStrapi({ 'plugin::ratelimit': { url: 'http://127.0.0.1:1', token: 't', strategy }, middlewares: [], ...Object.fromEntries(proxySettings) });
   strapiServer.bootstrap({ strapi });
   strapiServer.destroy({ strapi });
-  return warnings;
+  return lines.warn;
 }
 
 it('warns once, naming the fix, for proxy: { koa: true } without maxIpsCount', () => {

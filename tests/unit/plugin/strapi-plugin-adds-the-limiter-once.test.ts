@@ -4,30 +4,23 @@ import type { Context, Middleware } from 'koa';
 import strapiServer from '../../../strapi-server';
 import { RateLimitConfigError } from '../../../server/src';
 import { configSchema } from '../../../server/src/config/schema';
+import { fakeStrapi } from '../../support/fake-strapi';
 
-function fakeStrapi(pluginConfig: unknown, middlewares: unknown[] = ['strapi::errors', 'strapi::router']) {
-  const used: Middleware[] = [];
-  const settings: Record<string, unknown> = { 'plugin::ratelimit': pluginConfig, middlewares, 'api.rest.prefix': '/api' };
-  const strapi = {
-    config: { get: (path: string, fallback?: unknown) => settings[path] ?? fallback },
-    server: { use: (middleware: Middleware) => void used.push(middleware) },
-    log: { info: () => undefined, warn: () => undefined, error: () => undefined },
-  };
-  return { strapi, used };
-}
+const strapiWith = (pluginConfig: unknown, middlewares: unknown[] = ['strapi::errors', 'strapi::router']) =>
+  fakeStrapi({ 'plugin::ratelimit': pluginConfig, middlewares, 'api.rest.prefix': '/api' });
 
 const config = { url: 'http://127.0.0.1:1', token: 't', strategy: [] };
 
 describe('strapi-server plugin', () => {
   it('adds the limiter in bootstrap through strapi.server.use', () => {
-    const { strapi, used } = fakeStrapi(config);
+    const { strapi, used } = strapiWith(config);
     strapiServer.bootstrap({ strapi });
     expect(used).toHaveLength(1);
     strapiServer.destroy({ strapi });
   });
 
   it.each([['plugin::ratelimit.limit'], [{ name: 'plugin::ratelimit.limit', config: {} }]])('leaves it to the app when config/middlewares lists %j', (entry) => {
-    const { strapi, used } = fakeStrapi(config, ['strapi::errors', entry, 'strapi::router']);
+    const { strapi, used } = strapiWith(config, ['strapi::errors', entry, 'strapi::router']);
     const placed = strapiServer.middlewares.limit({}, { strapi });
     strapiServer.bootstrap({ strapi });
     expect(used).toEqual([]);
@@ -37,8 +30,8 @@ describe('strapi-server plugin', () => {
   });
 
   it('gives each Strapi instance its own limiter, released by destroy', () => {
-    const first = fakeStrapi(config);
-    const second = fakeStrapi({ ...config, prefix: 'other' });
+    const first = strapiWith(config);
+    const second = strapiWith({ ...config, prefix: 'other' });
     strapiServer.bootstrap({ strapi: first.strapi });
     strapiServer.bootstrap({ strapi: second.strapi });
     expect(first.used[0]).not.toBe(second.used[0]);
@@ -50,14 +43,14 @@ describe('strapi-server plugin', () => {
   });
 
   it('adds nothing while disabled', () => {
-    const { strapi, used } = fakeStrapi({ enabled: false });
+    const { strapi, used } = strapiWith({ enabled: false });
     strapiServer.bootstrap({ strapi });
     expect(used).toEqual([]);
     strapiServer.destroy({ strapi });
   });
 
   it('parses its config once per boot: what the validator parsed serves bootstrap, the named middleware and the admin API', async () => {
-    const { strapi, used } = fakeStrapi({ ...config, strategy: [{ methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } }] });
+    const { strapi, used } = strapiWith({ ...config, strategy: [{ methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } }] });
     const parses = jest.spyOn(configSchema, 'safeParse');
     try {
       // Strapi validates the merged config object, then serves that same object as plugin::ratelimit.

@@ -2,10 +2,11 @@
 // must get the same replies, error texts included. Runs when REDIS_URL is set (CI sets it, with
 // REQUIRE_REDIS=1 so that a missing server is a failure, not a skip).
 import { DIFFERENTIAL_SCENARIOS } from './differential-cases';
-import { engineUnderTest, type Plain } from './memory-engine-harness';
-import { RespClient } from './resp-client';
+import { engineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
+import type { Plain } from '../../support/plain-replies';
+import { describeWithRedisOfTheRun } from '../../support/installed-program';
+import { RedisClient } from '../../support/redis-client';
 
-const REDIS_URL = process.env.REDIS_URL;
 /** A database of its own on the shared server, so other suites' keys never show up here. */
 const DATABASE = '13';
 
@@ -16,18 +17,10 @@ function unordered(reply: Plain): Plain {
   return [...reply].sort();
 }
 
-const describeWithRedis = REDIS_URL ? describe : describe.skip;
-
-if (!REDIS_URL && process.env.REQUIRE_REDIS === '1') {
-  it('needs REDIS_URL when REQUIRE_REDIS=1', () => {
-    throw new Error('REQUIRE_REDIS=1 but REDIS_URL is not set: start a redis-server and export its URL');
-  });
-}
-
-describeWithRedis('memory engine answers like redis-server', () => {
-  let redis: RespClient;
+describeWithRedisOfTheRun('memory engine answers like redis-server', () => {
+  let redis: RedisClient;
   beforeAll(async () => {
-    redis = await RespClient.connect(REDIS_URL as string);
+    redis = await RedisClient.connect(process.env.REDIS_URL!);
     expect(await redis.send(['SELECT', DATABASE])).toBe('OK');
   });
   afterAll(async () => {
@@ -36,7 +29,7 @@ describeWithRedis('memory engine answers like redis-server', () => {
   });
 
   it.each(DIFFERENTIAL_SCENARIOS.map((scenario, index) => [index + 1, scenario[0].args.join(' '), scenario] as const))(
-    'scenario %i (%s ...)',
+    'scenario %i (%s ...) gets the replies redis-server gives',
     async (_index, _title, scenario) => {
       await redis.send(['FLUSHDB']);
       const subject = engineUnderTest();

@@ -3,17 +3,18 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { formatCommandsFile, readRedisCommands } from '../../../scripts/redis-commands';
-import { describeWithRedisBinary, OwnRedisServer } from '../../support/redis-server';
+import { ThrowawayRedisServer } from '../../fixtures/redis-server';
+import { describeWithRedisBinary } from '../../support/installed-program';
 
 const FILE = path.join(__dirname, '..', '..', '..', 'mock', 'kv-rest', 'generated', 'redis-7.0-commands.json');
 
 describeWithRedisBinary('the generated Redis command metadata', () => {
-  let redis: OwnRedisServer;
+  let redis: ThrowawayRedisServer;
   beforeAll(async () => {
-    redis = await OwnRedisServer.start();
+    redis = await ThrowawayRedisServer.start();
   });
   afterAll(async () => {
-    await redis.stop();
+    await redis.remove();
   });
 
   it('is what redis-server answers, to the byte (after upgrading Redis, run `npm run commands`)', async () => {

@@ -2,10 +2,10 @@
 // script error and the large and nested values get the same reply from the memory engine as from a
 // real redis-server 7.0 of the test's own. An uncaught `error({})` is left out: it crashes Redis
 // 7.0.15 itself (script-errors-finding-15.test.ts has the answer of the Redis releases that fixed it).
-import { useOwnRedisClient } from '../../support/own-redis-client';
-import { describeWithRedisBinary } from '../../support/redis-server';
-import { engineUnderTest, type EngineUnderTest } from './memory-engine-harness';
-import { ESCAPE_ATTEMPTS } from './script-escape-attempts';
+import { useOwnRedisClient } from '../../support/redis-client';
+import { describeWithRedisBinary } from '../../support/installed-program';
+import { engineUnderTest, type EngineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
+import { ESCAPE_ATTEMPTS } from '../../unit/kv-memory/script-escape-attempts';
 
 const ERROR_SHAPES: readonly string[] = [
   "error('boom')",
@@ -46,7 +46,7 @@ describeWithRedisBinary('findings 1, 15 and 16: scripts answer exactly as redis-
     const args = ['EVAL', script, '0'];
     expect(await memory.run(...args)).toEqual(await redis().send(args));
   };
-  it.each(ESCAPE_ATTEMPTS)('finding 1: %s', sameReply);
-  it.each(ERROR_SHAPES)('finding 15: %s', sameReply);
-  it.each(LARGE_VALUES)('finding 16: %s', sameReply);
+  it.each(ESCAPE_ATTEMPTS)('finding 1: the escape attempt %s gets the reply redis-server gives', sameReply);
+  it.each(ERROR_SHAPES)('finding 15: the script error %s gets the reply redis-server gives', sameReply);
+  it.each(LARGE_VALUES)('finding 16: the large value %s gets the reply redis-server gives', sameReply);
 });
