@@ -3,6 +3,7 @@
 // rate-limit headers and logs each would-be refusal once per caller per window (every one with debug).
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
+import { closedPortUrl } from './store-proxy';
 import { fakeDateOnly, limitedApp, statuses, storeForSuite, strategy } from './support';
 
 const store = storeForSuite();
@@ -113,6 +114,22 @@ describe('shadow mode', () => {
       expect(shadowLines(app.logs.info)).toEqual([expect.stringMatching(/^\[ratelimit\] shadow: would block GET \/limited for 127\.0\.0\.1 \(strategy 1, GET \/limited, 1 per 2h, resets in \d+s\)$/)]);
       const config = { prefix: 'shadow-mixed', strategy: [strategy({}, { tokens: 2, window: '1h' }), strategy({ mode: 'shadow' }, { algorithm: 'sliding-window', tokens: 1, window: '2h' })] };
       expect((await countersOf(config, 1, '127.0.0.1'))[0]).toBe(1);
+    } finally {
+      app.close();
+    }
+  });
+
+  it('with failureMode closed and the store down, a request only shadow strategies cover goes through, and one an enforcing strategy covers gets 503', async () => {
+    const app = limitedApp({
+      url: await closedPortUrl(),
+      token: store.kv.token,
+      prefix: 'shadow-closed',
+      timeout: 150,
+      failureMode: 'closed',
+      strategy: [strategy({ mode: 'shadow' }), strategy({ path: '/enforced' })],
+    });
+    try {
+      expect([(await app.request.get('/limited')).status, (await app.request.get('/enforced')).status]).toEqual([200, 503]);
     } finally {
       app.close();
     }
