@@ -1,9 +1,12 @@
 // Shadow mode through plain Koa on the real embedded store (server/src/http/shadow-log.ts and
-// middleware.ts): a shadow strategy counts exactly as an enforcing one, never refuses, sends no
-// rate-limit headers and logs each would-be refusal once per caller per window (every one with debug).
+// middleware.ts): a shadow strategy counts exactly as an enforcing one (same counters, same round
+// trip, the same refund when another strategy refuses), never refuses, is never remembered as
+// blocked, sends no rate-limit headers and logs each would-be refusal once per caller per window
+// (every one with debug).
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
-import { closedPortUrl } from './store-proxy';
+import fc from 'fast-check';
+import { closedPortUrl, startStoreProxy } from './store-proxy';
 import { fakeDateOnly, limitedApp, statuses, storeForSuite, strategy } from './support';
 
 const store = storeForSuite();
@@ -22,22 +25,54 @@ async function countersOf(config: Record<string, unknown>, index: number, caller
 }
 
 describe('shadow mode', () => {
-  it.each(['fixed-window', 'sliding-window', 'token-bucket'] as const)('a %s shadow strategy never refuses and leaves the same counters in the store as the enforcing one', async (algorithm) => {
-    const limited = strategy({}, { algorithm, tokens: 3 });
-    // No block cache on the enforcing side, so both send every request to the store.
-    const enforcing = { prefix: `shadow-equal-enforce-${algorithm}`, blockedCacheSize: 0, strategy: [limited] };
-    const shadow = { prefix: `shadow-equal-shadow-${algorithm}`, strategy: [{ ...limited, mode: 'shadow' as const }] };
-    const enforcingApp = limitedApp({ url: store.kv.url, token: store.kv.token, ...enforcing });
-    const shadowApp = limitedApp({ url: store.kv.url, token: store.kv.token, ...shadow });
+  it('a shadow strategy never refuses and leaves the same counters in the store as the same strategy enforcing, for every algorithm and limit', async () => {
+    const limiters = fc.oneof(
+      fc.record({ algorithm: fc.constantFrom('fixed-window' as const, 'sliding-window' as const), tokens: fc.integer({ min: 1, max: 4 }) }),
+      fc.record({ algorithm: fc.constant('token-bucket' as const), tokens: fc.integer({ min: 1, max: 4 }), refillRate: fc.integer({ min: 1, max: 3 }) }),
+    );
+    let run = 0;
+    await fc.assert(
+      fc.asyncProperty(limiters, fc.integer({ min: 1, max: 8 }), async (limiter, requests) => {
+        run += 1;
+        const limited = strategy({}, { ...limiter, window: '1h' });
+        // No block cache on the enforcing side, so both send every request to the store.
+        const enforcing = { prefix: `shadow-equal-${run}-enforce`, blockedCacheSize: 0, strategy: [limited] };
+        const shadow = { prefix: `shadow-equal-${run}-shadow`, strategy: [{ ...limited, mode: 'shadow' as const }] };
+        const enforcingApp = limitedApp({ url: store.kv.url, token: store.kv.token, ...enforcing });
+        const shadowApp = limitedApp({ url: store.kv.url, token: store.kv.token, ...shadow });
+        try {
+          await statuses(() => enforcingApp.request.get('/limited'), requests);
+          expect(await statuses(() => shadowApp.request.get('/limited'), requests)).toEqual(Array.from({ length: requests }, () => 200));
+          const enforced = await countersOf(enforcing, 0, '127.0.0.1');
+          expect(enforced[0]).not.toBeNull();
+          expect(await countersOf(shadow, 0, '127.0.0.1')).toEqual(enforced);
+        } finally {
+          enforcingApp.close();
+          shadowApp.close();
+        }
+      }),
+      { numRuns: 15, endOnFailure: true },
+    );
+  });
+
+  it('counts a shadow strategy in the same store round trip as the enforcing one, and a would-be refusal costs no extra trip', async () => {
+    const proxy = await startStoreProxy(store.kv.url);
+    const app = limitedApp({
+      url: proxy.url,
+      token: store.kv.token,
+      prefix: 'shadow-trips',
+      strategy: [strategy({}, { algorithm: 'sliding-window', tokens: 10 }), strategy({ mode: 'shadow' }, { algorithm: 'sliding-window', tokens: 1, window: '2h' })],
+    });
     try {
-      expect(await statuses(() => enforcingApp.request.get('/limited'), 6)).toEqual([200, 200, 200, 429, 429, 429]);
-      expect(await statuses(() => shadowApp.request.get('/limited'), 6)).toEqual([200, 200, 200, 200, 200, 200]);
-      const enforced = await countersOf(enforcing, 0, '127.0.0.1');
-      expect(enforced[0]).not.toBeNull();
-      expect(await countersOf(shadow, 0, '127.0.0.1')).toEqual(enforced);
+      // The first request also loads the scripts (EVALSHA, NOSCRIPT, then EVAL): two trips at most.
+      expect((await app.request.get('/limited')).status).toBe(200);
+      const afterFirst = proxy.count();
+      expect(afterFirst).toBeLessThanOrEqual(2);
+      expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 200]);
+      expect(proxy.count() - afterFirst).toBe(3);
     } finally {
-      enforcingApp.close();
-      shadowApp.close();
+      app.close();
+      await proxy.close();
     }
   });
 
@@ -113,6 +148,18 @@ describe('shadow mode', () => {
       // is logged once for the window); it holds the one token it admitted, as it would if it enforced.
       expect(shadowLines(app.logs.info)).toEqual([expect.stringMatching(/^\[ratelimit\] shadow: would block GET \/limited for 127\.0\.0\.1 \(strategy 1, GET \/limited, 1 per 2h, resets in \d+s\)$/)]);
       const config = { prefix: 'shadow-mixed', strategy: [strategy({}, { tokens: 2, window: '1h' }), strategy({ mode: 'shadow' }, { algorithm: 'sliding-window', tokens: 1, window: '2h' })] };
+      expect((await countersOf(config, 1, '127.0.0.1'))[0]).toBe(1);
+    } finally {
+      app.close();
+    }
+  });
+
+  it("gives a shadow strategy's token back when an enforcing strategy refuses the request, as every admitting strategy's is", async () => {
+    const config = { prefix: 'shadow-refund', strategy: [strategy({}, { tokens: 1, window: '1h' }), strategy({ mode: 'shadow' as const }, { algorithm: 'sliding-window', tokens: 5, window: '2h' })] };
+    const app = limitedApp({ url: store.kv.url, token: store.kv.token, ...config });
+    try {
+      expect(await statuses(() => app.request.get('/limited'), 2)).toEqual([200, 429]);
+      // The shadow strategy admitted both; the refused request's token was given back.
       expect((await countersOf(config, 1, '127.0.0.1'))[0]).toBe(1);
     } finally {
       app.close();
