@@ -93,9 +93,11 @@ export async function readUsage(
   failOpen: FailOpenReport = NO_FAIL_OPEN,
 ): Promise<UsageReport> {
   // A disabled plugin uses no store: its strategies are listed with no callers.
-  const { callers, exact } = config.enabled ? await findCallers(redis, config.prefix, config.rules, limits) : { callers: config.rules.map(() => []), exact: true };
   const analyticsRead = config.analytics && config.enabled;
-  const wouldBlock = analyticsRead ? await readWouldBlock(redis, config.prefix, config.rules, now) : [];
+  const [{ callers, exact }, wouldBlock] = await Promise.all([
+    config.enabled ? findCallers(redis, config.prefix, config.rules, limits) : { callers: config.rules.map((): FoundCaller[] => []), exact: true },
+    analyticsRead ? readWouldBlock(redis, config.prefix, config.rules, now) : [],
+  ]);
   const strategies = await Promise.all(config.rules.map((rule) => strategyUsage(redis, rule, callers[rule.index], exact, limits, now, wouldBlock[rule.index])));
   return {
     enabled: config.enabled,
