@@ -1,6 +1,6 @@
 // The Rate limit page in a real browser: the demo app's admin panel is built with the packed plugin
-// installed as users install it, a super admin logs in, sees the strategies, the caller that traffic
-// blocked and the 24-hour chart, resets the caller after confirming, then watches the key-value store
+// installed as users install it, a super admin logs in, sees the strategies (a shadow one marked so,
+// with its would-be refusals), the caller that traffic blocked and the 24-hour chart, resets the caller after confirming, then watches the key-value store
 // go away (the last good report stays below a notice) and come back (with the count of requests let
 // through meanwhile); the browser logs no error on the way but the outage's own 503s.
 // Leaves screenshots in test-artifacts/admin-usage-page.png and admin-usage-store-down.png.
@@ -68,6 +68,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
           // A day's window: a run that crosses its end (midnight UTC), and so sees the counters go, is rare.
           { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1d' } },
           { methods: ['GET'], path: '/api/articles', identifierSource: 'ip', limiter: { algorithm: 'token-bucket', tokens: 5, refillRate: 1, window: '1m' } },
+          { methods: ['GET'], path: '/api/ping/:id', identifierSource: 'ip', mode: 'shadow', limiter: { algorithm: 'sliding-window', tokens: 1, window: '1d' } },
         ],
       },
     };
@@ -96,6 +97,9 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     const statuses: number[] = [];
     for (const caller of ['flooder', 'flooder', 'flooder', 'polite']) statuses.push((await app.request.get('/api/ping').set('x-caller', caller)).status);
     expect(statuses).toEqual([200, 200, 429, 200]);
+    // Past the shadow strategy's limit twice, and let through each time.
+    for (let request = 0; request < 3; request++) statuses.push((await app.request.get('/api/ping/7')).status);
+    expect(statuses.slice(4)).toEqual([200, 200, 200]);
 
     await page.goto(`${baseUrl}/admin`);
     await page.getByLabel('Email').fill(SUPER_ADMIN);
@@ -107,6 +111,8 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     await counterRow('flooder').waitFor();
     expect(await cellTexts(strategyRow('fixed-window'))).toEqual(['GET', '/api/ping', 'fixed-window', '2 per 1d', 'header.x-caller', 'off', '2', '1']);
     expect(await cellTexts(strategyRow('token-bucket'))).toEqual(['GET', '/api/articles', 'token-bucket', '5 per 1m, refills 1 per 1m', 'ip', 'off', '0', '0']);
+    expect(await cellTexts(strategyRow('sliding-window'))).toEqual(['GET', '/api/ping/:idshadow', 'sliding-window', '1 per 1d', 'ip', 'off', '1', '2 would be refused in 24 h']);
+    expect(await cellTexts(counterRow('127.0.0.1'))).toEqual(['GET', expect.stringMatching(/127\.0\.0\.1$/), '0 of 1 left', expect.any(String), 'Would be blocked', 'Reset']);
     expect(await cellTexts(counterRow('flooder'))).toEqual(['GET', 'flooder', '0 of 2 left', expect.any(String), 'Blocked', 'Reset']);
     expect(await counterRow('flooder').getAttribute('data-blocked')).toBe('true');
     expect(await cellTexts(counterRow('polite'))).toEqual(['GET', 'polite', '1 of 2 left', expect.any(String), 'Allowed', 'Reset']);
@@ -123,7 +129,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
 
   it('issue 16: the live counters are a card like the others, each with its own section heading', async () => {
     expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Strategies', 'Live counters', 'Allowed vs blocked, last 24 hours']);
-    expect(await card('Live counters').getByRole('heading', { level: 3 }).allTextContents()).toEqual(['GET /api/ping', 'GET /api/articles']);
+    expect(await card('Live counters').getByRole('heading', { level: 3 }).allTextContents()).toEqual(['GET /api/ping', 'GET /api/articles', 'GET /api/ping/:id']);
   });
 
   it('issue 16: the chart has hours and dates on its x axis, a y axis with ticks, a tooltip per hour and a label that sums it up', async () => {

@@ -1,6 +1,7 @@
 // The admin usage API inside a real Strapi app: a super admin sees the right numbers after
-// traffic, roles without the read or reset action are refused, reset lets a caller in again, and
-// many callers give a bounded answer with their total.
+// traffic, roles without the read or reset action are refused, reset lets a caller in again, many
+// callers give a bounded answer with their total, and a shadow strategy never refuses while its
+// would-be refusals show in Strapi's log and in the usage report.
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { adminRoleId, adminToken, createAdminUser } from '../support/admin-users';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
@@ -10,6 +11,7 @@ const CALLERS = 130;
 describe('admin usage API in a real Strapi app', () => {
   let kv: KvRestServer;
   let app: StrapiApp;
+  const logged: string[] = [];
   const tokens: Record<'superAdmin' | 'editor' | 'viewer', string> = { superAdmin: '', editor: '', viewer: '' };
 
   async function userToken(email: string, roleId: number): Promise<string> {
@@ -27,8 +29,15 @@ describe('admin usage API in a real Strapi app', () => {
         strategy: [
           { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } },
           { methods: ['GET'], path: '/api/articles', identifierSource: 'header.x-caller', limiter: { algorithm: 'token-bucket', tokens: 1, window: '1h' } },
+          { methods: ['GET'], path: '/api/ping/:id', identifierSource: 'header.x-caller', mode: 'shadow', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1h' } },
         ],
       },
+    });
+    const log = app.strapi.log as unknown as { info: (message: string) => void };
+    const info = log.info.bind(log);
+    jest.spyOn(log, 'info').mockImplementation((message: string) => {
+      logged.push(message);
+      info(message);
     });
     const roles = (app.strapi as unknown as { service(uid: string): unknown }).service('admin::role') as {
       create(role: object): Promise<{ id: number }>;
@@ -41,6 +50,7 @@ describe('admin usage API in a real Strapi app', () => {
     tokens.viewer = await userToken('viewer@fixture.test', viewerRole.id);
   });
   afterAll(async () => {
+    jest.restoreAllMocks();
     await app?.close();
     await kv?.close();
   });
@@ -95,5 +105,21 @@ describe('admin usage API in a real Strapi app', () => {
     const articles = response.body.data.strategies[1];
     expect(articles.callers).toHaveLength(25);
     expect(articles).toMatchObject({ totalCallers: CALLERS, totalExact: true });
+  });
+
+  it('lets every request through a shadow strategy, logs its would-be refusal once and reports it in the usage view', async () => {
+    const seen: number[] = [];
+    for (let request = 0; request < 4; request++) seen.push((await app.request.get('/api/ping/7').set('x-caller', 'shadowed')).status);
+    expect(seen).toEqual([200, 200, 200, 200]);
+    expect(logged.filter((line) => line.startsWith('[ratelimit] shadow:'))).toEqual([
+      expect.stringMatching(/^\[ratelimit\] shadow: would block GET \/api\/ping\/7 for shadowed \(strategy 2, GET \/api\/ping\/:id, 1 per 1h, resets in \d+s\)$/),
+    ]);
+    // Analytics events are written after the response: poll the report until all three have arrived.
+    let shadow: { mode: string; wouldBlock?: number } = { mode: '' };
+    for (let attempt = 0; attempt < 50 && shadow.wouldBlock !== 3; attempt++) {
+      shadow = (await usage(tokens.superAdmin)).body.data.strategies[2];
+      if (shadow.wouldBlock !== 3) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(shadow).toMatchObject({ path: '/api/ping/:id', mode: 'shadow', wouldBlock: 3, totalCallers: 1 });
   });
 });

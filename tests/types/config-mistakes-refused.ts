@@ -8,6 +8,7 @@ type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
 export const accepted: Strategy[] = [
   { methods: ['GET', 'post'], path: '/api/articles/:id', identifierSource: 'header.x-api-key', limiter: { algorithm: 'token-bucket', tokens: 10, refillRate: 1, window: '1.5m' } },
   { methods: ['ALL'], path: '*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 100, window: '20 s' } },
+  { methods: ['GET'], path: '/api', identifierSource: 'ip', mode: 'shadow', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' } },
 ];
 
 export const refused: Strategy[] = [
@@ -23,7 +24,12 @@ export const refused: Strategy[] = [
   { methods: ['GET'], path: 'api/articles', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' } },
   // @ts-expect-error: the identifier source is `ip`, `user` or `header.<NAME>`.
   { methods: ['GET'], path: '/api', identifierSource: 'x-api-key', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' } },
+  // @ts-expect-error: a mode is `enforce` or `shadow`.
+  { methods: ['GET'], path: '/api', identifierSource: 'ip', mode: 'dry-run', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' } },
 ];
+
+// @ts-expect-error: the top-level mode is `enforce` or `shadow` too.
+export const refusedMode: RateLimitConfigInput = { mode: 'observe' };
 
 export const koaMiddleware = () =>
   // @ts-expect-error: issue 18 defect 3, the Koa API took any value; tokens is a number, and `colour` is no option.

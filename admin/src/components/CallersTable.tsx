@@ -1,5 +1,6 @@
 // The live counters of one strategy: one row per caller with its remaining-tokens bar and reset
-// time, blocked callers highlighted, and a reset button for roles allowed to reset.
+// time, blocked callers highlighted (a shadow strategy's as "would be blocked": it refuses no one),
+// and a reset button for roles allowed to reset.
 import { Badge, Box, Flex, Td, Tr, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { StrategyUsage } from '../api';
@@ -51,7 +52,9 @@ export function CallersTable({ strategy, canReset, onReset }: CallersTableProps)
               <Td><RemainingBar remaining={caller.remaining} limit={caller.limit} /></Td>
               <Td><Typography>{formatTime(caller.reset, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}</Typography></Td>
               <Td>
-                {caller.blocked ? (
+                {caller.blocked && strategy.mode === 'shadow' ? (
+                  <Badge backgroundColor="warning100" textColor="warning700">{t('callers.wouldBeBlocked', 'Would be blocked')}</Badge>
+                ) : caller.blocked ? (
                   <Badge backgroundColor="danger100" textColor="danger700">{t('callers.blocked', 'Blocked')}</Badge>
                 ) : (
                   <Badge backgroundColor="success100" textColor="success700">{t('callers.allowed', 'Allowed')}</Badge>

@@ -1,5 +1,7 @@
 // The configured strategies as a table: methods, path, algorithm, limit, how callers are
-// identified, debug, and how many callers hold a counter or are blocked right now.
+// identified, debug, and how many callers hold a counter or are blocked right now. A shadow
+// strategy (counted, never refusing) is marked so, with its would-be refusals of the last 24 hours
+// when analytics is on.
 import { Badge, Td, Tr, Typography } from '@strapi/design-system';
 import type { StrategyUsage } from '../api';
 import { useTranslate } from '../utils/useTranslate';
@@ -22,7 +24,10 @@ export function StrategiesTable({ strategies }: { strategies: StrategyUsage[] })
       {strategies.map((strategy) => (
         <Tr key={strategy.index}>
           <Td><Typography>{strategy.methods.join(', ')}</Typography></Td>
-          <Td><Typography fontWeight="semiBold">{strategy.path}</Typography></Td>
+          <Td>
+            <Typography fontWeight="semiBold">{strategy.path}</Typography>
+            {strategy.mode === 'shadow' && <Badge marginLeft={2}>{t('strategies.shadow', 'shadow')}</Badge>}
+          </Td>
           <Td><Typography>{strategy.algorithm}</Typography></Td>
           <Td>
             <Typography>
@@ -34,7 +39,9 @@ export function StrategiesTable({ strategies }: { strategies: StrategyUsage[] })
           <Td><Typography>{strategy.debug ? t('strategies.on', 'on') : t('strategies.off', 'off')}</Typography></Td>
           <Td><Typography>{strategy.totalExact ? strategy.totalCallers : `${strategy.totalCallers}+`}</Typography></Td>
           <Td>
-            {strategy.blockedCallers > 0 ? (
+            {strategy.wouldBlock !== undefined ? (
+              <Typography textColor="neutral600">{t('strategies.wouldBlock', '{count} would be refused in 24 h', { count: strategy.wouldBlock })}</Typography>
+            ) : strategy.blockedCallers > 0 ? (
               <Badge backgroundColor="danger100" textColor="danger700">{strategy.blockedCallers}</Badge>
             ) : (
               <Typography textColor="neutral600">0</Typography>

@@ -1,7 +1,10 @@
 // Allowed vs blocked per hour over the last 24 hours and the most limited callers, read with
-// @upstash/ratelimit's Analytics from the events the limiters record when `analytics` is on.
+// @upstash/ratelimit's Analytics from the events the limiters record when `analytics` is on; and
+// each shadow strategy's would-be refusals, from their own series (http/decision-events.ts).
 import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
+import { shadowSeriesPrefix } from '../config/keys';
+import type { Rule } from '../config/rules';
 import type { AnalyticsReport, HourlyCount } from './usage-types';
 
 export const ANALYTICS_HOURS = 24;
@@ -36,4 +39,23 @@ export async function readAnalytics(redis: Redis, prefix: string, now: number): 
     hour.blocked += (counts.false ?? 0) + (counts.denied ?? 0);
   }
   return { hours, mostLimited: top.ratelimited, mostAllowed: top.allowed };
+}
+
+/**
+ * Per rule (by index), the would-be refusals of the last 24 hours: a number for each shadow rule,
+ * undefined for enforcing ones. The series holds one identifier per shadow strategy and method (its
+ * shape), so the reply is bounded by the config, not by the callers.
+ */
+export async function readWouldBlock(redis: Redis, prefix: string, rules: readonly Rule[], now: number): Promise<Array<number | undefined>> {
+  const counts = rules.map((rule): number | undefined => (rule.mode === 'shadow' ? 0 : undefined));
+  const seriesPrefix = shadowSeriesPrefix(prefix);
+  if (!counts.some((count) => count !== undefined) || !(await hasEvents(redis, seriesPrefix, now))) return counts;
+  const owner = new Map<string, number>();
+  for (const rule of rules) if (rule.mode === 'shadow') for (const method of rule.methods) owner.set(rule.keys.shape(method), rule.index);
+  const usage = await new Analytics({ redis, prefix: seriesPrefix }).getUsage(now - ANALYTICS_HOURS * HOUR_MS);
+  for (const [shape, { blocked }] of Object.entries(usage)) {
+    const index = owner.get(shape);
+    if (index !== undefined) counts[index] = (counts[index] ?? 0) + blocked;
+  }
+  return counts;
 }

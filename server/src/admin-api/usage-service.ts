@@ -6,7 +6,7 @@
 import type { Redis } from '@upstash/redis';
 import type { CompiledConfig, Rule } from '../config/rules';
 import { escapeGlob, parseKey, shapeOf } from '../config/keys';
-import { readAnalytics } from './analytics';
+import { readAnalytics, readWouldBlock } from './analytics';
 import { readCounters, type FoundCaller } from './counters';
 import { storeInUse } from '../limiter/store-in-use';
 import type { CallerCounter, FailOpenReport, StrategyUsage, UsageReport } from './usage-types';
@@ -59,7 +59,7 @@ function byMostLimited(a: CallerCounter, b: CallerCounter): number {
   return a.remaining - b.remaining || a.identifier.localeCompare(b.identifier);
 }
 
-async function strategyUsage(redis: Redis, rule: Rule, callers: FoundCaller[], exact: boolean, limits: UsageLimits, now: number): Promise<StrategyUsage> {
+async function strategyUsage(redis: Redis, rule: Rule, callers: FoundCaller[], exact: boolean, limits: UsageLimits, now: number, wouldBlock: number | undefined): Promise<StrategyUsage> {
   // Counters are read for a bounded number of callers; the rest only count towards the total.
   const counters = (await readCounters(redis, rule, callers.slice(0, limits.maxCallers), now)).sort(byMostLimited);
   const { strategy } = rule;
@@ -73,6 +73,8 @@ async function strategyUsage(redis: Redis, rule: Rule, callers: FoundCaller[], e
     ...(strategy.limiter.refillRate === undefined ? {} : { refillRate: strategy.limiter.refillRate }),
     identifierSource: strategy.identifierSource,
     debug: rule.debug,
+    mode: rule.mode,
+    ...(wouldBlock === undefined ? {} : { wouldBlock }),
     callers: counters,
     totalCallers: callers.length,
     totalExact: exact,
@@ -91,8 +93,12 @@ export async function readUsage(
   failOpen: FailOpenReport = NO_FAIL_OPEN,
 ): Promise<UsageReport> {
   // A disabled plugin uses no store: its strategies are listed with no callers.
-  const { callers, exact } = config.enabled ? await findCallers(redis, config.prefix, config.rules, limits) : { callers: config.rules.map(() => []), exact: true };
-  const strategies = await Promise.all(config.rules.map((rule) => strategyUsage(redis, rule, callers[rule.index], exact, limits, now)));
+  const analyticsRead = config.analytics && config.enabled;
+  const [{ callers, exact }, wouldBlock] = await Promise.all([
+    config.enabled ? findCallers(redis, config.prefix, config.rules, limits) : { callers: config.rules.map((): FoundCaller[] => []), exact: true },
+    analyticsRead ? readWouldBlock(redis, config.prefix, config.rules, now) : [],
+  ]);
+  const strategies = await Promise.all(config.rules.map((rule) => strategyUsage(redis, rule, callers[rule.index], exact, limits, now, wouldBlock[rule.index])));
   return {
     enabled: config.enabled,
     store: storeInUse(config),
@@ -101,7 +107,7 @@ export async function readUsage(
     generatedAt: now,
     strategies,
     failOpen,
-    ...(config.analytics && config.enabled ? { analytics: await readAnalytics(redis, config.prefix, now) } : {}),
+    ...(analyticsRead ? { analytics: await readAnalytics(redis, config.prefix, now) } : {}),
   };
 }
 

@@ -23,6 +23,10 @@ export interface StrategyUsage {
   refillRate?: number;
   identifierSource: string;
   debug: boolean;
+  /** shadow: counted and logged, never refused (README, "Shadow mode"). */
+  mode: 'enforce' | 'shadow';
+  /** Shadow strategies with analytics on: the requests they would have refused in the last 24 hours. */
+  wouldBlock?: number;
   /** The listed callers, blocked first, then by fewest remaining tokens. */
   callers: CallerCounter[];
   totalCallers: number;

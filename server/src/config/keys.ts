@@ -136,3 +136,10 @@ export class StrategyKeys {
 export function shapeOf(key: ParsedKey): string {
   return `${key.method}:${key.route}:${key.limiter}`;
 }
+
+/**
+ * The Analytics prefix of shadow strategies' would-be refusals (`<prefix>:shadow:events:<hour>`):
+ * a series apart from the enforced decisions' `<prefix>:events:<hour>`, and never a counter key
+ * (`shadow` is no method).
+ */
+export const shadowSeriesPrefix = (prefix: string): string => `${prefix}:shadow`;

@@ -7,7 +7,7 @@ import { DURATION_FORMAT, parseDuration, type Duration } from './duration';
 import { RateLimitConfigError } from './errors';
 import { compileKeyMethod, keyMethods, StrategyKeys } from './keys';
 import { parsePathPattern, type PathPattern } from './path-pattern';
-import type { Algorithm } from './config-literals';
+import type { Algorithm, Mode } from './config-literals';
 import type { RateLimitConfig, StrategyConfig } from './schema';
 
 /** How a rule counts: the algorithm, its tokens and refill (default applied) and the window. */
@@ -31,6 +31,8 @@ export interface Rule {
   readonly limit: Limit;
   readonly keys: StrategyKeys;
   readonly debug: boolean;
+  /** The strategy's mode, or the config's when it names none: a shadow rule counts and never refuses. */
+  readonly mode: Mode;
 }
 
 /** The validated config with its strategies compiled into rules (in config order). */
@@ -38,7 +40,7 @@ export interface CompiledConfig extends RateLimitConfig {
   readonly rules: readonly Rule[];
 }
 
-function compileRule(prefix: string, strategy: StrategyConfig, index: number): Rule {
+function compileRule(config: RateLimitConfig, strategy: StrategyConfig, index: number): Rule {
   const field = `strategy[${index}]`;
   // The schema refuses both; a config that skipped it still gets an error naming the field.
   const path = parsePathPattern(strategy.path);
@@ -54,11 +56,12 @@ function compileRule(prefix: string, strategy: StrategyConfig, index: number): R
     keyMethod: compileKeyMethod(methods),
     path,
     limit: { algorithm, tokens, refillRate, window },
-    keys: new StrategyKeys(prefix, { methods, path: strategy.path, algorithm, windowMs: window.milliseconds }),
+    keys: new StrategyKeys(config.prefix, { methods, path: strategy.path, algorithm, windowMs: window.milliseconds }),
     debug: strategy.debug === true || strategy.debug === 'true',
+    mode: strategy.mode ?? config.mode,
   };
 }
 
 export function compileConfig(config: RateLimitConfig): CompiledConfig {
-  return { ...config, rules: config.strategy.map((strategy, index) => compileRule(config.prefix, strategy, index)) };
+  return { ...config, rules: config.strategy.map((strategy, index) => compileRule(config, strategy, index)) };
 }

@@ -7,9 +7,9 @@ import { MAX_PATH_PATTERN_LENGTH, parsePathPattern } from './path-pattern';
 import { strategiesSharingKeys } from './shared-keys';
 import { ALLOW_LIST_FORMAT, parseAllowListEntry } from './allow-list-entry';
 
-import { ALGORITHMS, METHODS, typedAs, type Algorithm, type IdentifierSource, type MethodName, type StrategyPath, type WindowText } from './config-literals';
+import { ALGORITHMS, METHODS, MODES, typedAs, type Algorithm, type IdentifierSource, type MethodName, type StrategyPath, type WindowText } from './config-literals';
 
-export { ALGORITHMS, METHODS };
+export { ALGORITHMS, METHODS, MODES };
 const CAMEL_CASE_ALGORITHMS: Record<string, string> = { tokenBucket: 'token-bucket', fixedWindow: 'fixed-window', slidingWindow: 'sliding-window' };
 const IDENTIFIER_SOURCE = /^(ip|user|header\.[A-Za-z0-9!#$%&'*+.^_`|~-]+)$/;
 // What parsePathPattern accepts, for editors reading strategy-schema.json.
@@ -33,6 +33,9 @@ const algorithm = typedAs<Algorithm>()(z.string({ error: `must be one of ${ALGOR
     message: hint ? `${quote(value)} is not accepted: write "${hint}"` : `${quote(value)} is not one of ${ALGORITHMS.join(', ')}`,
   });
 }).meta({ enum: [...ALGORITHMS], description: 'How requests are counted, through @upstash/ratelimit.' }));
+
+const mode = z.enum(MODES, { error: 'must be "enforce" (refuse requests past the limit) or "shadow" (count them and log would-be refusals, never refuse)' });
+const MODE_DESCRIPTION = 'enforce: refuse requests past the limit; shadow: count them exactly as enforce does, log each would-be refusal and never refuse nor send rate-limit headers.';
 
 const positiveInteger = (what: string) =>
   z
@@ -113,6 +116,7 @@ export const strategySchema = z.strictObject(
       .union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' })
       .optional()
       .meta({ description: 'Log one line per request (method, route, identifier, remaining, verdict) at info level.' }),
+    mode: mode.optional().meta({ description: `${MODE_DESCRIPTION} Default: the top-level mode.` }),
     limiter: limiterSchema,
   },
   { error: 'must be an object with methods, path, identifierSource and limiter' },
@@ -153,6 +157,7 @@ const optionsShape = {
     .default('@cms')
     .meta({ description: 'Store keys are <prefix>:<method>:<route>:<identifier>:<limiter> (see the README).' }),
   analytics: z.boolean({ error: 'must be true or false' }).default(false).meta({ description: "Record allowed/blocked events with @upstash/ratelimit's analytics." }),
+  mode: mode.default('enforce').meta({ description: `The mode of strategies that name none. ${MODE_DESCRIPTION}` }),
   strategy: z.array(strategySchema, { error: 'must be a list of strategies' }).default([]).meta({ description: 'Every strategy matching a request applies; any refusal refuses.' }),
   timeout: z
     .number({ error: 'must be a number of milliseconds' })
@@ -226,4 +231,4 @@ export type RateLimitConfigInput = z.input<typeof configSchema>;
 /** The config with defaults applied. */
 export type RateLimitConfig = z.output<typeof configSchema>;
 export type StrategyConfig = z.output<typeof strategySchema>;
-export type { Algorithm, IdentifierSource, Method, MethodName, StrategyPath, WindowText } from './config-literals';
+export type { Algorithm, IdentifierSource, Method, MethodName, Mode, StrategyPath, WindowText } from './config-literals';

@@ -1,32 +1,48 @@
 // With `analytics: true`, the events that @upstash/ratelimit's Analytics keeps and the admin page
-// charts: one per strategy that counted a request, under that strategy's limiter key. A strategy
-// counts a request it admitted (it spent a token on it) and a request it refused, from the store or
-// from the block cache (where only the strategy that blocks longest is asked). A strategy that
-// admitted a request another one refused counted nothing, since its token was given back
+// charts: one per enforcing strategy that counted a request, under that strategy's limiter key. A
+// strategy counts a request it admitted (it spent a token on it) and a request it refused, from the
+// store or from the block cache (where only the strategy that blocks longest is asked). A strategy
+// that admitted a request another one refused counted nothing, since its token was given back
 // (limiter/token-refunds.ts), so it records nothing either; and decisions made in memory while the
 // store is away (failureMode 'local') are not recorded in the store that is away. So a request that
 // three strategies admit is three allowed events, one that the block cache refuses one blocked event.
+// Shadow strategies decide nothing, so they stay out of that series: their would-be refusals are a
+// series of their own (config/keys.ts, shadowSeriesPrefix), one blocked event per would-be refusal under the strategy's
+// shape (`<method>:<route>:<limiter>`, no caller), so the usage report reads a bounded number of
+// totals per strategy (admin-api/analytics.ts); who was refused is in the shadow log lines.
 // The limiters themselves record nothing (limiter/create-limiter.ts): this is the one place.
 import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
+import { shadowSeriesPrefix } from '../config/keys';
+import type { Rule } from '../config/rules';
 
 /** One strategy's verdict on a request. */
 export interface Decision {
-  readonly check: { readonly limiterKey: string };
+  readonly check: { readonly limiterKey: string; readonly method: string; readonly rule: Rule };
   readonly success: boolean;
   readonly from: 'store' | 'block cache' | 'memory';
 }
 
 export class DecisionEvents {
   private readonly analytics: Analytics;
+  private readonly shadowAnalytics: Analytics;
 
   constructor(redis: Redis, prefix: string) {
     this.analytics = new Analytics({ redis, prefix });
+    this.shadowAnalytics = new Analytics({ redis, prefix: shadowSeriesPrefix(prefix) });
   }
 
   /** Records a request's decisions once its verdict is known; resolves when written (the middleware does not wait), failures ignored. */
   async record(decisions: readonly Decision[], admitted: boolean, time: number): Promise<void> {
-    const recorded = decisions.filter(({ success, from }) => from !== 'memory' && (admitted || !success));
-    await Promise.all(recorded.map(({ check, success }) => this.analytics.record({ identifier: check.limiterKey, time, success }).catch(() => undefined)));
+    const writes: Array<Promise<unknown>> = [];
+    for (const { check, success, from } of decisions) {
+      if (from === 'memory') continue;
+      if (check.rule.mode === 'shadow') {
+        if (!success) writes.push(this.shadowAnalytics.record({ identifier: check.rule.keys.shape(check.method), time, success: false }));
+      } else if (admitted || !success) {
+        writes.push(this.analytics.record({ identifier: check.limiterKey, time, success }));
+      }
+    }
+    await Promise.all(writes.map((write) => write.catch(() => undefined)));
   }
 }

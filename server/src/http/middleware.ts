@@ -3,7 +3,9 @@
 // store round trip) -> headers -> next, or 429 after giving the admitting strategies their tokens
 // back. Blocked callers are answered from memory until the algorithm could admit them again (see
 // limiter/reopening.ts); store failures fail open (default, counted), closed (503) or to per-instance
-// limits in memory (local).
+// limits in memory (local). Shadow strategies are counted in the same round trip and refunded by the
+// same rule, but never refuse, set no header and are never remembered as blocked: their would-be
+// refusals are logged (shadow-log.ts) and, with analytics, recorded (decision-events.ts).
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
@@ -14,6 +16,7 @@ import { StoreHealth } from '../limiter/store-health';
 import { TokenRefunds } from '../limiter/token-refunds';
 import { compileAllowList, type AllowList } from './allow-list';
 import { DecisionEvents } from './decision-events';
+import { ShadowLog } from './shadow-log';
 import type { HeaderValueHasher } from './header-privacy';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
@@ -77,6 +80,7 @@ export class RateLimiter {
   /** Outages and the requests failing open let through, for the logs and the usage report. */
   readonly health: StoreHealth;
   private readonly ipIdentity: (ctx: Context) => IpIdentity;
+  private readonly shadowLog: ShadowLog;
 
   constructor(
     private readonly config: RateLimitConfig,
@@ -101,6 +105,7 @@ export class RateLimiter {
     }
     this.refunds = new TokenRefunds(rules.map((rule) => rule.limiter));
     this.events = config.analytics ? new DecisionEvents(redis, config.prefix) : undefined;
+    this.shadowLog = new ShadowLog(logger);
   }
 
   readonly middleware = async (ctx: Context, next: Next): Promise<void> => {
@@ -122,23 +127,30 @@ export class RateLimiter {
         this.health.recovered();
       } catch (failure) {
         this.health.failed(failure);
-        if (this.config.failureMode === 'closed') return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
+        // Closed refuses what an enforcing strategy covers; shadow strategies alone refuse nothing.
+        if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
         const memory = this.memory;
         if (!memory) return next();
         outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now), from: 'memory' as const }));
       }
     }
-    // One pass: the tightest limit for the headers, and the latest reset among refusals.
-    let tightest = outcomes[0];
+    // One pass over the enforcing outcomes: the tightest limit for the headers, and the latest reset among refusals.
+    let tightest: Outcome | undefined;
     let retryAt = 0;
     for (const outcome of outcomes) {
-      if (outcome.remaining < tightest.remaining || (!outcome.success && tightest.success)) tightest = outcome;
-      if (!outcome.success && outcome.reset > retryAt) retryAt = outcome.reset;
       if (outcome.check.rule.debug) this.logDebug(ctx, outcome);
+      if (outcome.check.rule.mode === 'shadow') {
+        if (!outcome.success) this.shadowLog.wouldBlock(ctx.method, ctx.path, outcome, now);
+        continue;
+      }
+      if (tightest === undefined || outcome.remaining < tightest.remaining || (!outcome.success && tightest.success)) tightest = outcome;
+      if (!outcome.success && outcome.reset > retryAt) retryAt = outcome.reset;
     }
+    void this.events?.record(outcomes, retryAt === 0, now);
+    // Only shadow strategies matched: no limit applies, so no rate-limit headers either.
+    if (tightest === undefined) return next();
     const state: LimitState = { limit: tightest.limit, remaining: tightest.remaining, reset: tightest.reset, windowSeconds: tightest.check.rule.windowSeconds };
     setRateLimitHeaders(ctx, this.config.headers, state, now);
-    void this.events?.record(outcomes, retryAt === 0, now);
     if (retryAt === 0) return next();
     setRetryAfter(ctx, retryAt, now);
     // A refusal consumes nothing: the strategies that admitted the request get their token back.
@@ -207,15 +219,16 @@ export class RateLimiter {
   private async limit(check: Check): Promise<Outcome> {
     const result = await check.rule.limiter.limit(check.limiterKey);
     result.pending.catch(() => undefined);
-    // A refused caller is answered from memory until the algorithm could admit it again, and told to retry then.
-    const reopensAt = result.success ? undefined : await check.rule.reopensAt(check.method, check.caller, result.reset);
+    // A refused caller is answered from memory until the algorithm could admit it again, and told to
+    // retry then; a shadow strategy refuses no one, so it is never remembered as blocked.
+    const reopensAt = result.success || check.rule.mode === 'shadow' ? undefined : await check.rule.reopensAt(check.method, check.caller, result.reset);
     if (reopensAt !== undefined) this.blocked.block(check.cacheKey, reopensAt);
     const reset = reopensAt ?? result.reset;
     return { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset, from: 'store' };
   }
 
   private logDebug(ctx: Context, outcome: Outcome): void {
-    const verdict = outcome.success ? 'allowed' : 'blocked';
+    const verdict = outcome.success ? 'allowed' : outcome.check.rule.mode === 'shadow' ? 'would be blocked (shadow)' : 'blocked';
     this.logger.info(
       `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.method} ${outcome.check.rule.strategy.path} ${outcome.check.caller}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${FROM_NOTE[outcome.from]}`,
     );

@@ -27,7 +27,7 @@ it('item 9: a plugin whose config says enabled: false adds no limiter, checks no
         generatedAt: expect.any(Number),
         failOpen: { admitted: 0, outage: false },
         strategies: [
-          { index: 0, methods: ['GET'], path: '/api/ping', algorithm: 'fixed-window', tokens: 1, window: '1m', identifierSource: 'ip', debug: false, callers: [], totalCallers: 0, totalExact: true, blockedCallers: 0 },
+          { index: 0, methods: ['GET'], path: '/api/ping', algorithm: 'fixed-window', tokens: 1, window: '1m', identifierSource: 'ip', debug: false, mode: 'enforce', callers: [], totalCallers: 0, totalExact: true, blockedCallers: 0 },
         ],
       },
     });

@@ -28,14 +28,15 @@ export async function startAdminStore(): Promise<AdminStoreFixture> {
 
 /** Sends `hits` requests of one caller through strategy `index`'s limiter, as the middleware keys and records them. */
 export async function hit(redis: Redis, config: CompiledConfig, index: number, method: string, identifier: string, hits: number): Promise<boolean[]> {
-  const { limit, keys } = config.rules[index];
+  const rule = config.rules[index];
+  const { limit, keys } = rule;
   const limiter = createLimiter(limit, redis, config.prefix);
   const events = config.analytics ? new DecisionEvents(redis, config.prefix) : undefined;
   const verdicts: boolean[] = [];
   for (let request = 0; request < hits; request += 1) {
     const limiterKey = keys.limiterKey(method, identifier);
     const { success } = await limiter.limit(limiterKey);
-    await events?.record([{ check: { limiterKey }, success, from: 'store' }], success, Date.now());
+    await events?.record([{ check: { limiterKey, method, rule }, success, from: 'store' }], success, Date.now());
     verdicts.push(success);
   }
   return verdicts;

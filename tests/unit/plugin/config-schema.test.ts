@@ -29,6 +29,7 @@ describe('config schema', () => {
       enabled: true,
       prefix: '@cms',
       analytics: false,
+      mode: 'enforce',
       strategy: [],
       timeout: 1000,
       failureMode: 'open',
