@@ -6,7 +6,8 @@ import type { Algorithm } from '../../../server/src';
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { createLimiter } from '../../../server/src/limiter/create-limiter';
-import { fakeDateOnly, storeForSuite } from './support';
+import { fakeDateOnly } from '../../support/fake-date';
+import { storeForSuite } from './support';
 
 const store = storeForSuite();
 afterEach(() => jest.useRealTimers());

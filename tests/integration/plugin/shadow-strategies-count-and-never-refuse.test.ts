@@ -6,8 +6,10 @@
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import fc from 'fast-check';
-import { closedPortUrl, startStoreProxy } from './store-proxy';
-import { fakeDateOnly, limitedApp, statuses, storeForSuite, strategy } from './support';
+import { closedPortUrl } from '../../fixtures/ports';
+import { fakeDateOnly } from '../../support/fake-date';
+import { startStoreProxy } from './store-proxy';
+import { limitedApp, statuses, storeForSuite, strategy } from './support';
 
 const store = storeForSuite();
 afterEach(() => jest.useRealTimers());

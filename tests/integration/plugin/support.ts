@@ -47,10 +47,4 @@ export function storeForSuite(): { readonly kv: KvRestServer; readonly redis: Re
   return store;
 }
 
-/** Fakes Date alone (the limiters number windows from it), so a test can step past windows and the
- * circuit breaker at once while sockets and the store's deadlines keep real timers. */
-export function fakeDateOnly(): void {
-  jest.useFakeTimers({ now: Date.now(), doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'requestAnimationFrame', 'cancelAnimationFrame', 'requestIdleCallback', 'cancelIdleCallback', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
-}
-
 export { startKvRestServer, type KvRestServer };

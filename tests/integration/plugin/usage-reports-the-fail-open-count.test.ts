@@ -4,7 +4,8 @@ import type { Context } from 'koa';
 import { usageController } from '../../../server/src/admin-api/controllers';
 import { CIRCUIT_LONGEST_INTERVAL_MS } from '../../../server/src/limiter/store-circuit';
 import { startStoreProxy } from './store-proxy';
-import { fakeDateOnly, limitedApp, startKvRestServer, statuses, strategy, type KvRestServer, type LimitedApp } from './support';
+import { fakeDateOnly } from '../../support/fake-date';
+import { limitedApp, startKvRestServer, statuses, strategy, type KvRestServer, type LimitedApp } from './support';
 
 let kv: KvRestServer;
 beforeAll(async () => {
