@@ -107,6 +107,12 @@ const TABLE: ReadonlyMap<string, CommandSpec> = new Map(SPECS.map((spec) => [spe
 /** Every top-level command of the table. */
 export const allCommands = (): readonly CommandSpec[] => SPECS;
 
+/** Redis's answer to a command it does not know, with the first arguments it was given. */
+export const unknownCommandText = (args: readonly string[]): string => `ERR unknown command '${args[0]}', with args beginning with: ${formatArgs(args.slice(1))}`;
+
+/** The REST policy's refusal of a command, with its reason (the same words on both engines). */
+export const notAvailableText = (command: string, reason: string): string => `ERR Command is not available: '${command}' (${reason})`;
+
 export type Lookup =
   | { readonly ok: true; readonly spec: CommandSpec }
   | { readonly ok: false; readonly error: string };
@@ -118,7 +124,7 @@ export type Lookup =
 export function lookupCommand(args: readonly string[]): Lookup {
   const name = args[0].toLowerCase();
   const spec = TABLE.get(name);
-  if (!spec) return { ok: false, error: `ERR unknown command '${args[0]}', with args beginning with: ${formatArgs(args.slice(1))}` };
+  if (!spec) return { ok: false, error: unknownCommandText(args) };
   if (!arityMatches(spec.arity, args.length)) return { ok: false, error: `ERR wrong number of arguments for '${name}' command` };
   if (!spec.subcommands) return withRefusal(spec, args);
   // Bare COMMAND (all of Redis's metadata in one reply) is the one container Redis runs alone; the

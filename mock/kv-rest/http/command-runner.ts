@@ -1,7 +1,7 @@
 // Checks commands against the command table, the token's rights and the limits, then runs them on
 // the engine. Checks that fail become error replies in their slot, or discard a whole transaction.
 import { randomBytes } from 'node:crypto';
-import { allowedForReadOnlyToken, lookupCommand } from '../command-table';
+import { allowedForReadOnlyToken, lookupCommand, notAvailableText } from '../command-table';
 import type { Caller, Engine } from '../engine';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
 import type { Command } from './command-input';
@@ -31,7 +31,7 @@ export class CommandRunner {
     const found = lookupCommand(command);
     if (!found.ok) return { run: 'refused', reply: error(found.error) };
     const { spec } = found;
-    if (spec.unsupported) return { run: 'refused', reply: error(`ERR Command is not available: '${command[0]}' (${spec.unsupported})`) };
+    if (spec.unsupported) return { run: 'refused', reply: error(notAvailableText(command[0], spec.unsupported)) };
     const restToken = spec.name === 'acl|resttoken';
     const mayRun = principal.readOnly ? allowedForReadOnlyToken(spec) : !restToken || principal.user === 'default';
     if (!mayRun) return { run: 'refused', reply: error(`NOPERM this user has no permissions to run the '${spec.name}' command`) };

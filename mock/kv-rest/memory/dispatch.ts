@@ -1,7 +1,7 @@
 // The memory engine's dispatcher: one path for every command, from the HTTP layer or from a script.
 // Command table lookup (unknown command, arity) -> `noscript` refusal inside scripts -> ACL
 // permission of the caller -> MONITOR feed -> the family's handler.
-import { lookupCommand, type CommandSpec } from '../command-table';
+import { lookupCommand, notAvailableText, unknownCommandText, type CommandSpec } from '../command-table';
 import type { Caller } from '../engine';
 import { error, type ErrorReply, type Reply } from '../reply';
 import { isErrorReply } from './arguments';
@@ -139,13 +139,13 @@ export class Dispatcher {
     const { spec } = found;
     // Scripts check `noscript` before anything else, as Redis's scriptCall does.
     if (inScript && spec.flags.includes('noscript')) return NOT_FROM_SCRIPTS;
-    if (spec.unsupported) return error(`ERR Command is not available: '${args[0]}' (${spec.unsupported})`);
+    if (spec.unsupported) return error(notAvailableText(args[0], spec.unsupported));
     const refusal = this.state.acl.refusal(caller, spec, args, inScript);
     if (refusal) return refusal;
     // Commands only Redis's metadata describes pass the table's checks like any other, then stop here.
     if (spec.generatedOnly) return error(`ERR the memory engine does not serve '${spec.name}' (the redis engine does)`);
     const handler = this.handlerFor(spec);
-    if (!handler) return error(`ERR unknown command '${args[0]}', with args beginning with: ${args.slice(1).map((arg) => `'${arg}' `).join('')}`);
+    if (!handler) return error(unknownCommandText(args));
     return { spec, handler };
   }
 

@@ -7,6 +7,7 @@
 // those users and ends overrunning scripts (script-killer.ts).
 import { randomBytes } from 'node:crypto';
 import { EngineRefusal, passwordSha256Of, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
+import { notAvailableText } from '../command-table';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
 import { redisEngineRefusal } from '../rest-policy';
 import { parseRedisUrl, RedisConnection, RedisTimeoutError, type RedisAddress } from './connection';
@@ -74,7 +75,7 @@ class RedisEngine implements Engine {
       const lacking = serverCommands.lacking(command);
       if (lacking) return { refused: lacking };
       const refusedHere = redisEngineRefusal(command);
-      if (refusedHere !== undefined) return { refused: error(`ERR Command is not available: '${command[0]}' (${refusedHere})`) };
+      if (refusedHere !== undefined) return { refused: error(notAvailableText(command[0], refusedHere)) };
       const confined = confineAclCommand(command, refusals, this.engineUsers);
       const inDatabase = 'kind' in confined ? confined : confineToDatabase(confined as readonly string[], this.address.db);
       return 'kind' in inDatabase ? { refused: inDatabase } : { send: this.scripts.translate(inDatabase as readonly string[]) };
