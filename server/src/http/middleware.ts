@@ -33,8 +33,6 @@ interface Check {
   readonly rule: CompiledRule;
   /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see keys.ts). */
   readonly limiterKey: string;
-  /** The block cache's key: one strategy, one caller. */
-  readonly cacheKey: string;
   /** The method and the caller in the keys, for debug lines. */
   readonly method: string;
   readonly caller: string;
@@ -122,7 +120,8 @@ export class RateLimiter {
       this.analytics?.record({ identifier: cached.check.limiterKey, time: now, success: false }).catch(() => undefined);
     } else {
       try {
-        outcomes = await Promise.all(checks.map((check) => this.limit(check)));
+        // One strategy (the usual case) skips Promise.all's extra promise and array.
+        outcomes = checks.length === 1 ? [await this.limit(checks[0])] : await Promise.all(checks.map((check) => this.limit(check)));
         this.health.recovered();
       } catch (failure) {
         this.health.failed(failure);
@@ -167,7 +166,7 @@ export class RateLimiter {
       const identity = verified && this.userRules[rule.index] ? verifiedIdentity(verified) : rule.identify(ctx);
       if (this.allowed(identity)) continue;
       const limiterKey = this.keys[rule.index].limiterKey(method, identity.id);
-      checks.push({ rule, limiterKey, cacheKey: blockKey(rule.index, limiterKey), method, caller: identity.id });
+      checks.push({ rule, limiterKey, method, caller: identity.id });
     }
     return checks;
   }
@@ -193,10 +192,12 @@ export class RateLimiter {
 
   /** The block that lasts longest among the request's strategies, so Retry-After is not too early. */
   private cachedRefusal(checks: readonly Check[], now: number): Outcome | undefined {
+    // Nobody blocked (the allowed path's usual state): no block keys to build.
+    if (this.blocked.size === 0) return undefined;
     let longest: Check | undefined;
     let longestReset = 0;
     for (const check of checks) {
-      const reset = this.blocked.blockedUntil(check.cacheKey, now);
+      const reset = this.blocked.blockedUntil(blockKey(check.rule.index, check.limiterKey), now);
       if (reset !== undefined && reset > longestReset) {
         longest = check;
         longestReset = reset;
@@ -207,12 +208,13 @@ export class RateLimiter {
 
   private async limit(check: Check): Promise<Outcome> {
     const result = await check.rule.limiter.limit(check.limiterKey);
-    result.pending.catch(() => undefined);
+    // Without analytics `pending` is an already-resolved promise: nothing to guard.
+    if (this.analytics) result.pending.catch(() => undefined);
+    if (result.success) return { check, success: true, limit: result.limit, remaining: Math.max(0, result.remaining), reset: result.reset, from: 'store' };
     // A refused caller is answered from memory until the algorithm could admit it again, and told to retry then.
-    const reopensAt = result.success ? undefined : await check.rule.reopensAt(check.limiterKey, result.reset);
-    if (reopensAt !== undefined) this.blocked.block(check.cacheKey, reopensAt);
-    const reset = reopensAt ?? result.reset;
-    return { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset, from: 'store' };
+    const reopensAt = await check.rule.reopensAt(check.limiterKey, result.reset);
+    if (reopensAt !== undefined) this.blocked.block(blockKey(check.rule.index, check.limiterKey), reopensAt);
+    return { check, success: false, limit: result.limit, remaining: Math.max(0, result.remaining), reset: reopensAt ?? result.reset, from: 'store' };
   }
 
   private logDebug(ctx: Context, outcome: Outcome): void {
