@@ -103,34 +103,53 @@ export class RateLimiter {
     this.analytics = config.analytics ? new Analytics({ redis, prefix: config.prefix }) : undefined;
   }
 
-  readonly middleware = async (ctx: Context, next: Next): Promise<void> => {
-    const matched = this.matchingRules(ctx);
-    if (matched.length === 0) return next();
-    // The principal of `user` strategies is verified once per request, and only when one matches.
-    const verified = matched.some((match) => this.userRules[match.rule.index]) ? await this.verifiedCaller(ctx) : undefined;
+  /**
+   * Synchronous up to the verdict when it needs no store: a caller in the block cache is refused
+   * without an async step of the plugin's own. Like an async function, it never throws: a failure
+   * is the returned promise's rejection.
+   */
+  readonly middleware = (ctx: Context, next: Next): Promise<void> => {
+    try {
+      const matched = this.matchingRules(ctx);
+      if (matched.length === 0) return next();
+      // The principal of `user` strategies is verified once per request, and only when one matches.
+      if (matched.some((match) => this.userRules[match.rule.index])) return this.verifiedCaller(ctx).then((verified) => this.decide(ctx, next, matched, verified));
+      return this.decide(ctx, next, matched, undefined);
+    } catch (failure) {
+      return Promise.reject(failure);
+    }
+  };
+
+  private decide(ctx: Context, next: Next, matched: readonly Match[], verified: VerifiedCaller | undefined): Promise<void> {
     const checks = this.checksFor(ctx, matched, verified);
     if (checks.length === 0) return next();
     const now = Date.now();
     // A caller blocked by any strategy is refused from memory: no store call, no token spent elsewhere.
     const cached = this.cachedRefusal(checks, now);
+    if (!cached) return this.decideInStore(ctx, next, checks, now);
+    // Not awaited: the refusal does not wait for the store (these calls share its pipelines).
+    this.analytics?.record({ identifier: cached.check.limiterKey, time: now, success: false }).catch(() => undefined);
+    return this.answer(ctx, next, [cached], now);
+  }
+
+  private async decideInStore(ctx: Context, next: Next, checks: readonly Check[], now: number): Promise<void> {
     let outcomes: Outcome[];
-    if (cached) {
-      outcomes = [cached];
-      // Not awaited: the refusal does not wait for the store (these calls share its pipelines).
-      this.analytics?.record({ identifier: cached.check.limiterKey, time: now, success: false }).catch(() => undefined);
-    } else {
-      try {
-        // One strategy (the usual case) skips Promise.all's extra promise and array.
-        outcomes = checks.length === 1 ? [await this.limit(checks[0])] : await Promise.all(checks.map((check) => this.limit(check)));
-        this.health.recovered();
-      } catch (failure) {
-        this.health.failed(failure);
-        if (this.config.failureMode === 'closed') return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
-        const memory = this.memory;
-        if (!memory) return next();
-        outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now), from: 'memory' as const }));
-      }
+    try {
+      // One strategy (the usual case) skips Promise.all's extra promise and array.
+      outcomes = checks.length === 1 ? [await this.limit(checks[0])] : await Promise.all(checks.map((check) => this.limit(check)));
+      this.health.recovered();
+    } catch (failure) {
+      this.health.failed(failure);
+      if (this.config.failureMode === 'closed') return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
+      const memory = this.memory;
+      if (!memory) return next();
+      outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now), from: 'memory' as const }));
     }
+    return this.answer(ctx, next, outcomes, now);
+  }
+
+  /** The headers of the tightest outcome, then next, or a 429 after giving the admitting strategies their tokens back. */
+  private answer(ctx: Context, next: Next, outcomes: readonly Outcome[], now: number): Promise<void> {
     // One pass: the tightest limit for the headers, and the latest reset among refusals.
     let tightest = outcomes[0];
     let retryAt = 0;
@@ -143,11 +162,15 @@ export class RateLimiter {
     setRateLimitHeaders(ctx, this.config.headers, state, now);
     if (retryAt === 0) return next();
     setRetryAfter(ctx, retryAt, now);
+    const refusal = { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt } as const;
     // A refusal consumes nothing: the strategies that admitted the request get their token back.
     const taken = outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
-    if (taken.length > 0) await this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset })));
-    this.refuse(ctx, { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt });
-  };
+    if (taken.length === 0) {
+      this.refuse(ctx, refusal);
+      return Promise.resolve();
+    }
+    return this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset }))).then(() => this.refuse(ctx, refusal));
+  }
 
   private matchingRules(ctx: Context): Match[] {
     // Raw, as the router sees it: see match.ts.
