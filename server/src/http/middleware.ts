@@ -60,6 +60,9 @@ const FROM_NOTE: Record<Outcome['from'], string> = { store: '', 'block cache': '
 /** Callers an instance limits in memory per strategy while the store is away (failureMode 'local'). */
 const MEMORY_LIMITER_CAPACITY = 100_000;
 
+/** What the middleware returns once it has answered by itself: one settled promise, shared. */
+const ANSWERED: Promise<void> = Promise.resolve();
+
 /** The block cache's key: one strategy, one caller on it. */
 const blockKey = (strategyIndex: number, limiterKey: string): string => `${strategyIndex}\n${limiterKey}`;
 
@@ -164,10 +167,11 @@ export class RateLimiter {
     setRetryAfter(ctx, retryAt, now);
     const refusal = { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt } as const;
     // A refusal consumes nothing: the strategies that admitted the request get their token back.
-    const taken = outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
+    // (A refusal from the block cache is its only outcome: nothing was taken.)
+    const taken = outcomes.length === 1 ? [] : outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
     if (taken.length === 0) {
       this.refuse(ctx, refusal);
-      return Promise.resolve();
+      return ANSWERED;
     }
     return this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset }))).then(() => this.refuse(ctx, refusal));
   }
