@@ -1,6 +1,7 @@
 // Runs one app scenario (a fresh app child, a warm-up, a measured load run) and turns the rounds
 // into the table: medians, and ratios against the baseline of the same app measured in the same round.
 import { forkChild, processCpuMicros, type NodeChild } from './processes';
+import { runFixedRate } from './fixed-rate-load';
 import { runLoad } from './load';
 import { IDENTIFIER_HEADER, ROUTE, type AppScenario } from './scenarios';
 import type { AppChildInput, AppReady, AppUsage } from './app-process';
@@ -17,6 +18,15 @@ export interface AppBenchContext {
   /** The throwaway redis-server, when there is one. */
   readonly redis?: { readonly url: string; readonly pid: number };
   readonly timing: Timing;
+  /** The fixed moderate load of the latency rows (scenarios with `latency`). */
+  readonly fixedRate: FixedRate;
+}
+
+export interface FixedRate {
+  readonly requestsPerSecond: number;
+  readonly connections: number;
+  readonly warmupSeconds: number;
+  readonly seconds: number;
 }
 
 export interface AppSample {
@@ -34,12 +44,16 @@ export interface AppSample {
   readonly storeCpuMicrosPerRequest?: number;
   readonly non2xxShare: number;
   readonly errors: number;
+  /** At the fixed moderate load, latency scenarios only. */
+  readonly fixedRateP50Micros?: number;
+  readonly fixedRateP99Micros?: number;
 }
 
 /** The CPU time of the processes that serve the scenario's store: the KV REST server and/or redis-server. */
 async function storeCpu(scenario: AppScenario, context: AppBenchContext): Promise<{ usage?: StoreUsage; micros?: number }> {
   const spec = scenario.limiter;
-  if (spec.kind === 'none' || spec.kind === 'static-refusal' || (spec.kind === 'rate-limiter-flexible' && spec.store === 'memory')) return {};
+  // The embedded store and rate-limiter-flexible's Memory store live in the app process: their CPU is the app's.
+  if (spec.kind === 'none' || spec.kind === 'static-refusal' || (spec.kind === 'rate-limiter-flexible' && spec.store === 'memory') || spec.store === 'embedded') return {};
   const usage = spec.kind === 'plugin' ? await context.store.calls.call<StoreUsage>('usage') : undefined;
   const redisMicros = spec.store === 'redis' && context.redis ? processCpuMicros(context.redis.pid) : 0;
   if (redisMicros === undefined) return { usage };
@@ -58,10 +72,11 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
     const appUsage = await app.calls.call<AppUsage>('cpu-stop');
     const storeAfter = await storeCpu(scenario, context);
     const spec = scenario.limiter;
-    const counts = (usage: StoreUsage | undefined) => (spec.kind === 'plugin' ? usage?.[spec.store] : undefined);
+    const counts = (usage: StoreUsage | undefined) => (spec.kind === 'plugin' && spec.store !== 'embedded' ? usage?.[spec.store] : undefined);
     const [countsBefore, countsAfter] = [counts(storeBefore.usage), counts(storeAfter.usage)];
     const storeCalls = countsBefore && countsAfter ? countsAfter.calls - countsBefore.calls : undefined;
     const storeCommands = countsBefore && countsAfter ? countsAfter.commands - countsBefore.commands : undefined;
+    const fixedRate = scenario.latency ? await runFixedRate({ ...context.fixedRate, url: load.url, headers: load.headers, perCallerHeader: IDENTIFIER_HEADER }) : undefined;
     const perRequest = (total: number | undefined) => (total === undefined || result.requests === 0 ? undefined : total / result.requests);
     return {
       requestsPerSecond: result.requestsPerSecond,
@@ -74,7 +89,9 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
       storeFailures: appUsage.storeFailures,
       storeCpuMicrosPerRequest: perRequest(storeAfter.micros === undefined || storeBefore.micros === undefined ? undefined : storeAfter.micros - storeBefore.micros),
       non2xxShare: result.requests === 0 ? 0 : result.non2xx / result.requests,
-      errors: result.errors,
+      errors: result.errors + (fixedRate?.errors ?? 0),
+      fixedRateP50Micros: fixedRate?.p50Micros,
+      fixedRateP99Micros: fixedRate?.p99Micros,
     };
   } finally {
     await app.stop();
@@ -96,6 +113,8 @@ export interface AppSummary {
   readonly storeCpuMicrosPerRequest?: number;
   readonly non2xxShare?: number;
   readonly errors: number;
+  readonly fixedRateP50Micros?: number;
+  readonly fixedRateP99Micros?: number;
   readonly rounds: number;
   /** Rounds in which the plugin lost its store and let requests through unlimited. */
   readonly storeFailureRounds: number;
@@ -122,6 +141,8 @@ export function summariseApp(scenarios: readonly AppScenario[], samples: Readonl
       storeCpuMicrosPerRequest: medianOf(own, (sample) => sample.storeCpuMicrosPerRequest),
       non2xxShare: medianOf(own, (sample) => sample.non2xxShare),
       errors: Math.max(0, ...own.map((sample) => sample.errors)),
+      fixedRateP50Micros: medianOf(own, (sample) => sample.fixedRateP50Micros),
+      fixedRateP99Micros: medianOf(own, (sample) => sample.fixedRateP99Micros),
       rounds: own.length,
       storeFailureRounds: own.filter((sample) => sample.storeFailures > 0).length,
     };

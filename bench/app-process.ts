@@ -62,14 +62,18 @@ const staticRefusal: Middleware = (ctx) => {
   jsonRefusal(ctx, { status: 429, message: 'Too many requests, please try again later', limit: 1, remaining: 0, reset });
 };
 
+/** The plugin's url and token for a store; none for the embedded store (development, in this process). */
+function storeConfig(store: 'memory' | 'redis' | 'embedded', input: AppChildInput): { url?: string; token?: string } {
+  if (store === 'embedded') return {};
+  const endpoint = input.stores[store];
+  if (!endpoint) throw new Error(`no ${store} store for ${input.scenario.name}`);
+  return { url: endpoint.url, token: endpoint.token };
+}
+
 function koaLimiter(spec: LimiterSpec, input: AppChildInput): Middleware | undefined {
   if (spec.kind === 'none') return undefined;
   if (spec.kind === 'static-refusal') return staticRefusal;
-  if (spec.kind === 'plugin') {
-    const store = input.stores[spec.store];
-    if (!store) throw new Error(`no ${spec.store} store for ${input.scenario.name}`);
-    return createRateLimitMiddleware({ url: store.url, token: store.token, strategy: [...spec.strategy] }, { logger: countingLogger });
-  }
+  if (spec.kind === 'plugin') return createRateLimitMiddleware({ ...storeConfig(spec.store, input), strategy: [...spec.strategy] }, { logger: countingLogger, environment: 'development' });
   if (spec.store === 'memory') return rateLimiterFlexible(new RateLimiterMemory({ points: HIGH, duration: 60 }));
   if (!input.redisUrl) throw new Error(`no redis-server for ${input.scenario.name}`);
   return rateLimiterFlexible(new RateLimiterRedis({ storeClient: new Redis(input.redisUrl), points: HIGH, duration: 60, keyPrefix: 'bench-rlf' }));
@@ -87,8 +91,7 @@ async function startKoa(input: AppChildInput): Promise<Server> {
 async function startStrapi(input: AppChildInput): Promise<{ server: Server; headers: Record<string, string> }> {
   const spec = input.scenario.limiter;
   if (spec.kind === 'rate-limiter-flexible' || spec.kind === 'static-refusal') throw new Error('the Strapi scenarios compare the plugin with no limiter only');
-  const store = spec.kind === 'plugin' ? input.stores[spec.store] : undefined;
-  const config = spec.kind === 'plugin' ? { url: store?.url, token: store?.token, strategy: spec.strategy } : {};
+  const config = spec.kind === 'plugin' ? { ...storeConfig(spec.store, input), strategy: spec.strategy } : {};
   const { strapi } = await bootStrapi({ config, pluginEnabled: spec.kind === 'plugin', logLevel: 'error' });
   const credential = input.scenario.credential;
   const headers: Record<string, string> = credential ? { authorization: `Bearer ${await createCredential(strapi, credential)}` } : {};

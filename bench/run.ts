@@ -1,9 +1,10 @@
 // `npm run bench`: starts every server it needs on loopback, runs the scenarios in interleaved
-// rounds, prints markdown tables (medians) and, in full mode, writes bench/RESULTS.md.
-// `--quick`: one short round (Strapi's included, so its scenarios are proven to run), a smaller memory
+// rounds, prints markdown tables (medians) and the targets with their measured ratios, and, in full
+// mode, writes bench/RESULTS.md. `--quick`: one short round (Strapi's included, so its scenarios are proven to run), a smaller memory
 // scenario; the CI smoke test (no thresholds).
-import { APP_LEGEND, appNotes, appTable, measureAppScenario, summariseApp, type AppSample, type Timing } from './app-bench';
+import { APP_LEGEND, appNotes, appTable, measureAppScenario, summariseApp, type AppSample, type FixedRate, type Timing } from './app-bench';
 import { KV_LEGEND, kvSampleKey, kvTable, KV_OPERATIONS, measureKvOperation, prepareKvTargets, runRedisBenchmark, summariseKv, type KvSample, type RedisBenchmarkSample } from './kv-bench';
+import { latencyLegend, latencyTable } from './latency-table';
 import { measureMemory, MEMORY_LEGEND, memoryTable } from './memory';
 import { measureOverAdmission, OVER_ADMISSION_LEGEND, overAdmissionTable } from './over-admission';
 import { CONNECTIONS } from './load';
@@ -21,17 +22,29 @@ interface Mode {
   /** Strapi runs, with a longer warm-up in full mode (its first seconds are several times slower). */
   readonly strapi: Timing;
   readonly kv: Timing;
+  readonly fixedRate: FixedRate;
   readonly memoryCallers: number;
   readonly redisBenchmarkRequests: number;
   readonly overAdmissionRounds: number;
 }
 
-const QUICK: Mode = { rounds: 1, app: { warmupSeconds: 1, seconds: 2 }, strapi: { warmupSeconds: 1, seconds: 2 }, kv: { warmupSeconds: 0.5, seconds: 2 }, memoryCallers: 100_000, redisBenchmarkRequests: 50_000, overAdmissionRounds: 1 };
+const QUICK: Mode = {
+  rounds: 1,
+  app: { warmupSeconds: 1, seconds: 2 },
+  strapi: { warmupSeconds: 1, seconds: 2 },
+  kv: { warmupSeconds: 0.5, seconds: 2 },
+  fixedRate: { requestsPerSecond: 1000, connections: 20, warmupSeconds: 0.5, seconds: 1 },
+  memoryCallers: 100_000,
+  redisBenchmarkRequests: 50_000,
+  overAdmissionRounds: 1,
+};
+/** Five interleaved rounds: on a shared machine one round can be disturbed; the median of five holds. */
 const FULL: Mode = {
-  rounds: 3,
-  app: { warmupSeconds: 2, seconds: 6 },
+  rounds: 5,
+  app: { warmupSeconds: 2, seconds: 5 },
   strapi: { warmupSeconds: 5, seconds: 6 },
   kv: { warmupSeconds: 1, seconds: 4 },
+  fixedRate: { requestsPerSecond: 1000, connections: 20, warmupSeconds: 1, seconds: 5 },
   memoryCallers: 1_000_000,
   redisBenchmarkRequests: 100_000,
   overAdmissionRounds: 5,
@@ -61,7 +74,7 @@ async function main(): Promise<void> {
     for (const scenario of scenarios) {
       progress(`round ${round}/${mode.rounds}: ${scenario.name}`);
       const timing = scenario.app === 'strapi' ? mode.strapi : mode.app;
-      appSamples.get(scenario)!.push(await measureAppScenario(scenario, { store, redis, timing }));
+      appSamples.get(scenario)!.push(await measureAppScenario(scenario, { store, redis, timing, fixedRate: mode.fixedRate }));
     }
     for (const target of kvTargets) {
       for (const operation of KV_OPERATIONS) {
@@ -87,11 +100,12 @@ async function main(): Promise<void> {
     started,
     minutes,
     sections: [
-      { title: 'Targets (issue 8; reported, not enforced)', body: targetsTable(app, kv) },
+      { title: 'Targets (issue 15; ratios within this run, reported, not enforced)', body: targetsTable({ scenarios, app: appSamples, kv: kvSamples }) },
       {
         title: `Apps under load (autocannon, ${CONNECTIONS} connections, ${mode.app.seconds} s per run after ${mode.app.warmupSeconds} s of warm-up (Strapi: ${mode.strapi.warmupSeconds} s), ${mode.rounds} round(s))`,
         body: [appTable(app), '', APP_LEGEND, ...notes].join('\n'),
       },
+      { title: `Latency at a fixed moderate load (${mode.fixedRate.requestsPerSecond.toLocaleString('en-US')} requests/s, ${mode.fixedRate.connections} connections)`, body: `${latencyTable(app)}\n\n${latencyLegend(mode.fixedRate)}` },
       { title: `The key-value REST server alone (${mode.kv.seconds} s per run)`, body: `${kvTable(kv, reference)}\n\n${KV_LEGEND}` },
       { title: `Over-admission under CPU load: store timeout vs exact limits (${mode.overAdmissionRounds} round(s))`, body: `${overAdmissionTable(overAdmission)}\n\n${OVER_ADMISSION_LEGEND}` },
       { title: 'Memory: distinct callers through the plugin middleware', body: `${memoryTable(memory)}\n\n${MEMORY_LEGEND}` },

@@ -15,8 +15,16 @@ export type LimiterSpec =
   | { readonly kind: 'none' }
   /** No limiter, but every request answered with the plugin's own 429 (headers and body): what a refusal costs Koa. */
   | { readonly kind: 'static-refusal' }
-  | { readonly kind: 'plugin'; readonly store: 'memory' | 'redis'; readonly strategy: readonly Strategy[] }
+  /** The plugin on a key-value REST server (memory or redis engine, its own process), or with no url: the embedded store, in the app's process. */
+  | { readonly kind: 'plugin'; readonly store: 'memory' | 'redis' | 'embedded'; readonly strategy: readonly Strategy[] }
   | { readonly kind: 'rate-limiter-flexible'; readonly store: 'memory' | 'redis' };
+
+/**
+ * plugin: the plugin's allowed path on its default (embedded) store; peer: rate-limiter-flexible on
+ * ioredis and redis-server; blocked and bare refusal: a blocked caller, and Koa sending the same 429
+ * itself; one strategy and three strategies: the same store, one or three strategies on the route.
+ */
+export type ScenarioRole = 'plugin' | 'peer' | 'blocked' | 'bare refusal' | 'one strategy' | 'three strategies';
 
 export interface AppScenario {
   readonly name: string;
@@ -25,8 +33,10 @@ export interface AppScenario {
   readonly limiter: LimiterSpec;
   /** What the scenario is expected to answer: every request allowed, or every one refused (429). */
   readonly expect: 'allowed' | 'refused';
-  /** The issue's performance target this scenario is held to (see targets.ts), if any. */
-  readonly target?: 'allowed path' | 'flood';
+  /** The part the scenario plays in the targets (see targets.ts), if any. */
+  readonly role?: ScenarioRole;
+  /** Also measured at a fixed moderate load (see fixed-rate-load.ts), for the latency the limiter adds. */
+  readonly latency?: boolean;
   /** Strapi only: every request carries this valid credential, made in the app (see credentials.ts). */
   readonly credential?: BenchCredential;
   /** The scenario (by name) its ratios are taken against, instead of the first scenario of its app. */
@@ -43,7 +53,7 @@ const perCaller = (algorithm: Strategy['limiter']['algorithm'], path: Strategy['
   limiter: { algorithm, tokens: HIGH, window: '1m' },
 });
 
-const plugin = (store: 'memory' | 'redis', ...strategy: Strategy[]): LimiterSpec => ({ kind: 'plugin', store, strategy });
+const plugin = (store: 'memory' | 'redis' | 'embedded', ...strategy: Strategy[]): LimiterSpec => ({ kind: 'plugin', store, strategy });
 
 /** One strategy on the route by `ip` or `user`: all connections are one caller either way (loopback, one credential). */
 const bySource = (identifierSource: 'ip' | 'user'): LimiterSpec =>
@@ -53,21 +63,12 @@ const bySource = (identifierSource: 'ip' | 'user'): LimiterSpec =>
 const STRAPI_IP_WITH_TOKEN: AppScenario = { name: 'Strapi + plugin, ip, API token sent', app: 'strapi', limiter: bySource('ip'), expect: 'allowed', credential: 'api-token' };
 
 export const APP_SCENARIOS: readonly AppScenario[] = [
-  { name: 'Koa, no limiter', app: 'koa', limiter: { kind: 'none' }, expect: 'allowed' },
-  { name: 'plugin fixed-window', app: 'koa', limiter: plugin('memory', perCaller('fixed-window')), expect: 'allowed', target: 'allowed path' },
-  { name: 'plugin sliding-window', app: 'koa', limiter: plugin('memory', perCaller('sliding-window')), expect: 'allowed', target: 'allowed path' },
-  { name: 'plugin token-bucket', app: 'koa', limiter: plugin('memory', perCaller('token-bucket')), expect: 'allowed', target: 'allowed path' },
-  { name: 'plugin sliding-window, redis engine', app: 'koa', limiter: plugin('redis', perCaller('sliding-window')), expect: 'allowed', target: 'allowed path' },
+  { name: 'Koa, no limiter', app: 'koa', limiter: { kind: 'none' }, expect: 'allowed', latency: true },
+  { name: 'plugin sliding-window, embedded store', app: 'koa', limiter: plugin('embedded', perCaller('sliding-window')), expect: 'allowed', role: 'plugin', latency: true },
+  { name: 'rate-limiter-flexible + ioredis + redis-server', app: 'koa', limiter: { kind: 'rate-limiter-flexible', store: 'redis' }, expect: 'allowed', role: 'peer', latency: true },
+  { name: 'plugin sliding-window, memory engine', app: 'koa', limiter: plugin('memory', perCaller('sliding-window')), expect: 'allowed', role: 'one strategy', latency: true },
   {
-    name: 'plugin, every caller blocked (flood)',
-    app: 'koa',
-    limiter: plugin('memory', { methods: ['GET'], path: ROUTE, identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1h' } }),
-    expect: 'refused',
-    target: 'flood',
-  },
-  { name: 'Koa answering the same 429 itself (reference)', app: 'koa', limiter: { kind: 'static-refusal' }, expect: 'refused' },
-  {
-    name: 'plugin, three strategies on one route',
+    name: 'plugin, three strategies on one route, memory engine',
     app: 'koa',
     limiter: plugin(
       'memory',
@@ -76,8 +77,19 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
       perCaller('token-bucket', '/api/:name'),
     ),
     expect: 'allowed',
+    role: 'three strategies',
   },
-  { name: 'rate-limiter-flexible Redis (ioredis)', app: 'koa', limiter: { kind: 'rate-limiter-flexible', store: 'redis' }, expect: 'allowed' },
+  { name: 'plugin fixed-window, memory engine', app: 'koa', limiter: plugin('memory', perCaller('fixed-window')), expect: 'allowed' },
+  { name: 'plugin token-bucket, memory engine', app: 'koa', limiter: plugin('memory', perCaller('token-bucket')), expect: 'allowed' },
+  { name: 'plugin sliding-window, redis engine', app: 'koa', limiter: plugin('redis', perCaller('sliding-window')), expect: 'allowed' },
+  {
+    name: 'plugin, every caller blocked (answered from memory)',
+    app: 'koa',
+    limiter: plugin('memory', { methods: ['GET'], path: ROUTE, identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1h' } }),
+    expect: 'refused',
+    role: 'blocked',
+  },
+  { name: 'Koa answering the same 429 itself', app: 'koa', limiter: { kind: 'static-refusal' }, expect: 'refused', role: 'bare refusal' },
   { name: 'rate-limiter-flexible Memory', app: 'koa', limiter: { kind: 'rate-limiter-flexible', store: 'memory' }, expect: 'allowed' },
   { name: 'Strapi, no limiter', app: 'strapi', limiter: { kind: 'none' }, expect: 'allowed' },
   { name: 'Strapi + plugin sliding-window', app: 'strapi', limiter: plugin('memory', perCaller('sliding-window')), expect: 'allowed' },

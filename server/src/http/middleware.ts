@@ -35,8 +35,6 @@ interface Check {
   readonly rule: CompiledRule;
   /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see config/keys.ts). */
   readonly limiterKey: string;
-  /** The block cache's key: one strategy, one caller. */
-  readonly cacheKey: string;
   /** The method and the caller in the keys (debug lines, the sliding window's reopening). */
   readonly method: string;
   readonly caller: string;
@@ -63,6 +61,9 @@ const FROM_NOTE: Record<Outcome['from'], string> = { store: '', 'block cache': '
 
 /** Callers an instance limits in memory per strategy while the store is away (failureMode 'local'). */
 const MEMORY_LIMITER_CAPACITY = 100_000;
+
+/** What the middleware returns once it has answered by itself: one settled promise, shared. */
+const ANSWERED: Promise<void> = Promise.resolve();
 
 /** The block cache's key: one strategy, one caller on it. */
 const blockKey = (strategyIndex: number, limiterKey: string): string => `${strategyIndex}\n${limiterKey}`;
@@ -108,32 +109,51 @@ export class RateLimiter {
     this.shadowLog = new ShadowLog(logger);
   }
 
-  readonly middleware = async (ctx: Context, next: Next): Promise<void> => {
-    const matched = this.matchingRules(ctx);
-    if (matched.length === 0) return next();
-    // The principal of `user` strategies is verified once per request, and only when one matches.
-    const verified = matched.some((match) => this.userRules[match.rule.index]) ? await this.verifiedCaller(ctx) : undefined;
+  /**
+   * Synchronous up to the verdict when it needs no store: a caller in the block cache is refused
+   * without an async step of the plugin's own. Like an async function, it never throws: a failure
+   * is the returned promise's rejection.
+   */
+  readonly middleware = (ctx: Context, next: Next): Promise<void> => {
+    try {
+      const matched = this.matchingRules(ctx);
+      if (matched.length === 0) return next();
+      // The principal of `user` strategies is verified once per request, and only when one matches.
+      if (matched.some((match) => this.userRules[match.rule.index])) return this.verifiedCaller(ctx).then((verified) => this.decide(ctx, next, matched, verified));
+      return this.decide(ctx, next, matched, undefined);
+    } catch (failure) {
+      return Promise.reject(failure);
+    }
+  };
+
+  private decide(ctx: Context, next: Next, matched: readonly Match[], verified: VerifiedCaller | undefined): Promise<void> {
     const checks = this.checksFor(ctx, matched, verified);
     if (checks.length === 0) return next();
     const now = Date.now();
     // A caller blocked by any strategy is refused from memory: no store call, no token spent elsewhere.
     const cached = this.cachedRefusal(checks, now);
+    return cached ? this.answer(ctx, next, [cached], now) : this.decideInStore(ctx, next, checks, now);
+  }
+
+  private async decideInStore(ctx: Context, next: Next, checks: readonly Check[], now: number): Promise<void> {
     let outcomes: Outcome[];
-    if (cached) {
-      outcomes = [cached];
-    } else {
-      try {
-        outcomes = await Promise.all(checks.map((check) => this.limit(check)));
-        this.health.recovered();
-      } catch (failure) {
-        this.health.failed(failure);
-        // Closed refuses what an enforcing strategy covers; shadow strategies alone refuse nothing.
-        if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
-        const memory = this.memory;
-        if (!memory) return next();
-        outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now), from: 'memory' as const }));
-      }
+    try {
+      // One strategy (the usual case) skips Promise.all's extra promise and array.
+      outcomes = checks.length === 1 ? [await this.limit(checks[0])] : await Promise.all(checks.map((check) => this.limit(check)));
+      this.health.recovered();
+    } catch (failure) {
+      this.health.failed(failure);
+      // Closed refuses what an enforcing strategy covers; shadow strategies alone refuse nothing.
+      if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
+      const memory = this.memory;
+      if (!memory) return next();
+      outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now), from: 'memory' as const }));
     }
+    return this.answer(ctx, next, outcomes, now);
+  }
+
+  /** The headers of the tightest enforcing outcome, then next, or a 429 after giving the admitting strategies their tokens back. */
+  private answer(ctx: Context, next: Next, outcomes: readonly Outcome[], now: number): Promise<void> {
     // One pass over the enforcing outcomes: the tightest limit for the headers, and the latest reset among refusals.
     let tightest: Outcome | undefined;
     let retryAt = 0;
@@ -153,11 +173,16 @@ export class RateLimiter {
     setRateLimitHeaders(ctx, this.config.headers, state, now);
     if (retryAt === 0) return next();
     setRetryAfter(ctx, retryAt, now);
+    const refusal = { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt } as const;
     // A refusal consumes nothing: the strategies that admitted the request get their token back.
-    const taken = outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
-    if (taken.length > 0) await this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset })));
-    this.refuse(ctx, { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt });
-  };
+    // (A lone outcome that refuses took nothing; a refusal from the block cache is always alone.)
+    const taken = outcomes.length === 1 ? [] : outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
+    if (taken.length === 0) {
+      this.refuse(ctx, refusal);
+      return ANSWERED;
+    }
+    return this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset }))).then(() => this.refuse(ctx, refusal));
+  }
 
   private matchingRules(ctx: Context): Match[] {
     // Raw, as the router sees it: see match.ts.
@@ -178,7 +203,7 @@ export class RateLimiter {
       const identity = verified && this.userRules[rule.index] ? verifiedIdentity(verified) : rule.identify(ctx, byIp);
       if (this.allowed(identity)) continue;
       const limiterKey = rule.keys.limiterKey(method, identity.id);
-      checks.push({ rule, limiterKey, cacheKey: blockKey(rule.index, limiterKey), method, caller: identity.id });
+      checks.push({ rule, limiterKey, method, caller: identity.id });
     }
     return checks;
   }
@@ -204,10 +229,12 @@ export class RateLimiter {
 
   /** The block that lasts longest among the request's strategies, so Retry-After is not too early. */
   private cachedRefusal(checks: readonly Check[], now: number): Outcome | undefined {
+    // Nobody blocked (the allowed path's usual state): no block keys to build.
+    if (this.blocked.size === 0) return undefined;
     let longest: Check | undefined;
     let longestReset = 0;
     for (const check of checks) {
-      const reset = this.blocked.blockedUntil(check.cacheKey, now);
+      const reset = this.blocked.blockedUntil(blockKey(check.rule.index, check.limiterKey), now);
       if (reset !== undefined && reset > longestReset) {
         longest = check;
         longestReset = reset;
@@ -217,14 +244,16 @@ export class RateLimiter {
   }
 
   private async limit(check: Check): Promise<Outcome> {
+    // The limiters keep no analytics of their own (decision-events.ts records), so `pending` is settled.
     const result = await check.rule.limiter.limit(check.limiterKey);
-    result.pending.catch(() => undefined);
-    // A refused caller is answered from memory until the algorithm could admit it again, and told to
-    // retry then; a shadow strategy refuses no one, so it is never remembered as blocked.
-    const reopensAt = result.success || check.rule.mode === 'shadow' ? undefined : await check.rule.reopensAt(check.method, check.caller, result.reset);
-    if (reopensAt !== undefined) this.blocked.block(check.cacheKey, reopensAt);
-    const reset = reopensAt ?? result.reset;
-    return { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset, from: 'store' };
+    const outcome: Outcome = { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset: result.reset, from: 'store' };
+    // A shadow strategy refuses no one, so it is never remembered as blocked.
+    if (result.success || check.rule.mode === 'shadow') return outcome;
+    // A refused caller is answered from memory until the algorithm could admit it again, and told to retry then.
+    const reopensAt = await check.rule.reopensAt(check.method, check.caller, result.reset);
+    if (reopensAt === undefined) return outcome;
+    this.blocked.block(blockKey(check.rule.index, check.limiterKey), reopensAt);
+    return { ...outcome, reset: reopensAt };
   }
 
   private logDebug(ctx: Context, outcome: Outcome): void {

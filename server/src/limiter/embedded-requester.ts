@@ -19,9 +19,10 @@ function createEmbeddedStore(): EmbeddedStore {
 export class EmbeddedRequester implements Requester {
   private store: EmbeddedStore | undefined;
 
-  async request<TResult = unknown>(request: UpstashRequest): Promise<UpstashResponse<TResult>> {
+  /** The store's own promise, passed on as it is: no async layer of its own on every command. */
+  request<TResult = unknown>(request: UpstashRequest): Promise<UpstashResponse<TResult>> {
     this.store ??= createEmbeddedStore();
-    return (await this.store.request(request.path?.join('/') ?? '', request.body)) as UpstashResponse<TResult>;
+    return this.store.request(request.path?.join('/') ?? '', request.body) as Promise<UpstashResponse<TResult>>;
   }
 
   close(): void {
