@@ -125,13 +125,14 @@ describe('scripts over HTTP [memory engine]', () => {
     ["local s = string.rep('0123456789abcdef', 196608) return #table.concat({s, s, s})", TOO_LONG],
     ["local s = string.rep('0123456789abcdef', 196608) return #string.format('%s%s', s, s)", TOO_LONG],
     ["return #string.gsub(string.rep('0123456789abcdef', 196608), '.+', '%0%0')", TOO_LONG],
-  ])('finding 3: %s answers within 1 s, and the server keeps serving', async (script, message) => {
+  ])('finding 3: %s answers within 3 s (it ran for minutes before), and the server keeps serving', async (script, message) => {
     const target = message === OUT_OF_TIME ? server : roomyServer;
     const started = Date.now();
     const response = await evaluateOn(target, script);
     if (message === null) expect([response.status, response.json]).toEqual([200, { result: null }]);
     else expect([response.status, resultOf(response.json).error]).toEqual([400, expect.stringMatching(message)]);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Generous for a loaded CI machine: the time limit itself is 200 ms.
+    expect(Date.now() - started).toBeLessThan(3000);
     expect((await call(target, '/ping')).json).toEqual({ result: 'PONG' });
   });
 
