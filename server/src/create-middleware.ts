@@ -15,7 +15,8 @@ import { openStore } from './limiter/open-store';
 import { checkStore, type StoreCheck } from './limiter/store-check';
 import type { CallerVerifier } from './http/verified-caller';
 import { DEFAULT_USAGE_LIMITS, readUsage, resetCaller, type UsageLimits } from './admin-api/usage-service';
-import type { FailOpenReport, StoreInUse, UsageReport } from './admin-api/usage-types';
+import type { FailOpenReport, LiveLimitResult, StoreInUse, UsageReport } from './admin-api/usage-types';
+import { changeLiveLimit } from './admin-api/change-live-limit';
 
 export interface RateLimitMiddlewareOptions {
   /** Where debug lines and store warnings go (default: console). */
@@ -46,6 +47,12 @@ export type RateLimitMiddleware = Middleware & {
    * (other instances sharing the store keep theirs until it ends); resolves with the keys deleted.
    */
   resetCaller(strategyIndex: number, identifier: string): Promise<number>;
+  /**
+   * Sets a strategy's live limit (tokens), or removes it (null: back to the config), for every
+   * instance sharing the store; logs the change with `by` (who made it). Throws a RangeError for an
+   * index out of range or tokens that are not a whole number from 1 to MAX_TOKENS.
+   */
+  setLiveLimit(strategyIndex: number, tokens: number | null, by: string): Promise<LiveLimitResult>;
   /** Releases the store connections. */
   close(): void;
 };
@@ -58,7 +65,8 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
   const { redis, store, close } = asConfigError('url', () => openStore(config, config.timeout));
   const hasherFor = compileHeaderPrivacy(config.hashHeaderValues, headerHashKey(config.token));
   const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes);
-  const limiter = new RateLimiter(config, rules, options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis, hasherFor, options.verifyCaller);
+  const logger = options.logger ?? consoleLogger;
+  const limiter = new RateLimiter(config, rules, logger, options.refuse ?? jsonRefusal, redis, hasherFor, options.verifyCaller);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
   const failOpen = (): FailOpenReport => limiter.health.report();
   return Object.assign(middleware, {
@@ -72,6 +80,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
       limiter.forgetBlocked(strategyIndex, identifier);
       return deleted;
     },
+    setLiveLimit: (strategyIndex: number, tokens: number | null, by: string) => changeLiveLimit({ redis, config, logger, changed: limiter.liveLimitChanged }, strategyIndex, tokens, by),
     close,
   });
 }

@@ -1,11 +1,13 @@
-// The admin API's controllers: the usage report and resetting one caller, both served by the app's
+// The admin API's controllers: the usage report, resetting one caller and a strategy's live limit, served by the app's
 // one rate limiter (create-middleware.ts), so the page reads the store the limiter counts in and a
 // reset also frees the caller's block in that limiter's memory. A store that cannot be reached
 // answers 503 with a sentence for the page, never a stack.
 import type { Context } from 'koa';
 import { failureMessage } from '../failure-message';
+import { MAX_TOKENS } from '../config/bounds';
+import { isValidLimit } from '../limiter/last-seen-limits';
 import { DEFAULT_USAGE_LIMITS, type UsageLimits } from './usage-service';
-import type { UsageReport } from './usage-types';
+import type { LiveLimitResult, UsageReport } from './usage-types';
 
 const MAX_CALLERS_CEILING = 1000;
 
@@ -14,6 +16,7 @@ export interface UsageSource {
   readonly config: { readonly strategy: readonly unknown[] };
   readUsage(limits: UsageLimits): Promise<UsageReport>;
   resetCaller(strategyIndex: number, identifier: string): Promise<number>;
+  setLiveLimit(strategyIndex: number, tokens: number | null, by: string): Promise<LiveLimitResult>;
 }
 
 function storeDown(ctx: Context, error: unknown): void {
@@ -35,6 +38,19 @@ function callerLimit(value: unknown): number {
   return Number.isInteger(limit) && limit > 0 ? Math.min(limit, MAX_CALLERS_CEILING) : DEFAULT_USAGE_LIMITS.maxCallers;
 }
 
+/** A strategy index as sent in the path (`/strategies/2/limit`): decimal digits naming a configured strategy. */
+function pathIndex(value: unknown, strategies: number): number | undefined {
+  if (typeof value !== 'string' || !/^\d{1,6}$/.test(value)) return undefined;
+  const index = Number(value);
+  return index < strategies ? index : undefined;
+}
+
+/** Who changed a live limit, for the log: the admin user Strapi's admin auth strategy put in ctx.state. */
+function adminName(ctx: Context): string {
+  const email = (ctx.state as { user?: { email?: unknown } }).user?.email;
+  return typeof email === 'string' && email !== '' ? email : 'an unnamed admin';
+}
+
 /** @param source the app's rate limiter, looked up when a request arrives. */
 export const usageController = (source: () => UsageSource) => ({
   async read(ctx: Context): Promise<void> {
@@ -43,6 +59,18 @@ export const usageController = (source: () => UsageSource) => ({
     } catch (error) {
       storeDown(ctx, error);
     }
+  },
+
+  /** `PUT /strategies/:index/limit` with `{tokens}`: the strategy's live limit on every instance. */
+  async setLimit(ctx: Context): Promise<void> {
+    const body = ((ctx.request as { body?: unknown }).body ?? {}) as { tokens?: unknown };
+    if (!isValidLimit(body.tokens)) return badRequest(ctx, `tokens must be a whole number from 1 to ${MAX_TOKENS}`);
+    await changeLimit(ctx, source(), body.tokens);
+  },
+
+  /** `DELETE /strategies/:index/limit`: back to the configured tokens. */
+  async clearLimit(ctx: Context): Promise<void> {
+    await changeLimit(ctx, source(), null);
   },
 
   async reset(ctx: Context): Promise<void> {
@@ -64,3 +92,14 @@ export const usageController = (source: () => UsageSource) => ({
     }
   },
 });
+
+async function changeLimit(ctx: Context, limiter: UsageSource, tokens: number | null): Promise<void> {
+  const strategies = limiter.config.strategy.length;
+  const index = pathIndex((ctx.params as { index?: unknown } | undefined)?.index, strategies);
+  if (index === undefined) return badRequest(ctx, `the strategy index must be the index of a configured strategy (0 to ${strategies - 1})`);
+  try {
+    ctx.body = { data: await limiter.setLiveLimit(index, tokens, adminName(ctx)) };
+  } catch (error) {
+    storeDown(ctx, error);
+  }
+}

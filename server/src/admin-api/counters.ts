@@ -1,6 +1,7 @@
 // Reads the live counters of several callers of one rule in one round trip and turns them into
 // used/remaining tokens and the reset time, computed the way @upstash/ratelimit's own scripts
-// compute them. Which keys hold a counter is the rule's keys' to say (config/keys.ts).
+// compute them, against the rule's effective limit (its live limit when one is stored). Which keys
+// hold a counter is the rule's keys' to say (config/keys.ts).
 import type { Redis } from '@upstash/redis';
 import type { Rule } from '../config/rules';
 import type { CallerCounter } from './usage-types';
@@ -22,9 +23,9 @@ export interface FoundCaller {
   readonly method: string;
 }
 
-export async function readCounters(redis: Redis, rule: Rule, callers: readonly FoundCaller[], now: number): Promise<CallerCounter[]> {
+export async function readCounters(redis: Redis, rule: Rule, callers: readonly FoundCaller[], now: number, tokens: number): Promise<CallerCounter[]> {
   if (callers.length === 0) return [];
-  const { algorithm, tokens, refillRate } = rule.limit;
+  const { algorithm, refillRate } = rule.limit;
   const windowMs = rule.limit.window.milliseconds;
   const windowEnd = (Math.floor(now / windowMs) + 1) * windowMs;
   const pipeline = redis.pipeline();

@@ -9,7 +9,8 @@ import { escapeGlob, parseKey, shapeOf } from '../config/keys';
 import { readAnalytics, readWouldBlock } from './analytics';
 import { readCounters, type FoundCaller } from './counters';
 import { storeInUse } from '../limiter/store-in-use';
-import type { CallerCounter, FailOpenReport, StrategyUsage, UsageReport } from './usage-types';
+import { effectiveTokens, readLiveTokens } from './live-limits';
+import { CONFIG_ONLY, RUNTIME_CHANGEABLE, type CallerCounter, type FailOpenReport, type LiveTokens, type StrategyUsage, type UsageReport } from './usage-types';
 
 export interface UsageLimits {
   /** Most callers listed per strategy (the total is still reported). */
@@ -59,9 +60,16 @@ function byMostLimited(a: CallerCounter, b: CallerCounter): number {
   return a.remaining - b.remaining || a.identifier.localeCompare(b.identifier);
 }
 
-async function strategyUsage(redis: Redis, rule: Rule, callers: FoundCaller[], exact: boolean, limits: UsageLimits, now: number, wouldBlock: number | undefined): Promise<StrategyUsage> {
+interface RuleState {
+  readonly callers: FoundCaller[];
+  readonly exact: boolean;
+  readonly liveTokens: LiveTokens;
+  readonly wouldBlock: number | undefined;
+}
+
+async function strategyUsage(redis: Redis, rule: Rule, { callers, exact, liveTokens, wouldBlock }: RuleState, limits: UsageLimits, now: number): Promise<StrategyUsage> {
   // Counters are read for a bounded number of callers; the rest only count towards the total.
-  const counters = (await readCounters(redis, rule, callers.slice(0, limits.maxCallers), now)).sort(byMostLimited);
+  const counters = (await readCounters(redis, rule, callers.slice(0, limits.maxCallers), now, effectiveTokens(rule, liveTokens))).sort(byMostLimited);
   const { strategy } = rule;
   return {
     index: rule.index,
@@ -74,6 +82,9 @@ async function strategyUsage(redis: Redis, rule: Rule, callers: FoundCaller[], e
     identifierSource: strategy.identifierSource,
     debug: rule.debug,
     mode: rule.mode,
+    liveTokens,
+    runtimeChangeable: [...RUNTIME_CHANGEABLE],
+    configOnly: [...CONFIG_ONLY],
     ...(wouldBlock === undefined ? {} : { wouldBlock }),
     callers: counters,
     totalCallers: callers.length,
@@ -94,11 +105,14 @@ export async function readUsage(
 ): Promise<UsageReport> {
   // A disabled plugin uses no store: its strategies are listed with no callers.
   const analyticsRead = config.analytics && config.enabled;
-  const [{ callers, exact }, wouldBlock] = await Promise.all([
+  const [{ callers, exact }, wouldBlock, live] = await Promise.all([
     config.enabled ? findCallers(redis, config.prefix, config.rules, limits) : { callers: config.rules.map((): FoundCaller[] => []), exact: true },
     analyticsRead ? readWouldBlock(redis, config.prefix, config.rules, now) : [],
+    config.enabled ? readLiveTokens(redis, config.rules) : config.rules.map((): LiveTokens => null),
   ]);
-  const strategies = await Promise.all(config.rules.map((rule) => strategyUsage(redis, rule, callers[rule.index], exact, limits, now, wouldBlock[rule.index])));
+  const strategies = await Promise.all(
+    config.rules.map((rule) => strategyUsage(redis, rule, { callers: callers[rule.index], exact, liveTokens: live[rule.index], wouldBlock: wouldBlock[rule.index] }, limits, now)),
+  );
   return {
     enabled: config.enabled,
     store: storeInUse(config),

@@ -13,6 +13,14 @@ export interface CallerCounter {
   blocked: boolean;
 }
 
+/** A strategy's live limit as stored: tokens, none (the config applies), or a value that is no valid limit. */
+export type LiveTokens = number | null | 'invalid';
+
+/** What of a strategy an admin can change at run time (README, "Live limits"): only its tokens. */
+export const RUNTIME_CHANGEABLE = ['tokens'] as const;
+/** What follows the config only: changing it needs a config change and a restart. */
+export const CONFIG_ONLY = ['algorithm', 'window', 'refillRate', 'methods', 'path', 'identifierSource', 'mode'] as const;
+
 export interface StrategyUsage {
   index: number;
   methods: string[];
@@ -25,6 +33,10 @@ export interface StrategyUsage {
   debug: boolean;
   /** shadow: counted and logged, never refused (README, "Shadow mode"). */
   mode: 'enforce' | 'shadow';
+  /** The live limit replacing `tokens` on every instance, null when the config applies. */
+  liveTokens: LiveTokens;
+  runtimeChangeable: Array<(typeof RUNTIME_CHANGEABLE)[number]>;
+  configOnly: Array<(typeof CONFIG_ONLY)[number]>;
   /** Shadow strategies with analytics on: the requests they would have refused in the last 24 hours. */
   wouldBlock?: number;
   /** The listed callers, blocked first, then by fewest remaining tokens. */
@@ -72,6 +84,13 @@ export interface UsageReport {
   strategies: StrategyUsage[];
   failOpen: FailOpenReport;
   analytics?: AnalyticsReport;
+}
+
+/** What `PUT|DELETE /ratelimit/strategies/:index/limit` answer. */
+export interface LiveLimitResult {
+  strategy: number;
+  configured: number;
+  live: number | null;
 }
 
 export interface ResetResult {

@@ -11,6 +11,11 @@
 // The window number and which keys each algorithm keeps are @upstash/ratelimit's layout (README,
 // "How a strategy applies"); `counterKeys` is the one place that restates it, and a test drives the
 // library and checks that the keys it writes are these.
+// A strategy's live limit (README, "Live limits") sits apart from every counter, at
+//   `<prefix>:live:<methods>:<route>:<limiter>` + the library's `:dynamic:global`
+// with the methods sorted and joined by `,`: `live` is no method (methods are upper case), so no
+// counter's parse or MATCH pattern reaches it, and it names the strategy by what decides its keys,
+// not by its position, so reordering the config keeps each strategy's live limit.
 import type { Algorithm } from './config-literals';
 
 /** What of a strategy decides its keys, parsed: the methods collapsed (`keyMethods`), the window in ms. */
@@ -124,6 +129,15 @@ export class StrategyKeys {
   /** Whether a parsed key is one of this strategy's counters (method, route, limiter and window shape). */
   owns(key: ParsedKey): boolean {
     return key.route === this.route && key.limiter === this.limiter && this.methods.includes(key.method) && (key.window !== undefined) === (this.algorithm !== 'token-bucket');
+  }
+
+  /**
+   * Where the strategy's live limit is kept, before the library's own suffix (limiter/live-limit-scope.ts):
+   * one per strategy, shared by all its methods. Strategies whose methods, route and limiter all agree
+   * would share counters too, which the schema refuses (shared-keys.ts), so no two strategies share it.
+   */
+  liveLimitScope(): string {
+    return `${this.prefix}:live:${[...this.methods].sort().join(',')}:${this.route}:${this.limiter}`;
   }
 
   /** The part of every key of this strategy that the route, method and limiter decide, for indexing. */

@@ -205,6 +205,16 @@ const optionsShape = {
     .min(0, { error: 'must be 0 or more (0 turns the block cache off)' })
     .default(10_000)
     .meta({ description: 'Callers remembered as blocked until their reset, answered without a store call.' }),
+  blockedCacheMaxMs: z
+    .number({ error: 'must be a number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(0, { error: 'must be 0 or more (milliseconds; 0 asks the store on every window-algorithm refusal)' })
+    .max(3_600_000, { error: 'must be at most 3600000 (milliseconds: an hour)' })
+    .default(10_000)
+    .meta({
+      description:
+        'Longest time (ms) an instance answers a fixed- or sliding-window refusal from memory before asking the store again, so a raised live limit reaches every instance within it (default 10000). Token-bucket refusals last until the next refill, which a raised limit does not move.',
+    }),
 };
 
 export const configSchema = z.strictObject(optionsShape, { error: 'must be an object' }).superRefine((config, context) => {

@@ -20,12 +20,12 @@ export interface CompiledRule extends Rule {
   readonly windowSeconds: number;
 }
 
-function compileStrategy(config: CompiledConfig, rule: Rule, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes: readonly string[] | undefined): CompiledRule {
+function compileStrategy(rule: Rule, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes: readonly string[] | undefined): CompiledRule {
   return {
     ...rule,
     matches: compilePathMatcher(rule.path, contentApiPrefixes),
     identify: compileIdentifier(rule.strategy.identifierSource, hasherFor),
-    limiter: asConfigError(`strategy[${rule.index}].limiter`, () => createLimiter(rule.limit, redis, config.prefix)),
+    limiter: asConfigError(`strategy[${rule.index}].limiter`, () => createLimiter(rule, redis)),
     reopensAt: compileReopening(rule, redis),
     windowSeconds: Math.max(1, Math.round(rule.limit.window.milliseconds / 1000)),
   };
@@ -37,5 +37,5 @@ function compileStrategy(config: CompiledConfig, rule: Rule, redis: Redis, hashe
  * `hasherFor` decides which header values are keyed by their HMAC (header-privacy.ts).
  */
 export function compileStrategies(config: CompiledConfig, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes?: readonly string[]): CompiledRule[] {
-  return config.rules.map((rule) => asConfigError(`strategy[${rule.index}]`, () => compileStrategy(config, rule, redis, hasherFor, contentApiPrefixes)));
+  return config.rules.map((rule) => asConfigError(`strategy[${rule.index}]`, () => compileStrategy(rule, redis, hasherFor, contentApiPrefixes)));
 }

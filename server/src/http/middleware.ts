@@ -5,12 +5,16 @@
 // limiter/reopening.ts); store failures fail open (default, counted), closed (503) or to per-instance
 // limits in memory (local). Shadow strategies are counted in the same round trip and refunded by the
 // same rule, but never refuse, set no header and are never remembered as blocked: their would-be
-// refusals are logged (shadow-log.ts) and, with analytics, recorded (decision-events.ts).
+// refusals are logged (shadow-log.ts) and, with analytics, recorded (decision-events.ts). A live limit
+// set from the admin panel arrives with each store answer (`result.limit`); what is decided without
+// the store uses the last one seen (limiter/last-seen-limits.ts), and window-algorithm refusals are
+// held in memory at most `blockedCacheMaxMs`, so a raised limit reaches every instance within it.
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
 import type { RateLimitConfig } from '../config/schema';
-import { BlockedCache } from '../limiter/blocked-cache';
+import { BlockedCache, blockKey } from '../limiter/blocked-cache';
+import { LastSeenLimits } from '../limiter/last-seen-limits';
 import { MemoryLimiter } from '../limiter/memory-limiter';
 import { StoreHealth } from '../limiter/store-health';
 import { TokenRefunds } from '../limiter/token-refunds';
@@ -65,9 +69,6 @@ const MEMORY_LIMITER_CAPACITY = 100_000;
 /** What the middleware returns once it has answered by itself: one settled promise, shared. */
 const ANSWERED: Promise<void> = Promise.resolve();
 
-/** The block cache's key: one strategy, one caller on it. */
-const blockKey = (strategyIndex: number, limiterKey: string): string => `${strategyIndex}\n${limiterKey}`;
-
 export class RateLimiter {
   private readonly blocked: BlockedCache;
   private readonly allowed: AllowList;
@@ -82,6 +83,8 @@ export class RateLimiter {
   readonly health: StoreHealth;
   private readonly ipIdentity: (ctx: Context) => IpIdentity;
   private readonly shadowLog: ShadowLog;
+  /** Each rule's effective limit in the store's latest answer (a live limit, else the configured tokens). */
+  private readonly lastLimits: LastSeenLimits;
 
   constructor(
     private readonly config: RateLimitConfig,
@@ -107,6 +110,7 @@ export class RateLimiter {
     this.refunds = new TokenRefunds(rules.map((rule) => rule.limiter));
     this.events = config.analytics ? new DecisionEvents(redis, config.prefix) : undefined;
     this.shadowLog = new ShadowLog(logger);
+    this.lastLimits = new LastSeenLimits(rules.map((rule) => rule.limit.tokens));
   }
 
   /**
@@ -147,7 +151,7 @@ export class RateLimiter {
       if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
       const memory = this.memory;
       if (!memory) return next();
-      outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now), from: 'memory' as const }));
+      outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now, this.lastLimits.of(check.rule.index)), from: 'memory' as const }));
     }
     return this.answer(ctx, next, outcomes, now);
   }
@@ -227,6 +231,16 @@ export class RateLimiter {
     for (const method of rule.methods) this.blocked.forget(blockKey(strategyIndex, rule.keys.limiterKey(method, caller)));
   };
 
+  /**
+   * After this instance changed a rule's live limit (the admin API): remembers the new effective
+   * limit and, when it rose, forgets the rule's blocked callers at once, whose refusals counted
+   * against the old one.
+   */
+  readonly liveLimitChanged = (strategyIndex: number, before: number, after: number): void => {
+    this.lastLimits.saw(strategyIndex, after);
+    if (after > before) this.blocked.forgetStrategy(strategyIndex);
+  };
+
   /** The block that lasts longest among the request's strategies, so Retry-After is not too early. */
   private cachedRefusal(checks: readonly Check[], now: number): Outcome | undefined {
     // Nobody blocked (the allowed path's usual state): no block keys to build.
@@ -240,19 +254,29 @@ export class RateLimiter {
         longestReset = reset;
       }
     }
-    return longest && { check: longest, success: false, limit: longest.rule.strategy.limiter.tokens, remaining: 0, reset: longestReset, from: 'block cache' };
+    return longest && { check: longest, success: false, limit: this.lastLimits.of(longest.rule.index), remaining: 0, reset: longestReset, from: 'block cache' };
   }
 
   private async limit(check: Check): Promise<Outcome> {
     // The limiters keep no analytics of their own (decision-events.ts records), so `pending` is settled.
     const result = await check.rule.limiter.limit(check.limiterKey);
-    const outcome: Outcome = { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset: result.reset, from: 'store' };
+    const { rule } = check;
+    if (this.lastLimits.saw(rule.index, result.limit)) this.blocked.forgetStrategy(rule.index);
+    // A foreign value in the live key leaves the library's limit NaN: the headers keep the last valid one.
+    const limit = this.lastLimits.of(rule.index);
+    // A token bucket filled under a higher limit keeps its tokens after the limit is lowered, until
+    // it refills: the headers never say more remain than the limit.
+    const remaining = Math.min(limit, Math.max(0, result.remaining || 0));
+    const outcome: Outcome = { check, success: result.success, limit, remaining, reset: result.reset, from: 'store' };
     // A shadow strategy refuses no one, so it is never remembered as blocked.
-    if (result.success || check.rule.mode === 'shadow') return outcome;
+    if (result.success || rule.mode === 'shadow') return outcome;
     // A refused caller is answered from memory until the algorithm could admit it again, and told to retry then.
-    const reopensAt = await check.rule.reopensAt(check.method, check.caller, result.reset);
+    const reopensAt = await rule.reopensAt(check.method, check.caller, result.reset, limit);
     if (reopensAt === undefined) return outcome;
-    this.blocked.block(blockKey(check.rule.index, check.limiterKey), reopensAt);
+    // A window refusal is held at most blockedCacheMaxMs, so a limit raised elsewhere reaches this
+    // instance within it; a raised limit adds no token to an empty bucket, so bucket refusals last to the refill.
+    const heldUntil = rule.limit.algorithm === 'token-bucket' ? reopensAt : Date.now() + this.config.blockedCacheMaxMs;
+    this.blocked.block(blockKey(rule.index, check.limiterKey), reopensAt, heldUntil);
     return { ...outcome, reset: reopensAt };
   }
 

@@ -1,6 +1,11 @@
 // Callers refused until a known reset time, remembered in memory so that a flood from one caller
-// costs no store round trips. Bounded: past `capacity` entries the oldest is forgotten first.
+// costs no store round trips. Bounded: past `capacity` entries the oldest is forgotten first. An
+// entry may be held for less time than its reset (`block`'s `until`): the store is then asked again
+// sooner, which is how a raised live limit reaches an instance that only refuses from memory.
 import { BoundedExpiringMap } from './bounded-expiring-map';
+
+/** The block cache's key: one strategy, one caller on it. */
+export const blockKey = (strategyIndex: number, limiterKey: string): string => `${strategyIndex}\n${limiterKey}`;
 
 export class BlockedCache {
   private readonly resets: BoundedExpiringMap<number>;
@@ -14,13 +19,19 @@ export class BlockedCache {
     return this.resets.get(key, now);
   }
 
-  block(key: string, reset: number): void {
-    this.resets.set(key, reset, reset);
+  /** Refuses `key` from memory until `until` (default: `reset`), answering with `reset`. */
+  block(key: string, reset: number, until = reset): void {
+    this.resets.set(key, reset, Math.min(reset, until));
   }
 
   /** Forgets a caller at once (after an admin reset of its counters). */
   forget(key: string): void {
     this.resets.delete(key);
+  }
+
+  /** Forgets every caller of one strategy at once (after its limit was raised). */
+  forgetStrategy(strategyIndex: number): void {
+    this.resets.deleteStartingWith(blockKey(strategyIndex, ''));
   }
 
   get size(): number {

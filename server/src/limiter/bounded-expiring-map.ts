@@ -26,6 +26,11 @@ export class BoundedExpiringMap<Value> {
     this.entries.delete(key);
   }
 
+  /** Forgets every entry whose key starts with `prefix`: one pass over at most `capacity` entries. */
+  deleteStartingWith(prefix: string): void {
+    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
+  }
+
   get size(): number {
     return this.entries.size;
   }

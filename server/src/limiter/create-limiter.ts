@@ -1,12 +1,16 @@
 // Builds one @upstash/ratelimit limiter per rule: fixed-window, sliding-window or token-bucket
-// (refilling `refillRate` per window, holding at most `tokens`).
+// (refilling `refillRate` per window, holding at most `tokens`), reading the rule's live limit, when
+// one is stored, in the same script call (live-limit-scope.ts).
 import { Ratelimit } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
-import type { Limit } from '../config/rules';
+import type { Rule } from '../config/rules';
+import { readLiveLimitAt } from './live-limit-scope';
 
 type Window = Parameters<typeof Ratelimit.fixedWindow>[1];
 
-export function createLimiter(limit: Limit, redis: Redis, prefix: string): Ratelimit {
+/** The limiter of a rule: counting under the rule's prefix, reading the rule's live limit. */
+export function createLimiter(rule: Pick<Rule, 'limit' | 'keys'>, redis: Redis): Ratelimit {
+  const { limit, keys } = rule;
   const { algorithm, tokens, refillRate } = limit;
   const window = limit.window.upstash as Window;
   const limiter =
@@ -17,5 +21,6 @@ export function createLimiter(limit: Limit, redis: Redis, prefix: string): Ratel
         : Ratelimit.tokenBucket(refillRate, window, tokens);
   // The plugin keeps its own bounded block cache and its own timeout (see http/middleware.ts), and
   // records analytics itself once a request's verdict is known (http/decision-events.ts).
-  return new Ratelimit({ redis, limiter, prefix, analytics: false, ephemeralCache: false, timeout: 0 });
+  const ratelimit = new Ratelimit({ redis, limiter, prefix: keys.prefix, analytics: false, ephemeralCache: false, timeout: 0, dynamicLimits: true });
+  return readLiveLimitAt(ratelimit, keys.liveLimitScope());
 }

@@ -5,6 +5,8 @@
 // it), as rate-limiter-flexible's insurance limiter
 // does. Counts are per instance, so N instances admit up to N times a limit; that is the price of not
 // letting everything through. Bounded: past `capacity` callers, the oldest is forgotten first.
+// The limit is given per call: the middleware passes the last limit the store applied to the rule
+// (a live limit, else the configured one), so an outage keeps the limit an admin set.
 import type { Limit } from '../config/rules';
 
 export interface MemoryDecision {
@@ -38,10 +40,11 @@ export class MemoryLimiter {
     this.windowMs = counting.window.milliseconds;
   }
 
-  limit(limiterKey: string, now: number): MemoryDecision {
+  /** Counts one request of `limiterKey` against `limit` tokens (for token-bucket: the bucket size). */
+  limit(limiterKey: string, now: number, limit: number): MemoryDecision {
     const { algorithm } = this.counting;
-    if (algorithm === 'token-bucket') return this.takeToken(limiterKey, now);
-    return algorithm === 'fixed-window' ? this.countFixed(limiterKey, now) : this.countSliding(limiterKey, now);
+    if (algorithm === 'token-bucket') return this.takeToken(limiterKey, now, limit);
+    return algorithm === 'fixed-window' ? this.countFixed(limiterKey, now, limit) : this.countSliding(limiterKey, now, limit);
   }
 
   private remember<T extends Counter | Bucket>(key: string, entry: T): T {
@@ -59,16 +62,14 @@ export class MemoryLimiter {
     return this.remember(key, { window, current: 0, previous });
   }
 
-  private countFixed(key: string, now: number): MemoryDecision {
-    const limit = this.counting.tokens;
+  private countFixed(key: string, now: number, limit: number): MemoryDecision {
     const window = Math.floor(now / this.windowMs);
     const counter = this.counter(key, window);
     counter.current += 1;
     return { success: counter.current <= limit, limit, remaining: Math.max(0, limit - counter.current), reset: (window + 1) * this.windowMs };
   }
 
-  private countSliding(key: string, now: number): MemoryDecision {
-    const limit = this.counting.tokens;
+  private countSliding(key: string, now: number, limit: number): MemoryDecision {
     const window = Math.floor(now / this.windowMs);
     const counter = this.counter(key, window);
     const weighted = Math.floor((1 - (now % this.windowMs) / this.windowMs) * counter.previous);
@@ -78,8 +79,8 @@ export class MemoryLimiter {
     return { success: true, limit, remaining: limit - (weighted + counter.current), reset };
   }
 
-  private takeToken(key: string, now: number): MemoryDecision {
-    const { tokens: limit, refillRate } = this.counting;
+  private takeToken(key: string, now: number, limit: number): MemoryDecision {
+    const { refillRate } = this.counting;
     const known = this.entries.get(key) as Bucket | undefined;
     const bucket = known && now < known.expiresAt ? known : this.remember(key, { refilledAt: now, tokens: limit, expiresAt: Infinity });
     if (now >= bucket.refilledAt + this.windowMs) {

@@ -16,7 +16,7 @@ afterEach(() => jest.useRealTimers());
 function ruleOf(algorithm: Algorithm) {
   const config = compileConfig(parseConfig({ url: store.kv.url, token: store.kv.token, prefix: `counter-keys-${algorithm}`, strategy: [{ methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm, tokens: 5, window: '1m' } }] }));
   const rule = config.rules[0];
-  const limiter = createLimiter(rule.limit, store.redis, config.prefix);
+  const limiter = createLimiter(rule, store.redis);
   const take = async () => (await limiter.limit(rule.keys.limiterKey('GET', '10.0.0.1'))).success;
   return { rule, take, stored: async () => (await store.redis.keys(`${config.prefix}:*`)).sort() };
 }

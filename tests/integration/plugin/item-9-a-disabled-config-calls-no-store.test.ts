@@ -7,6 +7,7 @@ import type { Context } from 'koa';
 import strapiServer from '../../../strapi-server';
 import { closedPortUrl } from '../../fixtures/ports';
 import { fakeStrapi } from '../../support/fake-strapi';
+import { CONFIG_ONLY } from '../../../server/src/admin-api/usage-types';
 
 it('item 9: a plugin whose config says enabled: false adds no limiter, checks no store, and its usage view says disabled instead of failing', async () => {
   const strategy = { methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } };
@@ -27,7 +28,7 @@ it('item 9: a plugin whose config says enabled: false adds no limiter, checks no
         generatedAt: expect.any(Number),
         failOpen: { admitted: 0, outage: false },
         strategies: [
-          { index: 0, methods: ['GET'], path: '/api/ping', algorithm: 'fixed-window', tokens: 1, window: '1m', identifierSource: 'ip', debug: false, mode: 'enforce', callers: [], totalCallers: 0, totalExact: true, blockedCallers: 0 },
+          { index: 0, methods: ['GET'], path: '/api/ping', algorithm: 'fixed-window', tokens: 1, window: '1m', identifierSource: 'ip', debug: false, mode: 'enforce', liveTokens: null, runtimeChangeable: ['tokens'], configOnly: [...CONFIG_ONLY], callers: [], totalCallers: 0, totalExact: true, blockedCallers: 0 },
         ],
       },
     });

@@ -29,8 +29,8 @@ export async function startAdminStore(): Promise<AdminStoreFixture> {
 /** Sends `hits` requests of one caller through strategy `index`'s limiter, as the middleware keys and records them. */
 export async function hit(redis: Redis, config: CompiledConfig, index: number, method: string, identifier: string, hits: number): Promise<boolean[]> {
   const rule = config.rules[index];
-  const { limit, keys } = rule;
-  const limiter = createLimiter(limit, redis, config.prefix);
+  const { keys } = rule;
+  const limiter = createLimiter(rule, redis);
   const events = config.analytics ? new DecisionEvents(redis, config.prefix) : undefined;
   const verdicts: boolean[] = [];
   for (let request = 0; request < hits; request += 1) {

@@ -37,6 +37,7 @@ describe('config schema', () => {
       allowList: [],
       ipv6Subnet: 64,
       blockedCacheSize: 10_000,
+      blockedCacheMaxMs: 10_000,
       hashHeaderValues: 'credentials',
     });
   });

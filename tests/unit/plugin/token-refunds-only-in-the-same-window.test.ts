@@ -17,7 +17,7 @@ class RecordingRequester implements Requester {
 it('refunds tokens whose window is current, as rate -1, and skips those whose window has turned', async () => {
   const config = parseConfig({ url: 'http://127.0.0.1:1', token: 't', strategy: [{ methods: ['GET'], path: '/a', identifierSource: 'ip', limiter: { algorithm: 'token-bucket', tokens: 5, window: '1m' } }] });
   const requester = new RecordingRequester();
-  const refunds = new TokenRefunds([createLimiter(compileConfig(config).rules[0].limit, new Redis(requester), config.prefix)]);
+  const refunds = new TokenRefunds([createLimiter(compileConfig(config).rules[0], new Redis(requester))]);
   const now = Date.now();
 
   await refunds.giveBack([
@@ -26,6 +26,7 @@ it('refunds tokens whose window is current, as rate -1, and skips those whose wi
   ]);
 
   expect(requester.sent).toHaveLength(1);
-  const [command, , , key, , , , , incrementBy] = requester.sent[0] as unknown[];
-  expect([command, key, incrementBy]).toEqual(['evalsha', '@cms:current', -1]);
+  // The bucket's key, then the strategy's live-limit key (the refund reads the same limit the count did).
+  const [command, , , key, liveKey, , , , , incrementBy] = requester.sent[0] as unknown[];
+  expect([command, key, liveKey, incrementBy]).toEqual(['evalsha', '@cms:current', '@cms:live:GET:/a:token-bucket.1m:dynamic:global', -1]);
 });

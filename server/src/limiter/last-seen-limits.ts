@@ -1,0 +1,31 @@
+// The limit each rule last had on this instance: the effective limit of the store's latest answer
+// (`result.limit`, a live limit when one is stored, else the configured tokens), or the configured
+// tokens before any answer. What the instance decides without the store uses it: refusals from the
+// block cache, the sliding window's reopening, and the in-memory limits of `failureMode: 'local'`
+// (an outage keeps applying the last live limit seen). Store answers that are not a valid limit (a
+// foreign value in the live key makes the fixed window answer NaN) are not remembered.
+import { MAX_TOKENS } from '../config/bounds';
+
+/** Whether `value` is a limit the plugin would accept: a whole number from 1 to MAX_TOKENS. */
+export const isValidLimit = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_TOKENS;
+
+export class LastSeenLimits {
+  private readonly seen: number[];
+
+  /** @param configured each rule's configured tokens, by index. */
+  constructor(configured: readonly number[]) {
+    this.seen = [...configured];
+  }
+
+  of(ruleIndex: number): number {
+    return this.seen[ruleIndex];
+  }
+
+  /** Remembers a rule's effective limit; true when it rose (blocks remembered under the old one may be too strict). */
+  saw(ruleIndex: number, limit: unknown): boolean {
+    if (!isValidLimit(limit)) return false;
+    const rose = limit > this.seen[ruleIndex];
+    this.seen[ruleIndex] = limit;
+    return rose;
+  }
+}
