@@ -1,7 +1,7 @@
 // The memory engine runs @upstash/ratelimit's scripts natively (mock/kv-rest/memory/scripting/
 // native-scripts): here two engines, one native and one forced onto Lua, run the same random
 // sequences of calls (every script, limiters, reset and deny list, by EVAL, EVALSHA and their _RO
-// forms, alone, pipelined and in transactions; refunds, dynamic limits, expired keys, keys of the
+// forms, alone, pipelined and in transactions; refunds, dynamic limits (under the plugin's live-limit key names too), expired keys, keys of the
 // wrong type, odd arguments, restricted users and the Read Only token) on one fake clock, and must
 // agree on every reply, on the whole keyspace (types, values, PTTLs) after every step, and on every
 // MONITOR line.
@@ -14,7 +14,9 @@ import { scriptForRedis70, scriptSha } from '../../../mock/kv-rest/script-sheban
 import { CLIENT } from './memory-engine-harness';
 import { captureRatelimitScripts, SCRIPT_NAMES, type ScriptName } from './ratelimit-script-texts';
 
-const KEYS = ['a', 'b', 'c', 'dyn'];
+/** A strategy's live-limit key as the plugin names it (server/src/config/keys.ts), read as the dynamic limit. */
+const LIVE = '@cms:live:GET,POST:/api/items/%3Aid:fixed-window.10s:dynamic:global';
+const KEYS = ['a', 'b', 'c', 'dyn', LIVE];
 const USERS = ['no-incrby', 'no-pexpire', 'no-hset', 'read-keys-only', 'keys-a-only'];
 const START = 1_700_000_000_000;
 
@@ -48,7 +50,7 @@ const refillRate = maybeOdd(fc.constantFrom('1', '2', '0.5', '0'));
 const requestId = fc.constantFrom('r1', 'r2', 'r3');
 const key = fc.constantFrom(...KEYS);
 const member = fc.constantFrom('192.0.2.1', 'x', 'a');
-const dynamicLimitKey = fc.constantFrom<string[]>([], [''], ['dyn'], ['dyn'], ['a']);
+const dynamicLimitKey = fc.constantFrom<string[]>([], [''], ['dyn'], ['dyn'], ['a'], [LIVE], [LIVE]);
 
 /** KEYS and ARGV of each script, as the library sends them, with some odd values mixed in. */
 const callArguments: Record<ScriptName, fc.Arbitrary<[string[], string[]]>> = {
