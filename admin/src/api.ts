@@ -4,6 +4,7 @@ export type {
   AnalyticsReport,
   CallerCounter,
   HourlyCount,
+  LiveLimitResult,
   ResetResult,
   StrategyUsage,
   UsageReport,
@@ -11,3 +12,5 @@ export type {
 
 export const USAGE_PATH = '/ratelimit/usage';
 export const RESET_PATH = '/ratelimit/reset';
+/** A strategy's live limit: PUT `{tokens}` sets it, DELETE goes back to the config. */
+export const liveLimitPath = (strategyIndex: number): string => `/ratelimit/strategies/${strategyIndex}/limit`;

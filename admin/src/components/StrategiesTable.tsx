@@ -1,19 +1,22 @@
 // The configured strategies as a table: methods, path, algorithm, limit, how callers are
 // identified, debug, and how many callers hold a counter or are blocked right now. A shadow
 // strategy (counted, never refusing) is marked so, with its would-be refusals of the last 24 hours
-// when analytics is on.
+// when analytics is on. Each row shows its live limit beside the configured one (LiveLimit.tsx).
 import { Badge, Td, Tr, Typography } from '@strapi/design-system';
 import type { StrategyUsage } from '../api';
 import { useTranslate } from '../utils/useTranslate';
 import { HeadedTable } from './HeadedTable';
+import { LiveLimitCell, useCanConfigure } from './LiveLimit';
 
-export function StrategiesTable({ strategies }: { strategies: StrategyUsage[] }) {
+export function StrategiesTable({ strategies, onLiveLimitChange }: { strategies: StrategyUsage[]; onLiveLimitChange(): Promise<void> }) {
   const t = useTranslate();
+  const canConfigure = useCanConfigure();
   const headings = [
     t('strategies.methods', 'Methods'),
     t('strategies.path', 'Path'),
     t('strategies.algorithm', 'Algorithm'),
     t('strategies.limit', 'Limit'),
+    t('strategies.live', 'Live limit'),
     t('strategies.identifier', 'Identified by'),
     t('strategies.debug', 'Debug'),
     t('strategies.callers', 'Callers'),
@@ -35,6 +38,7 @@ export function StrategiesTable({ strategies }: { strategies: StrategyUsage[] })
               {strategy.refillRate !== undefined && `, ${t('strategies.refill', 'refills {refillRate} per {window}', { refillRate: strategy.refillRate, window: strategy.window })}`}
             </Typography>
           </Td>
+          <Td><LiveLimitCell strategy={strategy} canConfigure={canConfigure} onChange={onLiveLimitChange} /></Td>
           <Td><Typography>{strategy.identifierSource}</Typography></Td>
           <Td><Typography>{strategy.debug ? t('strategies.on', 'on') : t('strategies.off', 'off')}</Typography></Td>
           <Td><Typography>{strategy.totalExact ? strategy.totalCallers : `${strategy.totalCallers}+`}</Typography></Td>

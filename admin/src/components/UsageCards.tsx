@@ -6,6 +6,7 @@ import type { UsageReport } from '../api';
 import { useTranslate } from '../utils/useTranslate';
 import { CallersTable } from './CallersTable';
 import { Card } from './Card';
+import { LiveLimitsNote } from './LiveLimit';
 import { MostLimitedTable } from './MostLimitedTable';
 import { Notice } from './Notice';
 import { StrategiesTable } from './StrategiesTable';
@@ -41,7 +42,8 @@ export function UsageCards({ report, canReset, reload }: UsageCardsProps) {
         </Notice>
       )}
       <Card title={t('strategies.title', 'Strategies')}>
-        <StrategiesTable strategies={report.strategies} />
+        <StrategiesTable strategies={report.strategies} onLiveLimitChange={reload} />
+        <LiveLimitsNote />
       </Card>
       <Card title={t('callers.cardTitle', 'Live counters')}>
         <Flex direction="column" alignItems="stretch" gap={6}>

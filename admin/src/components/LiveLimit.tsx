@@ -1,0 +1,94 @@
+// A strategy's live limit on the usage page: the configured and the live value side by side, and,
+// for admins with the configure permission, "Change limit" (a dialog asking for the new tokens) and
+// "Back to config". Only the tokens change at run time (README, "Live limits"): the page says the
+// window and algorithm follow the config, and for a token bucket the control is its bucket size,
+// which a raise does not fill before the next refill.
+import { useState } from 'react';
+import { Button, Dialog, Field, Flex, NumberInput, Typography } from '@strapi/design-system';
+import { ConfirmDialog, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
+import { liveLimitPath, type LiveLimitResult, type StrategyUsage } from '../api';
+import { PERMISSIONS } from '../pluginId';
+import { useTranslate, type Translate } from '../utils/useTranslate';
+
+/** Whether the admin may change live limits (asked once per page, not per row). */
+export function useCanConfigure(): boolean {
+  const { allowedActions, isLoading } = useRBAC(PERMISSIONS.configure);
+  return !isLoading && allowedActions.canConfigure === true;
+}
+
+/** The server's sentence for a failed change, else the failure itself. */
+const failureText = (failure: unknown): string => (failure as { response?: { data?: { error?: { message?: string } } } }).response?.data?.error?.message ?? String(failure);
+
+function liveText(t: Translate, strategy: StrategyUsage): string {
+  if (strategy.liveTokens === null) return t('live.none', 'none: the config applies');
+  if (strategy.liveTokens === 'invalid') return t('live.invalid', 'invalid stored value (the store holds something that is no limit): go back to config');
+  return String(strategy.liveTokens);
+}
+
+interface LiveLimitCellProps {
+  strategy: StrategyUsage;
+  canConfigure: boolean;
+  onChange(): Promise<void>;
+}
+
+export function LiveLimitCell({ strategy, canConfigure, onChange }: LiveLimitCellProps) {
+  const t = useTranslate();
+  const { put, del } = useFetchClient();
+  const { toggleNotification } = useNotification();
+  const current = typeof strategy.liveTokens === 'number' ? strategy.liveTokens : strategy.tokens;
+  const [tokens, setTokens] = useState<number | undefined>(current);
+  const bucket = strategy.algorithm === 'token-bucket';
+  const what = bucket ? t('live.bucketSize', 'bucket size') : t('live.limit', 'limit');
+  const values = { methods: strategy.methods.join(', '), path: strategy.path };
+
+  const change = async (request: () => Promise<unknown>, done: string) => {
+    try {
+      await request();
+      toggleNotification({ type: 'success', message: done });
+    } catch (failure) {
+      toggleNotification({ type: 'danger', message: t('live.failed', 'The limit could not be changed: {message}', { message: failureText(failure) }) });
+    }
+    await onChange();
+  };
+  const save = () => change(() => put<{ data: LiveLimitResult }>(liveLimitPath(strategy.index), { tokens }), t('live.changed', 'The limit of {methods} {path} is now {tokens} on every instance.', { ...values, tokens: tokens ?? '' }));
+  const backToConfig = () => change(() => del<{ data: LiveLimitResult }>(liveLimitPath(strategy.index)), t('live.reverted', 'The limit of {methods} {path} follows the config again.', values));
+
+  return (
+    <Flex direction="column" alignItems="flex-start" gap={1}>
+      <Typography>{t('live.configured', 'Configured {what}: {tokens}', { what, tokens: strategy.tokens })}</Typography>
+      <Typography fontWeight="semiBold">{t('live.value', 'Live {what}: {value}', { what, value: liveText(t, strategy) })}</Typography>
+      {bucket && <Typography variant="pi" textColor="neutral600">{t('live.bucketNote', 'Raising the bucket size adds no tokens until the next refill.')}</Typography>}
+      {canConfigure && (
+        <Flex gap={2}>
+          <Dialog.Root onOpenChange={(open: boolean) => open && setTokens(current)}>
+            <Dialog.Trigger>
+              <Button variant="secondary" size="S">{t('live.change', 'Change limit')}</Button>
+            </Dialog.Trigger>
+            <ConfirmDialog title={t('live.dialogTitle', 'Change the {what} of {methods} {path}', { ...values, what })} variant="default" onConfirm={save}>
+              <Field.Root name="tokens" hint={t('live.hint', 'Applies on every instance from its next request; the window and algorithm follow the config.')}>
+                <Field.Label>{t('live.tokensLabel', 'New {what} (per {window})', { what, window: strategy.window })}</Field.Label>
+                <NumberInput value={tokens} onValueChange={setTokens} step={1} />
+                <Field.Hint />
+              </Field.Root>
+            </ConfirmDialog>
+          </Dialog.Root>
+          {strategy.liveTokens !== null && (
+            <Button variant="tertiary" size="S" onClick={() => void backToConfig()}>
+              {t('live.backToConfig', 'Back to config')}
+            </Button>
+          )}
+        </Flex>
+      )}
+    </Flex>
+  );
+}
+
+/** Under the strategies: what can and cannot change while Strapi runs. */
+export function LiveLimitsNote() {
+  const t = useTranslate();
+  return (
+    <Typography variant="pi" textColor="neutral600" tag="p">
+      {t('live.note', 'Only the limit can change at run time ("Change limit"); the window, algorithm and refill rate follow the config and change with a redeploy.')}
+    </Typography>
+  );
+}
