@@ -1,7 +1,8 @@
 // The admin usage API inside a real Strapi app: a super admin sees the right numbers after
-// traffic, roles without the read or reset action are refused, reset lets a caller in again, many
-// callers give a bounded answer with their total, and a shadow strategy never refuses while its
-// would-be refusals show in Strapi's log and in the usage report.
+// traffic, roles without the read, reset or configure action are refused, reset lets a caller in
+// again, a live limit change is logged with the admin's email, many callers give a bounded answer
+// with their total, and a shadow strategy never refuses while its would-be refusals show in
+// Strapi's log and in the usage report.
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { adminRoleId, adminToken, createAdminUser } from '../support/admin-users';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
@@ -96,6 +97,20 @@ describe('admin usage API in a real Strapi app', () => {
     const after = await usage(tokens.superAdmin);
     expect(after.body.data.strategies[0].callers.map((caller: { identifier: string }) => caller.identifier)).toEqual(['polite']);
     expect((await app.request.get('/api/ping').set('x-caller', 'flooder')).status).toBe(200);
+  });
+
+  it('changes a live limit for a super admin, logging the admin Strapi authenticated, and refuses it to roles without the configure action', async () => {
+    const put = (token: string, tokens: unknown) => app.request.put('/ratelimit/strategies/0/limit').set('Authorization', `Bearer ${token}`).send({ tokens });
+    expect([(await put(tokens.viewer, 7)).status, (await put(tokens.editor, 7)).status]).toEqual([403, 403]);
+
+    const set = await put(tokens.superAdmin, 7);
+    const back = await app.request.delete('/ratelimit/strategies/0/limit').set('Authorization', `Bearer ${tokens.superAdmin}`);
+
+    expect([set.status, set.body, back.status, back.body]).toEqual([200, { data: { strategy: 0, configured: 2, live: 7 } }, 200, { data: { strategy: 0, configured: 2, live: null } }]);
+    expect(logged.filter((line) => line.startsWith('[ratelimit] live limit'))).toEqual([
+      '[ratelimit] live limit of strategy[0] (GET /api/ping) 2 -> 7 by super@fixture.test',
+      '[ratelimit] live limit of strategy[0] (GET /api/ping) 7 -> 2 (back to config) by super@fixture.test',
+    ]);
   });
 
   it('answers a bounded list with the total when many callers hold counters', async () => {
