@@ -1,6 +1,6 @@
 // Two Strapi instances on one store share one limit: their combined admissions never exceed `tokens`.
 import { startKvRestServer, type KvRestServer } from '../../mock';
-import { startStrapiProcess, type StrapiProcess } from '../support/strapi-process';
+import { sharedStoreConfig, startStrapiProcess, type StrapiProcess } from '../support/strapi-process';
 
 describe('two Strapi instances sharing one store', () => {
   let kv: KvRestServer;
@@ -8,14 +8,9 @@ describe('two Strapi instances sharing one store', () => {
 
   beforeAll(async () => {
     kv = await startKvRestServer();
-    const config = {
-      url: kv.url,
-      token: kv.token,
-      // The first calls reach a store that has just started (script compiled on first use) while two
-      // Strapi boots load the machine: a generous timeout keeps them from failing open.
-      timeout: 5000,
+    const config = sharedStoreConfig(kv, {
       strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'token-bucket', tokens: 10, window: '1h' } }],
-    };
+    });
     instances = await Promise.all([startStrapiProcess({ config }), startStrapiProcess({ config })]);
   }, 120_000);
   afterAll(async () => {

@@ -6,7 +6,7 @@
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { ADMIN_PASSWORD } from '../support/admin-users';
 import { eventually } from '../support/eventually';
-import { startStrapiProcess, type StrapiProcess } from '../support/strapi-process';
+import { sharedStoreConfig, startStrapiProcess, type StrapiProcess } from '../support/strapi-process';
 
 /** Held short here so the test waits about a second for the bound; the default is 10 s. */
 const BLOCKED_CACHE_MAX_MS = 1000;
@@ -44,14 +44,10 @@ describe('a live limit set on one Strapi instance applies on the other', () => {
 
   beforeAll(async () => {
     kv = await startKvRestServer();
-    const config = {
-      url: kv.url,
-      token: kv.token,
-      // See instances-share-one-limit.test.ts: two boots load the machine while the store starts.
-      timeout: 5000,
+    const config = sharedStoreConfig(kv, {
       blockedCacheMaxMs: BLOCKED_CACHE_MAX_MS,
       strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } }],
-    };
+    });
     [changing, other] = await Promise.all([startStrapiProcess({ config }), startStrapiProcess({ config })]);
     await createAdmins();
   }, 120_000);

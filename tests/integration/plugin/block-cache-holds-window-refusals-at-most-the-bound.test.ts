@@ -4,20 +4,16 @@
 // (default 10 s) and then asks the store, which admits under the raised limit. A token bucket's
 // refusal lasts to its next refill: a raised limit adds no token before it.
 import { advanceDate, fakeDateOnly } from '../../support/fake-date';
-import { limitedApp, statuses, storeForSuite, strategy, type LimitedApp } from './support';
+import { appsClosedAfterEach, limitedApp, statuses, storeForSuite, strategy, type LimitedApp } from './support';
 
 const store = storeForSuite();
-let apps: LimitedApp[] = [];
-afterEach(() => {
-  for (const app of apps) app.close();
-  apps = [];
-  jest.useRealTimers();
-});
+const apps = appsClosedAfterEach();
 
 function twoInstances(prefix: string, limiter: Parameters<typeof strategy>[1], options: Record<string, unknown> = {}): [LimitedApp, LimitedApp] {
   const config = { url: store.kv.url, token: store.kv.token, prefix, ...options, strategy: [strategy({ identifierSource: 'header.x-caller' }, limiter)] };
-  apps = [limitedApp(config), limitedApp(config)];
-  return apps as [LimitedApp, LimitedApp];
+  const instances: [LimitedApp, LimitedApp] = [limitedApp(config), limitedApp(config)];
+  apps.push(...instances);
+  return instances;
 }
 
 const from = (app: LimitedApp, caller: string) => () => app.request.get('/limited').set('x-caller', caller);

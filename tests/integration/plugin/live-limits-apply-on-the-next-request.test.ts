@@ -7,15 +7,10 @@
 import { liveLimitKey } from '../../../server/src/limiter/live-limit-scope';
 import { advanceDate, fakeDateOnly } from '../../support/fake-date';
 import { startStoreProxy } from './store-proxy';
-import { limitedApp, startKvRestServer, statuses, storeForSuite, strategy, type LimitedApp } from './support';
+import { appsClosedAfterEach, limitedApp, startKvRestServer, statuses, storeForSuite, strategy, type LimitedApp } from './support';
 
 const store = storeForSuite();
-let apps: LimitedApp[] = [];
-afterEach(() => {
-  for (const app of apps) app.close();
-  apps = [];
-  jest.useRealTimers();
-});
+const apps = appsClosedAfterEach();
 
 function appOf(prefix: string, limiter: Parameters<typeof strategy>[1], options: Record<string, unknown> = { url: store.kv.url, token: store.kv.token }): LimitedApp {
   const app = limitedApp({ ...options, prefix, strategy: [strategy({ identifierSource: 'header.x-caller' }, limiter)] });

@@ -30,6 +30,16 @@ export const strategy = (overrides: Partial<Strategy> = {}, limiter: Partial<Str
   limiter: { algorithm: 'fixed-window', tokens: 3, window: '1h', ...limiter },
 });
 
+/** Apps a test opens, closed after each test (with the fake clock some of them set back to real). */
+export function appsClosedAfterEach(): LimitedApp[] {
+  const apps: LimitedApp[] = [];
+  afterEach(() => {
+    for (const app of apps.splice(0)) app.close();
+    jest.useRealTimers();
+  });
+  return apps;
+}
+
 export async function statuses(send: () => PromiseLike<{ status: number }>, count: number): Promise<number[]> {
   const seen: number[] = [];
   for (let i = 0; i < count; i++) seen.push((await send()).status);
