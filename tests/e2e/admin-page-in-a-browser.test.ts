@@ -3,7 +3,8 @@
 // with its would-be refusals), the caller that traffic blocked and the 24-hour chart, resets the caller after confirming, then watches the key-value store
 // go away (the last good report stays below a notice) and come back (with the count of requests let
 // through meanwhile); the browser logs no error on the way but the outage's own 503s.
-// Leaves screenshots in test-artifacts/admin-usage-page.png and admin-usage-store-down.png.
+// Then it changes a strategy's live limit from the page, sees a request apply it, and goes back to config.
+// Leaves screenshots in test-artifacts/admin-usage-page.png, admin-usage-store-down.png and admin-live-limit.png.
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
 
 const SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-page.png');
 const STORE_DOWN_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-store-down.png');
+const LIVE_LIMIT_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-live-limit.png');
 const SUPER_ADMIN = 'super@fixture.test';
 // Generous for a slow shared 2-core machine: `strapi build` alone takes 85-105 s here (2 GB of memory).
 const BUILD_AND_BOOT_MS = 420_000;
@@ -39,6 +41,9 @@ function listen(app: StrapiApp): Promise<string> {
 }
 
 const cellTexts = (row: Locator) => row.locator('td').allTextContents();
+/** A strategy's live-limit cell with no live limit, as a super admin sees it. */
+const LIVE_NONE = (what: string) => `${what}: none: the config appliesChange limit`;
+const BUCKET_NOTE = 'Raising the bucket size adds no tokens until the next refill.';
 
 describeWithChromium('the Rate limit admin page in a browser', () => {
   let kv: KvRestServer;
@@ -109,9 +114,11 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
 
     await page.getByRole('heading', { name: 'Rate limit', level: 1 }).waitFor();
     await counterRow('flooder').waitFor();
-    expect(await cellTexts(strategyRow('fixed-window'))).toEqual(['GET', '/api/ping', 'fixed-window', '2 per 1d', 'header.x-caller', 'off', '2', '1']);
-    expect(await cellTexts(strategyRow('token-bucket'))).toEqual(['GET', '/api/articles', 'token-bucket', '5 per 1m, refills 1 per 1m', 'ip', 'off', '0', '0']);
-    expect(await cellTexts(strategyRow('sliding-window'))).toEqual(['GET', '/api/ping/:idshadow', 'sliding-window', '1 per 1d', 'ip', 'off', '1', '2 would be refused in 24 h']);
+    // The live-limit controls appear once the admin's permissions are known.
+    await strategyRow('fixed-window').getByRole('button', { name: 'Change limit' }).waitFor();
+    expect(await cellTexts(strategyRow('fixed-window'))).toEqual(['GET', '/api/ping', 'fixed-window', '2 per 1d', LIVE_NONE('Limit'), 'header.x-caller', 'off', '2', '1']);
+    expect(await cellTexts(strategyRow('token-bucket'))).toEqual(['GET', '/api/articles', 'token-bucket', '5 per 1m, refills 1 per 1m', `Bucket size: none: the config applies${BUCKET_NOTE}Change limit`, 'ip', 'off', '0', '0']);
+    expect(await cellTexts(strategyRow('sliding-window'))).toEqual(['GET', '/api/ping/:idshadow', 'sliding-window', '1 per 1d', LIVE_NONE('Limit'), 'ip', 'off', '1', '2 would be refused in 24 h']);
     expect(await cellTexts(counterRow('127.0.0.1'))).toEqual(['GET', expect.stringMatching(/127\.0\.0\.1$/), '0 of 1 left', expect.any(String), 'Would be blocked', 'Reset']);
     expect(await cellTexts(counterRow('flooder'))).toEqual(['GET', 'flooder', '0 of 2 left', expect.any(String), 'Blocked', 'Reset']);
     expect(await counterRow('flooder').getAttribute('data-blocked')).toBe('true');
@@ -208,5 +215,31 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
   it('logs no error in the browser console but the outage\'s 503s (issue 16 finding 3: translations that never load in a built admin)', () => {
     const usageUrl = `${baseUrl}/ratelimit/usage`;
     expect(consoleErrors.filter((error) => error !== `${OUTAGE_REPLY} (${usageUrl})`)).toEqual([]);
+  }, TEST_MS);
+
+  it('changes a strategy\'s limit from the page, a request applies it, and "Back to config" restores the configured one', async () => {
+    const row = strategyRow('fixed-window');
+    await row.getByRole('button', { name: 'Change limit' }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByText('Change the live limit of GET /api/ping').waitFor();
+    await dialog.getByLabel('New limit per 1d').fill('5');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('The limit of GET /api/ping is now 5 on every instance.').waitFor();
+    await row.getByRole('button', { name: 'Back to config' }).waitFor();
+
+    const raised: number[] = [];
+    for (let request = 0; request < 6; request++) raised.push((await app.request.get('/api/ping').set('x-caller', 'live-caller')).status);
+    expect(raised).toEqual([200, 200, 200, 200, 200, 429]);
+    expect((await cellTexts(row))[4]).toBe('Limit: 5Change limitBack to config');
+    await page.screenshot({ path: LIVE_LIMIT_SCREENSHOT });
+
+    await row.getByRole('button', { name: 'Back to config' }).click();
+    await page.getByText('The limit of GET /api/ping follows the config again.').waitFor();
+    await row.getByRole('button', { name: 'Back to config' }).waitFor({ state: 'detached' });
+    const back: number[] = [];
+    for (let request = 0; request < 3; request++) back.push((await app.request.get('/api/ping').set('x-caller', 'back-caller')).status);
+    expect([back, (await cellTexts(row))[4]]).toEqual([[200, 200, 429], LIVE_NONE('Limit')]);
+    expect(await page.getByText('Only the limit can change at run time').count()).toBe(1);
+    expect(pageErrors).toEqual([]);
   }, TEST_MS);
 });

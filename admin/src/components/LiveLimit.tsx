@@ -1,10 +1,10 @@
-// A strategy's live limit on the usage page: the configured and the live value side by side, and,
+// A strategy's live limit on the usage page, in the column beside the configured limit, and,
 // for admins with the configure permission, "Change limit" (a dialog asking for the new tokens) and
 // "Back to config". Only the tokens change at run time (README, "Live limits"): the page says the
 // window and algorithm follow the config, and for a token bucket the control is its bucket size,
 // which a raise does not fill before the next refill.
 import { useState } from 'react';
-import { Button, Dialog, Field, Flex, NumberInput, Typography } from '@strapi/design-system';
+import { Box, Button, Dialog, Field, Flex, NumberInput, Typography } from '@strapi/design-system';
 import { ConfirmDialog, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 import { liveLimitPath, type LiveLimitResult, type StrategyUsage } from '../api';
 import { PERMISSIONS } from '../pluginId';
@@ -21,7 +21,7 @@ const failureText = (failure: unknown): string => (failure as { response?: { dat
 
 function liveText(t: Translate, strategy: StrategyUsage): string {
   if (strategy.liveTokens === null) return t('live.none', 'none: the config applies');
-  if (strategy.liveTokens === 'invalid') return t('live.invalid', 'invalid stored value (the store holds something that is no limit): go back to config');
+  if (strategy.liveTokens === 'invalid') return t('live.invalid', 'an invalid stored value: go back to config');
   return String(strategy.liveTokens);
 }
 
@@ -38,7 +38,7 @@ export function LiveLimitCell({ strategy, canConfigure, onChange }: LiveLimitCel
   const current = typeof strategy.liveTokens === 'number' ? strategy.liveTokens : strategy.tokens;
   const [tokens, setTokens] = useState<number | undefined>(current);
   const bucket = strategy.algorithm === 'token-bucket';
-  const what = bucket ? t('live.bucketSize', 'bucket size') : t('live.limit', 'limit');
+  const what = bucket ? t('live.bucketSize', 'Bucket size') : t('live.limit', 'Limit');
   const values = { methods: strategy.methods.join(', '), path: strategy.path };
 
   const change = async (request: () => Promise<unknown>, done: string) => {
@@ -55,18 +55,26 @@ export function LiveLimitCell({ strategy, canConfigure, onChange }: LiveLimitCel
 
   return (
     <Flex direction="column" alignItems="flex-start" gap={1}>
-      <Typography>{t('live.configured', 'Configured {what}: {tokens}', { what, tokens: strategy.tokens })}</Typography>
-      <Typography fontWeight="semiBold">{t('live.value', 'Live {what}: {value}', { what, value: liveText(t, strategy) })}</Typography>
-      {bucket && <Typography variant="pi" textColor="neutral600">{t('live.bucketNote', 'Raising the bucket size adds no tokens until the next refill.')}</Typography>}
+      <Typography fontWeight="semiBold">{t('live.value', '{what}: {value}', { what, value: liveText(t, strategy) })}</Typography>
+      {bucket && (
+        // Table cells do not wrap; the note does, so the column stays as narrow as its buttons.
+        <Box maxWidth="13rem" style={{ whiteSpace: 'normal' }}>
+          <Typography variant="pi" textColor="neutral600">{t('live.bucketNote', 'Raising the bucket size adds no tokens until the next refill.')}</Typography>
+        </Box>
+      )}
       {canConfigure && (
         <Flex gap={2}>
           <Dialog.Root onOpenChange={(open: boolean) => open && setTokens(current)}>
             <Dialog.Trigger>
               <Button variant="secondary" size="S">{t('live.change', 'Change limit')}</Button>
             </Dialog.Trigger>
-            <ConfirmDialog title={t('live.dialogTitle', 'Change the {what} of {methods} {path}', { ...values, what })} variant="default" onConfirm={save}>
+            <ConfirmDialog title={t('live.dialogTitle', 'Change the live limit of {methods} {path}', values)} variant="default" onConfirm={save}>
               <Field.Root name="tokens" hint={t('live.hint', 'Applies on every instance from its next request; the window and algorithm follow the config.')}>
-                <Field.Label>{t('live.tokensLabel', 'New {what} (per {window})', { what, window: strategy.window })}</Field.Label>
+                <Field.Label>
+                  {bucket
+                    ? t('live.newBucketSize', 'New bucket size (refills stay {refillRate} per {window})', { refillRate: strategy.refillRate ?? strategy.tokens, window: strategy.window })
+                    : t('live.newLimit', 'New limit per {window}', { window: strategy.window })}
+                </Field.Label>
                 <NumberInput value={tokens} onValueChange={setTokens} step={1} />
                 <Field.Hint />
               </Field.Root>
