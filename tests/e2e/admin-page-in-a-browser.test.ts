@@ -42,7 +42,7 @@ function listen(app: StrapiApp): Promise<string> {
 
 const cellTexts = (row: Locator) => row.locator('td').allTextContents();
 /** A strategy's live-limit cell with no live limit, as a super admin sees it. */
-const LIVE_NONE = (what: string) => `${what}: none: the config appliesChange limit`;
+const LIVE_NONE = (what: string) => `${what}: as configuredChange limit`;
 const BUCKET_NOTE = 'Raising the bucket size adds no tokens until the next refill.';
 
 describeWithChromium('the Rate limit admin page in a browser', () => {
@@ -117,7 +117,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     // The live-limit controls appear once the admin's permissions are known.
     await strategyRow('fixed-window').getByRole('button', { name: 'Change limit' }).waitFor();
     expect(await cellTexts(strategyRow('fixed-window'))).toEqual(['GET', '/api/ping', 'fixed-window', '2 per 1d', LIVE_NONE('Limit'), 'header.x-caller', 'off', '2', '1']);
-    expect(await cellTexts(strategyRow('token-bucket'))).toEqual(['GET', '/api/articles', 'token-bucket', '5 per 1m, refills 1 per 1m', `Bucket size: none: the config applies${BUCKET_NOTE}Change limit`, 'ip', 'off', '0', '0']);
+    expect(await cellTexts(strategyRow('token-bucket'))).toEqual(['GET', '/api/articles', 'token-bucket', '5 per 1m, refills 1 per 1m', `Bucket size: as configured${BUCKET_NOTE}Change limit`, 'ip', 'off', '0', '0']);
     expect(await cellTexts(strategyRow('sliding-window'))).toEqual(['GET', '/api/ping/:idshadow', 'sliding-window', '1 per 1d', LIVE_NONE('Limit'), 'ip', 'off', '1', '2 would be refused in 24 h']);
     expect(await cellTexts(counterRow('127.0.0.1'))).toEqual(['GET', expect.stringMatching(/127\.0\.0\.1$/), '0 of 1 left', expect.any(String), 'Would be blocked', 'Reset']);
     expect(await cellTexts(counterRow('flooder'))).toEqual(['GET', 'flooder', '0 of 2 left', expect.any(String), 'Blocked', 'Reset']);

@@ -20,7 +20,7 @@ export function useCanConfigure(): boolean {
 const failureText = (failure: unknown): string => (failure as { response?: { data?: { error?: { message?: string } } } }).response?.data?.error?.message ?? String(failure);
 
 function liveText(t: Translate, strategy: StrategyUsage): string {
-  if (strategy.liveTokens === null) return t('live.none', 'none: the config applies');
+  if (strategy.liveTokens === null) return t('live.none', 'as configured');
   if (strategy.liveTokens === 'invalid') return t('live.invalid', 'an invalid stored value: go back to config');
   return String(strategy.liveTokens);
 }
