@@ -5,4 +5,5 @@ export const PLUGIN_ID = 'ratelimit';
 export const PERMISSIONS = {
   read: [{ action: `plugin::${PLUGIN_ID}.read`, subject: null }],
   reset: [{ action: `plugin::${PLUGIN_ID}.reset`, subject: null }],
+  configure: [{ action: `plugin::${PLUGIN_ID}.configure`, subject: null }],
 };

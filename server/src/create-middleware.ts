@@ -16,6 +16,7 @@ import { checkStore, type StoreCheck } from './limiter/store-check';
 import type { CallerVerifier } from './http/verified-caller';
 import { DEFAULT_USAGE_LIMITS, readUsage, resetCaller, type UsageLimits } from './admin-api/usage-service';
 import type { FailOpenReport, StoreInUse, UsageReport } from './admin-api/usage-types';
+import { createDenyAdmin, type DenyAdmin } from './deny/deny-admin';
 
 export interface RateLimitMiddlewareOptions {
   /** Where debug lines and store warnings go (default: console). */
@@ -30,7 +31,7 @@ export interface RateLimitMiddlewareOptions {
   environment?: string;
 }
 
-export type RateLimitMiddleware = Middleware & {
+export type RateLimitMiddleware = Middleware & DenyAdmin & {
   /** The validated config, defaults applied. */
   readonly config: RateLimitConfig;
   /** Requests let through unchecked because the store failed or timed out (failureMode 'open'). */
@@ -58,7 +59,8 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
   const { redis, store, close } = asConfigError('url', () => openStore(config, config.timeout));
   const hasherFor = compileHeaderPrivacy(config.hashHeaderValues, headerHashKey(config.token));
   const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes);
-  const limiter = new RateLimiter(config, rules, options.logger ?? consoleLogger, options.refuse ?? jsonRefusal, redis, hasherFor, options.verifyCaller);
+  const logger = options.logger ?? consoleLogger;
+  const limiter = new RateLimiter(config, rules, logger, options.refuse ?? jsonRefusal, redis, hasherFor, options.verifyCaller);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
   const failOpen = (): FailOpenReport => limiter.health.report();
   return Object.assign(middleware, {
@@ -72,6 +74,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
       limiter.forgetBlocked(strategyIndex, identifier);
       return deleted;
     },
+    ...createDenyAdmin(redis, config, hasherFor, limiter.denyList, logger),
     close,
   });
 }

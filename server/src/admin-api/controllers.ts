@@ -16,7 +16,7 @@ export interface UsageSource {
   resetCaller(strategyIndex: number, identifier: string): Promise<number>;
 }
 
-function storeDown(ctx: Context, error: unknown): void {
+export function storeDown(ctx: Context, error: unknown): void {
   ctx.status = 503;
   ctx.body = {
     data: null,
@@ -24,7 +24,7 @@ function storeDown(ctx: Context, error: unknown): void {
   };
 }
 
-function badRequest(ctx: Context, message: string): void {
+export function badRequest(ctx: Context, message: string): void {
   ctx.status = 400;
   ctx.body = { data: null, error: { status: 400, name: 'ValidationError', message, details: {} } };
 }

@@ -6,6 +6,9 @@
 // limits in memory (local). Shadow strategies are counted in the same round trip and refunded by the
 // same rule, but never refuse, set no header and are never remembered as blocked: their would-be
 // refusals are logged (shadow-log.ts) and, with analytics, recorded (decision-events.ts).
+// With the deny list on, the request's members (deny/deny-members.ts) are checked in memory first,
+// then in the store in the same round trip as the limits; a denied caller gets 403 with no headers,
+// and the tokens its checks took are given back.
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
@@ -14,6 +17,8 @@ import { BlockedCache } from '../limiter/blocked-cache';
 import { MemoryLimiter } from '../limiter/memory-limiter';
 import { StoreHealth } from '../limiter/store-health';
 import { TokenRefunds } from '../limiter/token-refunds';
+import { DenyCheck } from '../deny/deny-check';
+import { denyListKeys, identityMember, ipMembers } from '../deny/deny-members';
 import { compileAllowList, type AllowList } from './allow-list';
 import { DecisionEvents } from './decision-events';
 import { ShadowLog } from './shadow-log';
@@ -21,7 +26,7 @@ import type { HeaderValueHasher } from './header-privacy';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { compileIpIdentity, verifiedIdentity, type IpIdentity } from './identify';
-import { STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type RefusalResponder } from './refusal';
+import { DENIED, STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type RefusalResponder } from './refusal';
 import { USER_SOURCE, type CallerVerifier, type VerifiedCaller } from './verified-caller';
 
 export { jsonRefusal, type RefusalResponder } from './refusal';
@@ -82,6 +87,8 @@ export class RateLimiter {
   readonly health: StoreHealth;
   private readonly ipIdentity: (ctx: Context) => IpIdentity;
   private readonly shadowLog: ShadowLog;
+  /** With `denyList` on, the deny check and its per-instance cache of hits. */
+  readonly denyList: DenyCheck | undefined;
 
   constructor(
     private readonly config: RateLimitConfig,
@@ -107,6 +114,7 @@ export class RateLimiter {
     this.refunds = new TokenRefunds(rules.map((rule) => rule.limiter));
     this.events = config.analytics ? new DecisionEvents(redis, config.prefix) : undefined;
     this.shadowLog = new ShadowLog(logger);
+    this.denyList = config.denyList ? new DenyCheck(redis, denyListKeys(config.prefix), config.denyCacheMs, config.blockedCacheSize) : undefined;
   }
 
   /**
@@ -127,20 +135,30 @@ export class RateLimiter {
   };
 
   private decide(ctx: Context, next: Next, matched: readonly Match[], verified: VerifiedCaller | undefined): Promise<void> {
-    const checks = this.checksFor(ctx, matched, verified);
+    const members: string[] | undefined = this.denyList ? [] : undefined;
+    const checks = this.checksFor(ctx, matched, verified, members);
     if (checks.length === 0) return next();
     const now = Date.now();
+    // A caller denied in memory is refused before anything else, whatever the store's state.
+    const denied = members && this.denyList!.cached(members, now);
+    if (denied !== undefined) return this.deny(ctx, checks, denied, []);
     // A caller blocked by any strategy is refused from memory: no store call, no token spent elsewhere.
     const cached = this.cachedRefusal(checks, now);
-    return cached ? this.answer(ctx, next, [cached], now) : this.decideInStore(ctx, next, checks, now);
+    return cached ? this.answer(ctx, next, [cached], now) : this.decideInStore(ctx, next, checks, now, members);
   }
 
-  private async decideInStore(ctx: Context, next: Next, checks: readonly Check[], now: number): Promise<void> {
+  private async decideInStore(ctx: Context, next: Next, checks: readonly Check[], now: number, members: readonly string[] | undefined): Promise<void> {
     let outcomes: Outcome[];
     try {
+      // Queued in this turn, before the limits: the deny check rides their /pipeline round trip.
+      const denial = members ? this.denyList!.check(members, now) : undefined;
+      // Awaited below; when a limit fails first, its failure (the same store's) is the one handled.
+      denial?.catch(() => undefined);
       // One strategy (the usual case) skips Promise.all's extra promise and array.
       outcomes = checks.length === 1 ? [await this.limit(checks[0])] : await Promise.all(checks.map((check) => this.limit(check)));
+      const denied = denial && (await denial);
       this.health.recovered();
+      if (denied !== undefined) return this.deny(ctx, checks, denied, outcomes);
     } catch (failure) {
       this.health.failed(failure);
       // Closed refuses what an enforcing strategy covers; shadow strategies alone refuse nothing.
@@ -184,6 +202,18 @@ export class RateLimiter {
     return this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset }))).then(() => this.refuse(ctx, refusal));
   }
 
+  /** 403, no rate-limit headers, after giving back every token the request's checks took. */
+  private deny(ctx: Context, checks: readonly Check[], member: string, outcomes: readonly Outcome[]): Promise<void> {
+    if (checks.some((check) => check.rule.debug)) this.logger.info(`[ratelimit] ${ctx.method} ${ctx.path}: denied (${member})`);
+    const refusal = { status: 403, message: DENIED } as const;
+    const taken = outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
+    if (taken.length === 0) {
+      this.refuse(ctx, refusal);
+      return ANSWERED;
+    }
+    return this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset }))).then(() => this.refuse(ctx, refusal));
+  }
+
   private matchingRules(ctx: Context): Match[] {
     // Raw, as the router sees it: see match.ts.
     const path = ctx.path;
@@ -195,7 +225,8 @@ export class RateLimiter {
     return matched;
   }
 
-  private checksFor(ctx: Context, matched: readonly Match[], verified: VerifiedCaller | undefined): Check[] {
+  /** The request's checks; with `members`, also collects its deny-list members (each once). */
+  private checksFor(ctx: Context, matched: readonly Match[], verified: VerifiedCaller | undefined, members: string[] | undefined): Check[] {
     const checks: Check[] = [];
     let ip: IpIdentity | undefined;
     const byIp = (): IpIdentity => (ip ??= this.ipIdentity(ctx));
@@ -204,7 +235,11 @@ export class RateLimiter {
       if (this.allowed(identity)) continue;
       const limiterKey = rule.keys.limiterKey(method, identity.id);
       checks.push({ rule, limiterKey, method, caller: identity.id });
+      const member = members && identityMember(identity);
+      if (member !== undefined && !members!.includes(member)) members!.push(member);
     }
+    // Whatever the strategies identify by, a denied IP is denied on every route they cover.
+    if (members && checks.length > 0) members.push(...ipMembers(byIp()));
     return checks;
   }
 
