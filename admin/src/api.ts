@@ -3,6 +3,9 @@
 export type {
   AnalyticsReport,
   CallerCounter,
+  DeniedCaller,
+  DenyListReport,
+  DenyResult,
   HourlyCount,
   ResetResult,
   StrategyUsage,
@@ -11,3 +14,5 @@ export type {
 
 export const USAGE_PATH = '/ratelimit/usage';
 export const RESET_PATH = '/ratelimit/reset';
+export const DENY_PATH = '/ratelimit/deny';
+export const LIFT_PATH = '/ratelimit/deny/lift';

@@ -2,16 +2,23 @@
 // real clients: a denied caller gets 403 in Strapi's error shape with no rate-limit headers and
 // spends no token; the check rides the limits' pipelined round trip; a timed deny expires; a plain
 // console-style SADD denies; a lift applies at once on the instance that served it and within
-// `denyCacheMs` on another instance sharing the store.
+// `denyCacheMs` on another instance sharing the store. On both engines of the key-value server (the
+// script runs on the memory engine's Lua VM and in a real redis-server).
+import { Redis } from '@upstash/redis';
 import { advanceDate, fakeDateOnly } from '../../support/fake-date';
+import { describeEachEngine, startServer } from '../../support/kv-servers';
 import { startStoreProxy } from './store-proxy';
-import { limitedApp, statuses, storeForSuite, strategy, type LimitedApp } from './support';
-
-const store = storeForSuite();
+import { limitedApp, statuses, strategy, type KvRestServer, type LimitedApp } from './support';
 
 const DENIED_BODY = { data: null, error: { status: 403, name: 'ForbiddenError', message: 'This caller is denied access', details: {} } };
 
-describe('the deny list', () => {
+describeEachEngine('the deny list', (engine) => {
+  const store = {} as { kv: KvRestServer; redis: Redis };
+  beforeAll(async () => {
+    store.kv = await startServer(engine);
+    store.redis = new Redis({ url: store.kv.url, token: store.kv.token });
+  });
+  afterAll(() => store.kv.close());
   const apps: LimitedApp[] = [];
   const app = (config: Record<string, unknown>, options: { proxy?: boolean } = {}): LimitedApp => {
     const made = limitedApp({ url: store.kv.url, token: store.kv.token, ...config }, options);
