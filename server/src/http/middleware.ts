@@ -205,6 +205,7 @@ export class RateLimiter {
   /** 403, no rate-limit headers, after giving back every token the request's checks took. */
   private deny(ctx: Context, checks: readonly Check[], member: string, outcomes: readonly Outcome[]): Promise<void> {
     if (checks.some((check) => check.rule.debug)) this.logger.info(`[ratelimit] ${ctx.method} ${ctx.path}: denied (${member})`);
+    void this.events?.recordDenied(member, Date.now());
     const refusal = { status: 403, message: DENIED } as const;
     const taken = outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
     if (taken.length === 0) {

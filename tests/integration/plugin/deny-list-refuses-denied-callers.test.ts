@@ -112,6 +112,34 @@ describeEachEngine('the deny list', (engine) => {
     expect(await ask(elsewhere)).toBe(200);
   });
 
+  it('store failures follow failureMode: open admits the callers it does not remember as denied, closed answers 503; a remembered deny still refuses', async () => {
+    const proxy = await startStoreProxy(store.kv.url);
+    try {
+      const config = { url: proxy.url, prefix: 'deny-outage', strategy: [strategy({ identifierSource: 'header.x-caller' }, { tokens: 100 })] };
+      const open = app(config);
+      const closed = app({ ...config, failureMode: 'closed' });
+      for (const instance of [open, closed]) await instance.limiter.denyCaller({ header: 'x-caller', value: 'pest' }, 'admin@example.com');
+      proxy.mode = 'reset';
+      const ask = (instance: LimitedApp, caller: string) => instance.request.get('/limited').set('x-caller', caller).then((response) => response.status);
+      expect([await ask(open, 'pest'), await ask(open, 'polite'), await ask(closed, 'pest'), await ask(closed, 'polite')]).toEqual([403, 200, 403, 503]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('with analytics, a denied request is one denied event, counted as blocked in the chart', async () => {
+    const limited = app({ prefix: 'deny-events', analytics: true, denyCacheMs: 0, strategy: [strategy({ identifierSource: 'header.x-caller' })] });
+    await limited.limiter.denyCaller({ header: 'x-caller', value: 'pest' }, 'admin@example.com');
+    expect(await statuses(() => limited.request.get('/limited').set('x-caller', 'pest'), 2)).toEqual([403, 403]);
+    // Events are written after the response.
+    let hour = { allowed: 0, blocked: 0 };
+    for (let attempt = 0; attempt < 50 && hour.blocked < 2; attempt++) {
+      hour = (await limited.limiter.readUsage()).analytics!.hours[23];
+      if (hour.blocked < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(hour).toEqual({ time: expect.any(Number), allowed: 0, blocked: 2 });
+  });
+
   it('with denyList: false, no deny check is made: a listed caller is limited as any other', async () => {
     const limited = app({ prefix: 'deny-off', denyList: false, strategy: [strategy({ identifierSource: 'header.x-caller' }, { tokens: 2 })] });
     await store.redis.sadd('deny-off:denyList:all', 'header.x-caller:pest');
