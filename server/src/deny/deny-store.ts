@@ -1,7 +1,7 @@
 // The admin side of the deny list in the store: adding a member (the SET the library and the
 // console read, with our expiry and who/when beside it, in one transaction), lifting one (any
 // member, console-added ones included), and listing the members with their metadata, bounded: one
-// SSCAN pass of at most `maxMembers` members, then one HMGET and one ZMSCORE for those.
+// SSCAN pass of at most `maxMembers` members and 20 calls, then one HMGET and one ZMSCORE for those.
 import type { Redis } from '@upstash/redis';
 import type { DeniedCaller, DenyListReport } from '../admin-api/usage-types';
 import type { DenyListKeys } from './deny-members';
@@ -13,6 +13,8 @@ interface DenyMeta {
 }
 
 const SCAN_BATCH = 500;
+/** SSCAN may answer empty batches on a sparse set: the calls are bounded too. */
+const MAX_SCAN_CALLS = 20;
 
 export async function addDenied(redis: Redis, keys: DenyListKeys, member: string, meta: DenyMeta, until: number | undefined): Promise<void> {
   const transaction = redis.multi();
@@ -52,11 +54,13 @@ function safeJson(text: string): unknown {
 export async function listDenied(redis: Redis, keys: DenyListKeys, now: number, maxMembers: number): Promise<Omit<DenyListReport, 'enabled' | 'cacheSeconds'>> {
   const members: string[] = [];
   let cursor = '0';
+  let calls = 0;
   do {
     const [next, batch] = await redis.sscan(keys.all, cursor, { count: SCAN_BATCH });
     cursor = String(next);
+    calls += 1;
     for (const member of batch) if (members.length < maxMembers) members.push(String(member));
-  } while (cursor !== '0' && members.length < maxMembers);
+  } while (cursor !== '0' && members.length < maxMembers && calls < MAX_SCAN_CALLS);
   if (members.length === 0) return { members: [], totalExact: true };
   const pipeline = redis.pipeline();
   pipeline.hmget(keys.meta, ...members);

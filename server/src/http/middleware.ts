@@ -45,6 +45,12 @@ interface Check {
   readonly caller: string;
 }
 
+/** A request's deny-list members (deny/deny-members.ts), collected with its checks, and the list to check them on. */
+interface DenyQuery {
+  readonly list: DenyCheck;
+  readonly members: string[];
+}
+
 interface Match {
   readonly rule: CompiledRule;
   /** The method in the rule's keys. */
@@ -135,23 +141,23 @@ export class RateLimiter {
   };
 
   private decide(ctx: Context, next: Next, matched: readonly Match[], verified: VerifiedCaller | undefined): Promise<void> {
-    const members: string[] | undefined = this.denyList ? [] : undefined;
-    const checks = this.checksFor(ctx, matched, verified, members);
+    const denyQuery: DenyQuery | undefined = this.denyList && { list: this.denyList, members: [] };
+    const checks = this.checksFor(ctx, matched, verified, denyQuery?.members);
     if (checks.length === 0) return next();
     const now = Date.now();
     // A caller denied in memory is refused before anything else, whatever the store's state.
-    const denied = members && this.denyList!.cached(members, now);
+    const denied = denyQuery?.list.cached(denyQuery.members, now);
     if (denied !== undefined) return this.deny(ctx, checks, denied, []);
     // A caller blocked by any strategy is refused from memory: no store call, no token spent elsewhere.
     const cached = this.cachedRefusal(checks, now);
-    return cached ? this.answer(ctx, next, [cached], now) : this.decideInStore(ctx, next, checks, now, members);
+    return cached ? this.answer(ctx, next, [cached], now) : this.decideInStore(ctx, next, checks, now, denyQuery);
   }
 
-  private async decideInStore(ctx: Context, next: Next, checks: readonly Check[], now: number, members: readonly string[] | undefined): Promise<void> {
+  private async decideInStore(ctx: Context, next: Next, checks: readonly Check[], now: number, denyQuery: DenyQuery | undefined): Promise<void> {
     let outcomes: Outcome[];
     try {
       // Queued in this turn, before the limits: the deny check rides their /pipeline round trip.
-      const denial = members ? this.denyList!.check(members, now) : undefined;
+      const denial = denyQuery?.list.check(denyQuery.members, now);
       // Awaited below; when a limit fails first, its failure (the same store's) is the one handled.
       denial?.catch(() => undefined);
       // One strategy (the usual case) skips Promise.all's extra promise and array.
@@ -236,8 +242,10 @@ export class RateLimiter {
       if (this.allowed(identity)) continue;
       const limiterKey = rule.keys.limiterKey(method, identity.id);
       checks.push({ rule, limiterKey, method, caller: identity.id });
-      const member = members && identityMember(identity);
-      if (member !== undefined && !members!.includes(member)) members!.push(member);
+      if (members) {
+        const member = identityMember(identity);
+        if (member !== undefined && !members.includes(member)) members.push(member);
+      }
     }
     // Whatever the strategies identify by, a denied IP is denied on every route they cover.
     if (members && checks.length > 0) members.push(...ipMembers(byIp()));

@@ -140,6 +140,13 @@ describeEachEngine('the deny list', (engine) => {
     expect(hour).toEqual({ time: expect.any(Number), allowed: 0, blocked: 2 });
   });
 
+  it('a debug strategy logs a denied request with the member that matched', async () => {
+    const limited = app({ prefix: 'deny-debug', strategy: [strategy({ identifierSource: 'header.x-caller', debug: true })] });
+    await limited.limiter.denyCaller({ header: 'x-caller', value: 'pest' }, 'admin@example.com');
+    expect((await limited.request.get('/limited').set('x-caller', 'pest')).status).toBe(403);
+    expect(limited.logs.info).toEqual(['[ratelimit] deny list: header.x-caller:pest denied until lifted by admin@example.com', '[ratelimit] GET /limited: denied (header.x-caller:pest)']);
+  });
+
   it('with denyList: false, no deny check is made: a listed caller is limited as any other', async () => {
     const limited = app({ prefix: 'deny-off', denyList: false, strategy: [strategy({ identifierSource: 'header.x-caller' }, { tokens: 2 })] });
     await store.redis.sadd('deny-off:denyList:all', 'header.x-caller:pest');
