@@ -19,6 +19,7 @@ import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
 const SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-page.png');
 const STORE_DOWN_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-store-down.png');
 const DENY_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-deny-list.png');
+const DENIED_CARD_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-denied-callers-card.png');
 const SUPER_ADMIN = 'super@fixture.test';
 // Generous for a slow shared 2-core machine: `strapi build` alone takes 85-105 s here (2 GB of memory).
 const BUILD_AND_BOOT_MS = 420_000;
@@ -249,7 +250,9 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     await denied.getByRole('button', { name: 'Deny', exact: true }).click();
     await denied.getByText('header must be one that a strategy identifies callers by (x-caller)').waitFor();
     mkdirSync(path.dirname(DENY_SCREENSHOT), { recursive: true });
-    await page.screenshot({ path: DENY_SCREENSHOT, fullPage: true });
+    // The page (Deny beside Reset) and the whole card with the form's error below the fold.
+    await page.screenshot({ path: DENY_SCREENSHOT });
+    await denied.screenshot({ path: DENIED_CARD_SCREENSHOT });
 
     await page.getByRole('button', { name: 'Lift the deny of header.x-caller:visitor', exact: true }).click();
     await page.getByText('header.x-caller:visitor is no longer denied.').waitFor();
