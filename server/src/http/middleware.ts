@@ -26,7 +26,7 @@ import type { HeaderValueHasher } from './header-privacy';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { compileIpIdentity, verifiedIdentity, type IpIdentity } from './identify';
-import { DENIED, STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type RefusalResponder } from './refusal';
+import { DENIED, STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type Refusal, type RefusalResponder } from './refusal';
 import { USER_SOURCE, type CallerVerifier, type VerifiedCaller } from './verified-caller';
 
 export { jsonRefusal, type RefusalResponder } from './refusal';
@@ -200,7 +200,12 @@ export class RateLimiter {
     const refusal = { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt } as const;
     // A refusal consumes nothing: the strategies that admitted the request get their token back.
     // (A lone outcome that refuses took nothing; a refusal from the block cache is always alone.)
-    const taken = outcomes.length === 1 ? [] : outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
+    return this.refuseGivingBack(ctx, refusal, outcomes.length === 1 ? [] : outcomes);
+  }
+
+  /** Answers `refusal` once the tokens the store outcomes among `outcomes` took are given back (at once when none took one). */
+  private refuseGivingBack(ctx: Context, refusal: Refusal, outcomes: readonly Outcome[]): Promise<void> {
+    const taken = outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
     if (taken.length === 0) {
       this.refuse(ctx, refusal);
       return ANSWERED;
@@ -212,13 +217,7 @@ export class RateLimiter {
   private deny(ctx: Context, checks: readonly Check[], member: string, outcomes: readonly Outcome[]): Promise<void> {
     if (checks.some((check) => check.rule.debug)) this.logger.info(`[ratelimit] ${ctx.method} ${ctx.path}: denied (${member})`);
     void this.events?.recordDenied(member, Date.now());
-    const refusal = { status: 403, message: DENIED } as const;
-    const taken = outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
-    if (taken.length === 0) {
-      this.refuse(ctx, refusal);
-      return ANSWERED;
-    }
-    return this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset }))).then(() => this.refuse(ctx, refusal));
+    return this.refuseGivingBack(ctx, { status: 403, message: DENIED }, outcomes);
   }
 
   private matchingRules(ctx: Context): Match[] {
