@@ -112,16 +112,18 @@ describeEachEngine('the deny list', (engine) => {
     expect(await ask(elsewhere)).toBe(200);
   });
 
-  it('store failures follow failureMode: open admits the callers it does not remember as denied, closed answers 503; a remembered deny still refuses', async () => {
+  it('store failures follow failureMode: open admits the callers it does not remember as denied, closed answers 503, local limits in memory; a remembered deny still refuses', async () => {
     const proxy = await startStoreProxy(store.kv.url);
     try {
       const config = { url: proxy.url, prefix: 'deny-outage', strategy: [strategy({ identifierSource: 'header.x-caller' }, { tokens: 100 })] };
       const open = app(config);
       const closed = app({ ...config, failureMode: 'closed' });
-      for (const instance of [open, closed]) await instance.limiter.denyCaller({ header: 'x-caller', value: 'pest' }, 'admin@example.com');
+      const local = app({ ...config, failureMode: 'local', strategy: [strategy({ identifierSource: 'header.x-caller' }, { tokens: 1 })] });
+      for (const instance of [open, closed, local]) await instance.limiter.denyCaller({ header: 'x-caller', value: 'pest' }, 'admin@example.com');
       proxy.mode = 'reset';
       const ask = (instance: LimitedApp, caller: string) => instance.request.get('/limited').set('x-caller', caller).then((response) => response.status);
       expect([await ask(open, 'pest'), await ask(open, 'polite'), await ask(closed, 'pest'), await ask(closed, 'polite')]).toEqual([403, 200, 403, 503]);
+      expect([await ask(local, 'pest'), await ask(local, 'polite'), await ask(local, 'polite')]).toEqual([403, 200, 429]);
     } finally {
       await proxy.close();
     }
