@@ -3,6 +3,9 @@
 export type {
   AnalyticsReport,
   CallerCounter,
+  DeniedCaller,
+  DenyListReport,
+  DenyResult,
   HourlyCount,
   LiveLimitResult,
   ResetResult,
@@ -14,3 +17,5 @@ export const USAGE_PATH = '/ratelimit/usage';
 export const RESET_PATH = '/ratelimit/reset';
 /** A strategy's live limit: PUT `{tokens}` sets it, DELETE goes back to the config. */
 export const liveLimitPath = (strategyIndex: number): string => `/ratelimit/strategies/${strategyIndex}/limit`;
+export const DENY_PATH = '/ratelimit/deny';
+export const LIFT_PATH = '/ratelimit/deny/lift';

@@ -17,6 +17,7 @@ import type { CallerVerifier } from './http/verified-caller';
 import { DEFAULT_USAGE_LIMITS, readUsage, resetCaller, type UsageLimits } from './admin-api/usage-service';
 import type { FailOpenReport, LiveLimitResult, StoreInUse, UsageReport } from './admin-api/usage-types';
 import { changeLiveLimit } from './admin-api/change-live-limit';
+import { createDenyAdmin, type DenyAdmin } from './deny/deny-admin';
 
 export interface RateLimitMiddlewareOptions {
   /** Where debug lines and store warnings go (default: console). */
@@ -31,7 +32,7 @@ export interface RateLimitMiddlewareOptions {
   environment?: string;
 }
 
-export type RateLimitMiddleware = Middleware & {
+export type RateLimitMiddleware = Middleware & DenyAdmin & {
   /** The validated config, defaults applied. */
   readonly config: RateLimitConfig;
   /** Requests let through unchecked because the store failed or timed out (failureMode 'open'). */
@@ -81,6 +82,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
       return deleted;
     },
     setLiveLimit: (strategyIndex: number, tokens: number | null, by: string) => changeLiveLimit({ redis, config, logger, changed: limiter.liveLimitChanged }, strategyIndex, tokens, by),
+    ...createDenyAdmin(redis, config, hasherFor, limiter.denyList, logger),
     close,
   });
 }

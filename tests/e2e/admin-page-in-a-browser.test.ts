@@ -20,6 +20,8 @@ import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
 const SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-page.png');
 const STORE_DOWN_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-store-down.png');
 const LIVE_LIMIT_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-live-limit.png');
+const DENY_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-deny-list.png');
+const DENIED_CARD_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-denied-callers-card.png');
 const SUPER_ADMIN = 'super@fixture.test';
 // Generous for a slow shared 2-core machine: `strapi build` alone takes 85-105 s here (2 GB of memory).
 const BUILD_AND_BOOT_MS = 420_000;
@@ -119,8 +121,9 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     expect(await cellTexts(strategyRow('fixed-window'))).toEqual(['GET', '/api/ping', 'fixed-window', '2 per 1d', LIVE_NONE('Limit'), 'header.x-caller', 'off', '2', '1']);
     expect(await cellTexts(strategyRow('token-bucket'))).toEqual(['GET', '/api/articles', 'token-bucket', '5 per 1m, refills 1 per 1m', `Bucket size: as configured${BUCKET_NOTE}Change limit`, 'ip', 'off', '0', '0']);
     expect(await cellTexts(strategyRow('sliding-window'))).toEqual(['GET', '/api/ping/:idshadow', 'sliding-window', '1 per 1d', LIVE_NONE('Limit'), 'ip', 'off', '1', '2 would be refused in 24 h']);
-    expect(await cellTexts(counterRow('127.0.0.1'))).toEqual(['GET', expect.stringMatching(/127\.0\.0\.1$/), '0 of 1 left', expect.any(String), 'Would be blocked', 'Reset']);
-    expect(await cellTexts(counterRow('flooder'))).toEqual(['GET', 'flooder', '0 of 2 left', expect.any(String), 'Blocked', 'Reset']);
+    // Blocked callers have "Deny" beside "Reset" (issue 17).
+    expect(await cellTexts(counterRow('127.0.0.1'))).toEqual(['GET', expect.stringMatching(/127\.0\.0\.1$/), '0 of 1 left', expect.any(String), 'Would be blocked', 'ResetDeny']);
+    expect(await cellTexts(counterRow('flooder'))).toEqual(['GET', 'flooder', '0 of 2 left', expect.any(String), 'Blocked', 'ResetDeny']);
     expect(await counterRow('flooder').getAttribute('data-blocked')).toBe('true');
     expect(await cellTexts(counterRow('polite'))).toEqual(['GET', 'polite', '1 of 2 left', expect.any(String), 'Allowed', 'Reset']);
 
@@ -135,7 +138,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
   });
 
   it('issue 16: the live counters are a card like the others, each with its own section heading', async () => {
-    expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Strategies', 'Live counters', 'Allowed vs blocked, last 24 hours']);
+    expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Strategies', 'Live counters', 'Allowed vs blocked, last 24 hours', 'Denied callers']);
     expect(await card('Live counters').getByRole('heading', { level: 3 }).allTextContents()).toEqual(['GET /api/ping', 'GET /api/articles', 'GET /api/ping/:id']);
   });
 
@@ -193,7 +196,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
       `The page tries again by itself and shows live counters once the store answers. Below is the last good report, taken at ${updated}.`,
     ]);
     expect(await page.getByText(/^Updated /).count()).toBe(0);
-    expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Strategies', 'Live counters', 'Allowed vs blocked, last 24 hours']);
+    expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Strategies', 'Live counters', 'Allowed vs blocked, last 24 hours', 'Denied callers']);
     expect(await cellTexts(counterRow('polite'))).toEqual(['GET', 'polite', '1 of 2 left', expect.any(String), 'Allowed', 'Reset']);
     await page.screenshot({ path: STORE_DOWN_SCREENSHOT });
   }, TEST_MS);
@@ -213,8 +216,56 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
   }, TEST_MS);
 
   it('logs no error in the browser console but the outage\'s 503s (issue 16 finding 3: translations that never load in a built admin)', () => {
-    const usageUrl = `${baseUrl}/ratelimit/usage`;
-    expect(consoleErrors.filter((error) => error !== `${OUTAGE_REPLY} (${usageUrl})`)).toEqual([]);
+    const outageReplies = ['usage', 'deny'].map((route) => `${OUTAGE_REPLY} (${baseUrl}/ratelimit/${route})`);
+    expect(consoleErrors.filter((error) => !outageReplies.includes(error))).toEqual([]);
+  }, TEST_MS);
+
+  it('issue 17: "Deny" beside "Reset" denies a blocked caller, whose requests then get 403, and the Denied callers card lists it', async () => {
+    const seen: number[] = [];
+    for (let request = 0; request < 3; request++) seen.push((await app.request.get('/api/ping').set('x-caller', 'intruder')).status);
+    expect(seen).toEqual([200, 200, 429]);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await counterRow('intruder').waitFor();
+    expect(await cellTexts(counterRow('intruder'))).toEqual(['GET', 'intruder', '0 of 2 left', expect.any(String), 'Blocked', 'ResetDeny']);
+
+    await page.getByRole('button', { name: 'Deny intruder', exact: true }).click();
+    const dialog = page.getByRole('alertdialog');
+    await dialog.getByText('Deny intruder on every limited route until it is lifted? Its requests get 403.').waitFor();
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await page.getByText('header.x-caller:intruder is denied.').waitFor();
+
+    const deniedRow = card('Denied callers').getByRole('row').filter({ hasText: 'header.x-caller:intruder' });
+    await deniedRow.waitFor();
+    expect(await cellTexts(deniedRow)).toEqual(['header.x-caller:intruder', expect.stringMatching(new RegExp(`^${DAY}, \\d{2}:\\d{2} [AP]M$`)), SUPER_ADMIN, 'until lifted', 'Lift']);
+    const refused = await app.request.get('/api/ping').set('x-caller', 'intruder');
+    expect([refused.status, refused.body.error.name]).toEqual([403, 'ForbiddenError']);
+  }, TEST_MS);
+
+  it('issue 17: the form denies a caller for a while, the card shows until when, and Lift lets it in again', async () => {
+    const denied = card('Denied callers');
+    await denied.getByLabel('Caller to deny').fill('header.x-caller:visitor');
+    await denied.getByLabel('For how long').fill('1h');
+    await denied.getByRole('button', { name: 'Deny', exact: true }).click();
+    await page.getByText('header.x-caller:visitor is denied.').waitFor();
+    const row = denied.getByRole('row').filter({ hasText: 'header.x-caller:visitor' });
+    await row.waitFor();
+    expect(await cellTexts(row)).toEqual(['header.x-caller:visitor', expect.any(String), SUPER_ADMIN, expect.stringMatching(new RegExp(`^${DAY}, \\d{2}:\\d{2} [AP]M$`)), 'Lift']);
+    expect((await app.request.get('/api/ping').set('x-caller', 'visitor')).status).toBe(403);
+
+    // A caller the server refuses is told why, beside the field.
+    await denied.getByLabel('Caller to deny').fill('header.x-unknown:someone');
+    await denied.getByRole('button', { name: 'Deny', exact: true }).click();
+    await denied.getByText('header must be one that a strategy identifies callers by (x-caller)').waitFor();
+    mkdirSync(path.dirname(DENY_SCREENSHOT), { recursive: true });
+    // The page (Deny beside Reset) and the whole card with the form's error below the fold.
+    await page.screenshot({ path: DENY_SCREENSHOT });
+    await denied.screenshot({ path: DENIED_CARD_SCREENSHOT });
+
+    await page.getByRole('button', { name: 'Lift the deny of header.x-caller:visitor', exact: true }).click();
+    await page.getByText('header.x-caller:visitor is no longer denied.').waitFor();
+    await row.waitFor({ state: 'detached' });
+    expect((await app.request.get('/api/ping').set('x-caller', 'visitor')).status).toBe(200);
+    expect(pageErrors).toEqual([]);
   }, TEST_MS);
 
   it('changes a strategy\'s limit from the page, a request applies it, and "Back to config" restores the configured one', async () => {

@@ -137,4 +137,23 @@ describe('admin usage API in a real Strapi app', () => {
     }
     expect(shadow).toMatchObject({ path: '/api/ping/:id', mode: 'shadow', wouldBlock: 3, totalCallers: 1 });
   });
+
+  it('issue 17: the deny list is read with the read action and changed only with the configure action, each change logged with the admin\'s email', async () => {
+    const deny = (token: string, body: object) => app.request.post('/ratelimit/deny').set('Authorization', `Bearer ${token}`).send(body);
+    const list = (token: string) => app.request.get('/ratelimit/deny').set('Authorization', `Bearer ${token}`);
+    expect([(await list(tokens.viewer)).status, (await list(tokens.editor)).status]).toEqual([200, 403]);
+    expect([(await deny(tokens.viewer, { ip: '203.0.113.9' })).status, (await deny(tokens.editor, { ip: '203.0.113.9' })).status]).toEqual([403, 403]);
+    const lift = (token: string) => app.request.post('/ratelimit/deny/lift').set('Authorization', `Bearer ${token}`).send({ member: 'header.x-caller:denied' });
+    expect((await lift(tokens.viewer)).status).toBe(403);
+
+    expect((await deny(tokens.superAdmin, { strategy: 0, identifier: 'denied' })).body).toEqual({ data: { member: 'header.x-caller:denied' } });
+    const refused = await app.request.get('/api/ping').set('x-caller', 'denied');
+    expect([refused.status, refused.body]).toEqual([403, { data: null, error: { status: 403, name: 'ForbiddenError', message: 'This caller is denied access', details: {} } }]);
+    expect((await lift(tokens.superAdmin)).body).toEqual({ data: { member: 'header.x-caller:denied', lifted: true } });
+    expect((await app.request.get('/api/ping').set('x-caller', 'denied')).status).toBe(200);
+    expect(logged.filter((line) => line.startsWith('[ratelimit] deny list:'))).toEqual([
+      '[ratelimit] deny list: header.x-caller:denied denied until lifted by super@fixture.test',
+      '[ratelimit] deny list: header.x-caller:denied lifted by super@fixture.test',
+    ]);
+  });
 });

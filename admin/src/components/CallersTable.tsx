@@ -1,10 +1,13 @@
 // The live counters of one strategy: one row per caller with its remaining-tokens bar and reset
 // time, blocked callers highlighted (a shadow strategy's as "would be blocked": it refuses no one),
-// and a reset button for roles allowed to reset.
+// and a reset button for roles allowed to reset (with "Deny" beside it for blocked callers, for
+// roles allowed to configure).
 import { Badge, Box, Flex, Td, Tr, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { StrategyUsage } from '../api';
+import { useDenyList } from '../hooks/useDenyList';
 import { useTranslate } from '../utils/useTranslate';
+import { DenyButton } from './DenyButton';
 import { HeadedTable } from './HeadedTable';
 import { RemainingBar } from './RemainingBar';
 import { ResetButton } from './ResetButton';
@@ -18,6 +21,7 @@ interface CallersTableProps {
 export function CallersTable({ strategy, canReset, onReset }: CallersTableProps) {
   const { formatTime } = useIntl();
   const t = useTranslate();
+  const { canConfigure } = useDenyList();
   const title = <Typography variant="delta" tag="h3">{t('callers.title', '{methods} {path}', { methods: strategy.methods.join(', '), path: strategy.path })}</Typography>;
 
   if (strategy.callers.length === 0) {
@@ -35,7 +39,7 @@ export function CallersTable({ strategy, canReset, onReset }: CallersTableProps)
     t('callers.remaining', 'Remaining'),
     t('callers.reset', 'Resets'),
     t('callers.status', 'Status'),
-    ...(canReset ? [t('callers.actions', 'Actions')] : []),
+    ...(canReset || canConfigure ? [t('callers.actions', 'Actions')] : []),
   ];
   return (
     <Flex direction="column" alignItems="stretch" gap={1}>
@@ -60,8 +64,13 @@ export function CallersTable({ strategy, canReset, onReset }: CallersTableProps)
                   <Badge backgroundColor="success100" textColor="success700">{t('callers.allowed', 'Allowed')}</Badge>
                 )}
               </Td>
-              {canReset && (
-                <Td><ResetButton strategy={strategy} identifier={caller.identifier} onReset={onReset} /></Td>
+              {(canReset || canConfigure) && (
+                <Td>
+                  <Flex gap={2}>
+                    {canReset && <ResetButton strategy={strategy} identifier={caller.identifier} onReset={onReset} />}
+                    {caller.blocked && <DenyButton strategy={strategy} identifier={caller.identifier} onDeny={onReset} />}
+                  </Flex>
+                </Td>
               )}
             </Tr>
           ))}

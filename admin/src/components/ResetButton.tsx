@@ -5,6 +5,7 @@ import { ArrowClockwise } from '@strapi/icons';
 import { ConfirmDialog, useFetchClient, useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { RESET_PATH, type ResetResult, type StrategyUsage } from '../api';
+import { failureMessage } from '../utils/failureMessage';
 import { getTranslation } from '../utils/getTranslation';
 
 interface ResetButtonProps {
@@ -24,7 +25,7 @@ export function ResetButton({ strategy, identifier, onReset }: ResetButtonProps)
       await post<{ data: ResetResult }>(RESET_PATH, { strategy: strategy.index, identifier });
       toggleNotification({ type: 'success', message: formatMessage({ id: getTranslation('reset.done'), defaultMessage: 'Counters of {identifier} were reset.' }, values) });
     } catch (failure) {
-      const message = (failure as { response?: { data?: { error?: { message?: string } } } }).response?.data?.error?.message ?? String(failure);
+      const message = failureMessage(failure);
       toggleNotification({ type: 'danger', message: formatMessage({ id: getTranslation('reset.failed'), defaultMessage: 'The counters could not be reset: {message}' }, { message }) });
     }
     await onReset();

@@ -5,8 +5,10 @@ import { Box, Button, Checkbox, Flex, Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
 import { Layouts, Page, useRBAC } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
+import { DeniedCallersCard } from '../components/DeniedCallersCard';
 import { LoadFailure } from '../components/LoadFailure';
 import { UsageCards } from '../components/UsageCards';
+import { DenyListProvider } from '../hooks/useDenyList';
 import { REFRESH_SECONDS, useUsage } from '../hooks/useUsage';
 import { PERMISSIONS } from '../pluginId';
 import { useTranslate } from '../utils/useTranslate';
@@ -59,9 +61,14 @@ function UsageView() {
                 {t('page.updatedAt', 'Updated {time}', { time: takenAt })}
               </Typography>
             )}
-            <Box paddingTop={2}>
-              <UsageCards report={report} canReset={canReset} reload={reload} />
-            </Box>
+            <DenyListProvider refreshKey={report.generatedAt}>
+              <Box paddingTop={2}>
+                <UsageCards report={report} canReset={canReset} reload={reload} />
+              </Box>
+              <Box paddingTop={6}>
+                <DeniedCallersCard />
+              </Box>
+            </DenyListProvider>
           </>
         )}
       </Layouts.Content>

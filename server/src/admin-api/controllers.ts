@@ -19,7 +19,7 @@ export interface UsageSource {
   setLiveLimit(strategyIndex: number, tokens: number | null, by: string): Promise<LiveLimitResult>;
 }
 
-function storeDown(ctx: Context, error: unknown): void {
+export function storeDown(ctx: Context, error: unknown): void {
   ctx.status = 503;
   ctx.body = {
     data: null,
@@ -27,7 +27,7 @@ function storeDown(ctx: Context, error: unknown): void {
   };
 }
 
-function badRequest(ctx: Context, message: string): void {
+export function badRequest(ctx: Context, message: string): void {
   ctx.status = 400;
   ctx.body = { data: null, error: { status: 400, name: 'ValidationError', message, details: {} } };
 }

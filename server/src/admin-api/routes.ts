@@ -10,4 +10,7 @@ export const adminRoutes = [
   { method: 'POST', path: '/reset', handler: 'usage.reset', config: requires(RESET_ACTION) },
   { method: 'PUT', path: '/strategies/:index/limit', handler: 'usage.setLimit', config: requires(CONFIGURE_ACTION) },
   { method: 'DELETE', path: '/strategies/:index/limit', handler: 'usage.clearLimit', config: requires(CONFIGURE_ACTION) },
+  { method: 'GET', path: '/deny', handler: 'deny.list', config: requires(READ_ACTION) },
+  { method: 'POST', path: '/deny', handler: 'deny.deny', config: requires(CONFIGURE_ACTION) },
+  { method: 'POST', path: '/deny/lift', handler: 'deny.lift', config: requires(CONFIGURE_ACTION) },
 ];

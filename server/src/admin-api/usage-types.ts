@@ -98,3 +98,31 @@ export interface ResetResult {
   identifier: string;
   deletedKeys: number;
 }
+
+/** One member of the deny list (README, "Deny list"). */
+export interface DeniedCaller {
+  /** As stored: an IP as keyed (`203.0.113.9`, `2001.db8.0.0.0.0.0.0/64`), `header.<name>:<identifier>`, `user=<id>`, `token=<id>`, or a console entry. */
+  member: string;
+  kind: 'ip' | 'header' | 'user' | 'other';
+  /** When and by whom it was added; absent for entries the plugin did not write (the console's). */
+  at?: number;
+  by?: string;
+  /** When the deny ends, ms since the epoch; absent: until lifted. */
+  until?: number;
+}
+
+export interface DenyListReport {
+  /** Whether this instance checks requests against the list (`denyList` in the config). */
+  enabled: boolean;
+  /** How long another instance may still answer a lifted caller from memory (`denyCacheMs`, in seconds). */
+  cacheSeconds: number;
+  /** Most recently added first; at most 1000. */
+  members: DeniedCaller[];
+  /** false when the list holds more members than were read. */
+  totalExact: boolean;
+}
+
+export interface DenyResult {
+  member: string;
+  until?: number;
+}

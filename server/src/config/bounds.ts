@@ -20,3 +20,10 @@ export const MAX_KEY_LIFETIME_MS = Number.MAX_SAFE_INTEGER;
 
 /** How long a token bucket's key lives once emptied: until enough refills have filled it again. */
 export const tokenBucketKeyLifetime = (tokens: number, refillRate: number, windowMs: number): number => Math.ceil(tokens / refillRate) * windowMs;
+
+/** The longest an instance answers a denied caller from memory: how late a lift may reach it. */
+export const MAX_DENY_CACHE_MS = 60_000;
+
+/** The shortest and longest timed deny (a longer one is better written without a duration). */
+export const MIN_DENY_MS = 1000;
+export const MAX_DENY_MS = 365 * DAY_MS;

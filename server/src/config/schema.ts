@@ -1,7 +1,7 @@
 // The plugin's configuration, described once with zod: it gives the TypeScript types, the defaults,
 // Strapi's config validator and strategy-schema.json. Messages say what is wrong and how to fix it.
 import { z } from 'zod';
-import { MAX_KEY_LIFETIME_MS, MAX_TOKENS, MAX_WINDOW_DAYS, MAX_WINDOW_MS, tokenBucketKeyLifetime } from './bounds';
+import { MAX_DENY_CACHE_MS, MAX_KEY_LIFETIME_MS, MAX_TOKENS, MAX_WINDOW_DAYS, MAX_WINDOW_MS, tokenBucketKeyLifetime } from './bounds';
 import { DURATION_FORMAT, DURATION_PATTERN, parseDuration } from './duration';
 import { MAX_PATH_PATTERN_LENGTH, parsePathPattern } from './path-pattern';
 import { strategiesSharingKeys } from './shared-keys';
@@ -215,6 +215,17 @@ const optionsShape = {
       description:
         'Longest time (ms) an instance answers a fixed- or sliding-window refusal from memory before asking the store again, so a raised live limit reaches every instance within it (default 10000). Token-bucket refusals last until the next refill, which a raised limit does not move.',
     }),
+  denyList: z
+    .boolean({ error: 'must be true or false' })
+    .default(true)
+    .meta({ description: 'Check every limited request against the deny list (<prefix>:denyList:all) in the same store round trip as its limits; a denied caller gets 403. false: no check, no command.' }),
+  denyCacheMs: z
+    .number({ error: 'must be a number of milliseconds' })
+    .int({ error: 'must be a whole number of milliseconds' })
+    .min(0, { error: 'must be 0 or more (0: every request of a denied caller asks the store)' })
+    .max(MAX_DENY_CACHE_MS, { error: `must be at most ${MAX_DENY_CACHE_MS} (milliseconds): a lift must reach every instance within a minute` })
+    .default(10_000)
+    .meta({ description: `Milliseconds an instance answers a denied caller from memory without asking the store (0 to ${MAX_DENY_CACHE_MS}, default 10000): a lift applies on the other instances within this time.` }),
 };
 
 export const configSchema = z.strictObject(optionsShape, { error: 'must be an object' }).superRefine((config, context) => {

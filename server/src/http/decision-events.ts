@@ -10,6 +10,8 @@
 // series of their own (config/keys.ts, shadowSeriesPrefix), one blocked event per would-be refusal under the strategy's
 // shape (`<method>:<route>:<limiter>`, no caller), so the usage report reads a bounded number of
 // totals per strategy (admin-api/analytics.ts); who was refused is in the shadow log lines.
+// A request refused by the deny list is one `denied` event under the member that matched (the
+// chart counts it as blocked), whatever its strategies admitted: their tokens were given back.
 // The limiters themselves record nothing (limiter/create-limiter.ts): this is the one place.
 import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
@@ -44,5 +46,10 @@ export class DecisionEvents {
       }
     }
     await Promise.all(writes.map((write) => write.catch(() => undefined)));
+  }
+
+  /** Records a denied request; resolves when written (the middleware does not wait), failures ignored. */
+  async recordDenied(member: string, time: number): Promise<void> {
+    await this.analytics.record({ identifier: member, time, success: 'denied' }).catch(() => undefined);
   }
 }

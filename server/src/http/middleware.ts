@@ -9,6 +9,9 @@
 // set from the admin panel arrives with each store answer (`result.limit`); what is decided without
 // the store uses the last one seen (limiter/last-seen-limits.ts), and window-algorithm refusals are
 // held in memory at most `blockedCacheMaxMs`, so a raised limit reaches every instance within it.
+// With the deny list on, the request's members (deny/deny-members.ts) are checked in memory first,
+// then in the store in the same round trip as the limits; a denied caller gets 403 with no headers,
+// and the tokens its checks took are given back.
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
@@ -18,6 +21,8 @@ import { LastSeenLimits } from '../limiter/last-seen-limits';
 import { MemoryLimiter } from '../limiter/memory-limiter';
 import { StoreHealth } from '../limiter/store-health';
 import { TokenRefunds } from '../limiter/token-refunds';
+import { DenyCheck } from '../deny/deny-check';
+import { denyListKeys, identityMember, ipMembers } from '../deny/deny-members';
 import { compileAllowList, type AllowList } from './allow-list';
 import { DecisionEvents } from './decision-events';
 import { ShadowLog } from './shadow-log';
@@ -25,7 +30,7 @@ import type { HeaderValueHasher } from './header-privacy';
 import type { CompiledRule } from './compile-strategies';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { compileIpIdentity, verifiedIdentity, type IpIdentity } from './identify';
-import { STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type RefusalResponder } from './refusal';
+import { DENIED, STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type Refusal, type RefusalResponder } from './refusal';
 import { USER_SOURCE, type CallerVerifier, type VerifiedCaller } from './verified-caller';
 
 export { jsonRefusal, type RefusalResponder } from './refusal';
@@ -42,6 +47,12 @@ interface Check {
   /** The method and the caller in the keys (debug lines, the sliding window's reopening). */
   readonly method: string;
   readonly caller: string;
+}
+
+/** A request's deny-list members (deny/deny-members.ts), collected with its checks, and the list to check them on. */
+interface DenyQuery {
+  readonly list: DenyCheck;
+  readonly members: string[];
 }
 
 interface Match {
@@ -85,6 +96,8 @@ export class RateLimiter {
   private readonly shadowLog: ShadowLog;
   /** Each rule's effective limit in the store's latest answer (a live limit, else the configured tokens). */
   private readonly lastLimits: LastSeenLimits;
+  /** With `denyList` on, the deny check and its per-instance cache of hits. */
+  readonly denyList: DenyCheck | undefined;
 
   constructor(
     private readonly config: RateLimitConfig,
@@ -111,6 +124,7 @@ export class RateLimiter {
     this.events = config.analytics ? new DecisionEvents(redis, config.prefix) : undefined;
     this.shadowLog = new ShadowLog(logger);
     this.lastLimits = new LastSeenLimits(rules.map((rule) => rule.limit.tokens));
+    this.denyList = config.denyList ? new DenyCheck(redis, denyListKeys(config.prefix), config.denyCacheMs, config.blockedCacheSize) : undefined;
   }
 
   /**
@@ -131,20 +145,30 @@ export class RateLimiter {
   };
 
   private decide(ctx: Context, next: Next, matched: readonly Match[], verified: VerifiedCaller | undefined): Promise<void> {
-    const checks = this.checksFor(ctx, matched, verified);
+    const denyQuery: DenyQuery | undefined = this.denyList && { list: this.denyList, members: [] };
+    const checks = this.checksFor(ctx, matched, verified, denyQuery?.members);
     if (checks.length === 0) return next();
     const now = Date.now();
+    // A caller denied in memory is refused before anything else, whatever the store's state.
+    const denied = denyQuery?.list.cached(denyQuery.members, now);
+    if (denied !== undefined) return this.deny(ctx, checks, denied, []);
     // A caller blocked by any strategy is refused from memory: no store call, no token spent elsewhere.
     const cached = this.cachedRefusal(checks, now);
-    return cached ? this.answer(ctx, next, [cached], now) : this.decideInStore(ctx, next, checks, now);
+    return cached ? this.answer(ctx, next, [cached], now) : this.decideInStore(ctx, next, checks, now, denyQuery);
   }
 
-  private async decideInStore(ctx: Context, next: Next, checks: readonly Check[], now: number): Promise<void> {
+  private async decideInStore(ctx: Context, next: Next, checks: readonly Check[], now: number, denyQuery: DenyQuery | undefined): Promise<void> {
     let outcomes: Outcome[];
     try {
+      // Queued in this turn, before the limits: the deny check rides their /pipeline round trip.
+      const denial = denyQuery?.list.check(denyQuery.members, now);
+      // Awaited below; when a limit fails first, its failure (the same store's) is the one handled.
+      denial?.catch(() => undefined);
       // One strategy (the usual case) skips Promise.all's extra promise and array.
       outcomes = checks.length === 1 ? [await this.limit(checks[0])] : await Promise.all(checks.map((check) => this.limit(check)));
+      const denied = denial && (await denial);
       this.health.recovered();
+      if (denied !== undefined) return this.deny(ctx, checks, denied, outcomes);
     } catch (failure) {
       this.health.failed(failure);
       // Closed refuses what an enforcing strategy covers; shadow strategies alone refuse nothing.
@@ -180,12 +204,24 @@ export class RateLimiter {
     const refusal = { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt } as const;
     // A refusal consumes nothing: the strategies that admitted the request get their token back.
     // (A lone outcome that refuses took nothing; a refusal from the block cache is always alone.)
-    const taken = outcomes.length === 1 ? [] : outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
+    return this.refuseGivingBack(ctx, refusal, outcomes.length === 1 ? [] : outcomes);
+  }
+
+  /** Answers `refusal` once the tokens the store outcomes among `outcomes` took are given back (at once when none took one). */
+  private refuseGivingBack(ctx: Context, refusal: Refusal, outcomes: readonly Outcome[]): Promise<void> {
+    const taken = outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
     if (taken.length === 0) {
       this.refuse(ctx, refusal);
       return ANSWERED;
     }
     return this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset }))).then(() => this.refuse(ctx, refusal));
+  }
+
+  /** 403, no rate-limit headers, after giving back every token the request's checks took. */
+  private deny(ctx: Context, checks: readonly Check[], member: string, outcomes: readonly Outcome[]): Promise<void> {
+    if (checks.some((check) => check.rule.debug)) this.logger.info(`[ratelimit] ${ctx.method} ${ctx.path}: denied (${member})`);
+    void this.events?.recordDenied(member, Date.now());
+    return this.refuseGivingBack(ctx, { status: 403, message: DENIED }, outcomes);
   }
 
   private matchingRules(ctx: Context): Match[] {
@@ -199,7 +235,8 @@ export class RateLimiter {
     return matched;
   }
 
-  private checksFor(ctx: Context, matched: readonly Match[], verified: VerifiedCaller | undefined): Check[] {
+  /** The request's checks; with `members`, also collects its deny-list members (each once). */
+  private checksFor(ctx: Context, matched: readonly Match[], verified: VerifiedCaller | undefined, members: string[] | undefined): Check[] {
     const checks: Check[] = [];
     let ip: IpIdentity | undefined;
     const byIp = (): IpIdentity => (ip ??= this.ipIdentity(ctx));
@@ -208,7 +245,13 @@ export class RateLimiter {
       if (this.allowed(identity)) continue;
       const limiterKey = rule.keys.limiterKey(method, identity.id);
       checks.push({ rule, limiterKey, method, caller: identity.id });
+      if (members) {
+        const member = identityMember(identity);
+        if (member !== undefined && !members.includes(member)) members.push(member);
+      }
     }
+    // Whatever the strategies identify by, a denied IP is denied on every route they cover.
+    if (members && checks.length > 0) members.push(...ipMembers(byIp()));
     return checks;
   }
 

@@ -6,14 +6,18 @@ import type { Context } from 'koa';
 
 export type Refusal =
   | { readonly status: 429; readonly message: string; readonly limit: number; readonly remaining: number; readonly reset: number }
-  | { readonly status: 503; readonly message: string };
+  | { readonly status: 403 | 503; readonly message: string };
 
 export type RefusalResponder = (ctx: Context, refusal: Refusal) => void;
 
 export const TOO_MANY_REQUESTS = 'Too many requests, please try again later';
 export const STORE_UNAVAILABLE = 'Rate limiting is unavailable, please retry later';
+/** A denied caller's refusal: waiting does not help, so no reset is given. */
+export const DENIED = 'This caller is denied access';
 
-/** What a refusal's `details` hold: the refusing limit for a 429, nothing for a 503. */
+const ERROR_NAMES = { 403: 'ForbiddenError', 429: 'TooManyRequestsError', 503: 'ServiceUnavailableError' } as const;
+
+/** What a refusal's `details` hold: the refusing limit for a 429, nothing for a 403 or a 503. */
 export function refusalDetails(refusal: Refusal): Record<string, number> {
   return refusal.status === 429 ? { limit: refusal.limit, remaining: refusal.remaining, reset: refusal.reset } : {};
 }
@@ -21,6 +25,5 @@ export function refusalDetails(refusal: Refusal): Record<string, number> {
 /** Plain Koa: a JSON error body in the shape Strapi uses. */
 export const jsonRefusal: RefusalResponder = (ctx, refusal) => {
   ctx.status = refusal.status;
-  const name = refusal.status === 429 ? 'TooManyRequestsError' : 'ServiceUnavailableError';
-  ctx.body = { data: null, error: { status: refusal.status, name, message: refusal.message, details: refusalDetails(refusal) } };
+  ctx.body = { data: null, error: { status: refusal.status, name: ERROR_NAMES[refusal.status], message: refusal.message, details: refusalDetails(refusal) } };
 };

@@ -5,7 +5,7 @@
 // (create-middleware.ts) serves the middleware and the admin API alike: one parsed config, one
 // store client.
 import type { Middleware } from 'koa';
-import { adminRoutes, registerAdminPermissions, usageController, type PermissionStrapi } from '../admin-api';
+import { adminRoutes, denyController, registerAdminPermissions, usageController, type PermissionStrapi } from '../admin-api';
 import { createRateLimiter, type RateLimitMiddleware } from '../create-middleware';
 import { currentEnvironment, parseConfig } from '../config/parse-config';
 import type { RateLimitConfig } from '../config/schema';
@@ -105,7 +105,10 @@ export const strapiServerPlugin = {
     limiters.delete(strapi);
   },
   routes: { admin: { type: 'admin', routes: adminRoutes } },
-  controllers: { usage: ({ strapi }: { strapi: StrapiLike }) => usageController(() => limiterFor(strapi)) },
+  controllers: {
+    usage: ({ strapi }: { strapi: StrapiLike }) => usageController(() => limiterFor(strapi)),
+    deny: ({ strapi }: { strapi: StrapiLike }) => denyController(() => limiterFor(strapi)),
+  },
   middlewares: {
     limit: (_options: unknown, { strapi }: { strapi: StrapiLike }): Middleware => limiterFor(strapi),
   },

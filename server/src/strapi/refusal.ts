@@ -3,7 +3,8 @@
 // limit in `details`, thrown to Strapi's error middleware, which answers
 // `{"data":null,"error":{"status":429,"name":"RateLimitError",...}}` without logging a stack. When the
 // app placed the limiter ahead of that middleware, nothing would catch the throw, so the same body
-// is written directly. A 503 (failureMode 'closed') goes through Strapi's `ctx.serviceUnavailable`.
+// is written directly. A denied caller's 403 is `errors.ForbiddenError`, the same way. A 503
+// (failureMode 'closed') goes through Strapi's `ctx.serviceUnavailable`.
 import { errors } from '@strapi/utils';
 import type { Context } from 'koa';
 import { refusalDetails, type RefusalResponder } from '../http/refusal';
@@ -13,11 +14,11 @@ type StrapiContext = Context & { serviceUnavailable?: (message: string, details?
 /** @param errorMiddlewareOutside whether `strapi::errors` runs around the limiter and catches what it throws. */
 export function strapiRefusal(errorMiddlewareOutside: boolean): RefusalResponder {
   return (ctx, refusal) => {
-    if (refusal.status === 429) {
-      const error = new errors.RateLimitError(refusal.message, refusalDetails(refusal));
+    if (refusal.status === 429 || refusal.status === 403) {
+      const error = refusal.status === 429 ? new errors.RateLimitError(refusal.message, refusalDetails(refusal)) : new errors.ForbiddenError(refusal.message, {});
       if (errorMiddlewareOutside) throw error;
-      ctx.status = 429;
-      ctx.body = { data: null, error: { status: 429, name: error.name, message: error.message, details: error.details } };
+      ctx.status = refusal.status;
+      ctx.body = { data: null, error: { status: refusal.status, name: error.name, message: error.message, details: error.details } };
       return;
     }
     const serviceUnavailable = (ctx as StrapiContext).serviceUnavailable;

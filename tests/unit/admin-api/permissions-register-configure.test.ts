@@ -8,7 +8,7 @@ it('registers read, reset and configure with the admin\'s action provider', asyn
   expect(registered).toEqual([
     { section: 'plugins', displayName: 'Read rate-limit usage', uid: 'read', pluginName: 'ratelimit' },
     { section: 'plugins', displayName: 'Reset a rate-limited caller', uid: 'reset', pluginName: 'ratelimit' },
-    { section: 'plugins', displayName: 'Change live rate limits', uid: 'configure', pluginName: 'ratelimit' },
+    { section: 'plugins', displayName: 'Configure rate limits', uid: 'configure', pluginName: 'ratelimit' },
   ]);
 });
 

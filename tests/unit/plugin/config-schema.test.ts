@@ -38,6 +38,8 @@ describe('config schema', () => {
       ipv6Subnet: 64,
       blockedCacheSize: 10_000,
       blockedCacheMaxMs: 10_000,
+      denyList: true,
+      denyCacheMs: 10_000,
       hashHeaderValues: 'credentials',
     });
   });
@@ -115,6 +117,9 @@ describe('config schema', () => {
     [{ ipv6Subnet: 56.5 }, 'ipv6Subnet: must be a whole number (prefix length)'],
     [{ blockedCacheSize: -1 }, 'blockedCacheSize: must be 0 or more (0 turns the block cache off)'],
     [{ blockedCacheSize: 'big' }, 'blockedCacheSize: must be a number of entries'],
+    [{ denyList: 'yes' }, 'denyList: must be true or false'],
+    [{ denyCacheMs: 60_001 }, 'denyCacheMs: must be at most 60000 (milliseconds): a lift must reach every instance within a minute'],
+    [{ denyCacheMs: -1 }, 'denyCacheMs: must be 0 or more (0: every request of a denied caller asks the store)'],
   ])('names the top-level field in error %#', (overrides, message) => {
     expect(problemsOf({ ...base, ...overrides })).toEqual([message]);
   });

@@ -19,7 +19,7 @@ describe('strategy-schema.json', () => {
 
   it('states the default of every top-level option', () => {
     const defaults = Object.fromEntries(Object.entries(schema.properties).filter(([, field]) => 'default' in field).map(([name, field]) => [name, field.default]));
-    expect(defaults).toEqual({ enabled: true, prefix: '@cms', analytics: false, strategy: [], timeout: 1000, failureMode: 'open', headers: 'standard', allowList: [], ipv6Subnet: 64, blockedCacheSize: 10000, blockedCacheMaxMs: 10000, hashHeaderValues: 'credentials', mode: 'enforce' });
+    expect(defaults).toEqual({ enabled: true, prefix: '@cms', analytics: false, strategy: [], timeout: 1000, failureMode: 'open', headers: 'standard', allowList: [], ipv6Subnet: 64, blockedCacheSize: 10000, blockedCacheMaxMs: 10000, denyList: true, denyCacheMs: 10000, hashHeaderValues: 'credentials', mode: 'enforce' });
   });
 
   it('requires a token with a url (whether production needs the url depends on NODE_ENV, which a schema cannot see)', () => {

@@ -1,0 +1,56 @@
+// The deny list as the admin API drives it, for one limiter: validate (deny-input.ts), write the
+// store (deny-store.ts), log the change with the admin's email, and update this instance's memory
+// at once (a new deny refuses here from the next request, a lift admits here from the next
+// request; other instances learn of a lift within `denyCacheMs`). Store keys come only from the
+// config's prefix.
+import type { Redis } from '@upstash/redis';
+import type { DenyListReport, DenyResult } from '../admin-api/usage-types';
+import type { RateLimitConfig } from '../config/schema';
+import { compileAllowList } from '../http/allow-list';
+import type { HeaderValueHasher } from '../http/header-privacy';
+import type { DenyCheck } from './deny-check';
+import { parseDenyRequest, parseLiftRequest, type DenyContext } from './deny-input';
+import { denyListKeys } from './deny-members';
+import { addDenied, liftDenied, listDenied } from './deny-store';
+
+/** Members listed at most: the page shows them all, the store walks no more. */
+export const MAX_LISTED_DENIED = 1000;
+
+export interface DenyAdmin {
+  /** Adds a caller (`{ip}`, `{header, value}` or `{strategy, identifier}`, optional `duration`); a DenyInputError for bad input. */
+  denyCaller(request: unknown, by: string): Promise<DenyResult>;
+  /** Lifts `{member}`; resolves with whether it was on the list. */
+  liftDenied(request: unknown, by: string): Promise<{ member: string; lifted: boolean }>;
+  listDenied(): Promise<DenyListReport>;
+}
+
+interface DenyLogger {
+  info(message: string): void;
+}
+
+export function createDenyAdmin(redis: Redis, config: RateLimitConfig, hasherFor: (header: string) => HeaderValueHasher, check: DenyCheck | undefined, logger: DenyLogger): DenyAdmin {
+  const keys = denyListKeys(config.prefix);
+  const context: DenyContext = { strategies: config.strategy, ipv6Subnet: config.ipv6Subnet, hasherFor, allowed: compileAllowList(config.allowList, hasherFor) };
+  return {
+    async denyCaller(request, by) {
+      const { member, durationMs } = parseDenyRequest(context, request);
+      const now = Date.now();
+      const until = durationMs === undefined ? undefined : now + durationMs;
+      await addDenied(redis, keys, member, { by, at: now }, until);
+      check?.remember(member, until ?? -1, now);
+      logger.info(`[ratelimit] deny list: ${member} denied ${until === undefined ? 'until lifted' : `until ${new Date(until).toISOString()}`} by ${by}`);
+      return { member, ...(until === undefined ? {} : { until }) };
+    },
+    async liftDenied(request, by) {
+      const member = parseLiftRequest(request);
+      const lifted = await liftDenied(redis, keys, member);
+      check?.forget(member);
+      logger.info(`[ratelimit] deny list: ${member} lifted by ${by}${lifted ? '' : ' (it was not on the list)'}`);
+      return { member, lifted };
+    },
+    async listDenied() {
+      const listed = await listDenied(redis, keys, Date.now(), MAX_LISTED_DENIED);
+      return { enabled: config.denyList, cacheSeconds: config.denyCacheMs / 1000, ...listed };
+    },
+  };
+}
