@@ -110,12 +110,26 @@ export const allCommands = (): readonly CommandSpec[] => SPECS;
 /** Redis's answer to a command it does not know, with the first arguments it was given. */
 export const unknownCommandText = (args: readonly string[]): string => `ERR unknown command '${args[0]}', with args beginning with: ${formatArgs(args.slice(1))}`;
 
+/** Redis's answer to a call with the wrong number of arguments (`name` lower-case, `container|sub` for subcommands). */
+export const wrongArityText = (name: string): string => `ERR wrong number of arguments for '${name}' command`;
+
+/** Redis's answer to a subcommand its container does not have (Redis shows its first 128 characters). */
+export const unknownSubcommandText = (sub: string, container: string): string => `ERR unknown subcommand '${sub.slice(0, 128)}'. Try ${container.toUpperCase()} HELP.`;
+
+/** Redis's answer to a container that does not know the subcommand or not with these arguments (XGROUP, XINFO, FUNCTION). */
+export const unknownSubcommandOrArityText = (sub: string, container: string): string =>
+  `ERR unknown subcommand or wrong number of arguments for '${sub.slice(0, 128)}'. Try ${container.toUpperCase()} HELP.`;
+
+/** An ACL refusal of a command (`name` as Redis names it: lower-case, `container|sub`), on both engines and the REST side. */
+export const noPermissionText = (name: string): string => `NOPERM this user has no permissions to run the '${name}' command`;
+
 /** The REST policy's refusal of a command, with its reason (the same words on both engines). */
 export const notAvailableText = (command: string, reason: string): string => `ERR Command is not available: '${command}' (${reason})`;
 
 export type Lookup =
   | { readonly ok: true; readonly spec: CommandSpec }
-  | { readonly ok: false; readonly error: string };
+  /** `unknown`: no such command or subcommand; `arity`: known, but not with this many arguments. */
+  | { readonly ok: false; readonly failure: 'unknown' | 'arity'; readonly error: string };
 
 /**
  * Finds the spec that applies to a command (its subcommand's, for containers) and checks arity,
@@ -124,15 +138,15 @@ export type Lookup =
 export function lookupCommand(args: readonly string[]): Lookup {
   const name = args[0].toLowerCase();
   const spec = TABLE.get(name);
-  if (!spec) return { ok: false, error: unknownCommandText(args) };
-  if (!arityMatches(spec.arity, args.length)) return { ok: false, error: `ERR wrong number of arguments for '${name}' command` };
+  if (!spec) return { ok: false, failure: 'unknown', error: unknownCommandText(args) };
+  if (!arityMatches(spec.arity, args.length)) return { ok: false, failure: 'arity', error: wrongArityText(name) };
   if (!spec.subcommands) return withRefusal(spec, args);
   // Bare COMMAND (all of Redis's metadata in one reply) is the one container Redis runs alone; the
   // REST API asks for a subcommand, so that the redis engine's users allow exactly what REST runs.
-  if (args.length < 2) return { ok: false, error: `ERR wrong number of arguments for '${name}' command: the REST API needs a subcommand (try ${name.toUpperCase()} HELP)` };
+  if (args.length < 2) return { ok: false, failure: 'arity', error: `${wrongArityText(name)}: the REST API needs a subcommand (try ${name.toUpperCase()} HELP)` };
   const sub = spec.subcommands.get(args[1].toLowerCase());
-  if (!sub) return { ok: false, error: `ERR unknown subcommand '${args[1]}'. Try ${name.toUpperCase()} HELP.` };
-  if (!arityMatches(sub.arity, args.length)) return { ok: false, error: `ERR wrong number of arguments for '${sub.name}' command` };
+  if (!sub) return { ok: false, failure: 'unknown', error: unknownSubcommandText(args[1], name) };
+  if (!arityMatches(sub.arity, args.length)) return { ok: false, failure: 'arity', error: wrongArityText(sub.name) };
   return withRefusal(sub, args);
 }
 

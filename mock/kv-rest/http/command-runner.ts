@@ -2,7 +2,7 @@
 // limits, then runs the resolved commands on the engine. Checks that fail become error replies in
 // their slot, or discard a whole transaction.
 import { randomBytes } from 'node:crypto';
-import { allowedForReadOnlyToken } from '../command-table';
+import { allowedForReadOnlyToken, noPermissionText } from '../command-table';
 import type { Caller, Engine } from '../engine';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
 import { resolveForRest, type ResolvedCommand } from '../resolved-command';
@@ -35,7 +35,7 @@ export class CommandRunner {
     const { spec } = resolved;
     const restToken = spec.name === 'acl|resttoken';
     const mayRun = principal.readOnly ? allowedForReadOnlyToken(spec) : !restToken || principal.user === 'default';
-    if (!mayRun) return { run: 'refused', reply: error(`NOPERM this user has no permissions to run the '${spec.name}' command`) };
+    if (!mayRun) return { run: 'refused', reply: error(noPermissionText(spec.name)) };
     const tooLarge = this.limits.checkSize(command);
     if (tooLarge) return { run: 'refused', reply: tooLarge };
     return { run: restToken ? 'restToken' : 'engine', command: resolved };

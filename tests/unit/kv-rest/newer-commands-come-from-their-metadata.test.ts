@@ -25,7 +25,7 @@ describe('the metadata of commands newer than Redis 7.0', () => {
   });
 
   it('puts the newer commands in the command table with their arity, so a short call is refused as Redis refuses it', () => {
-    expect(lookupCommand(['HEXPIRE', 'h', '10', 'FIELDS', '1'])).toEqual({ ok: false, error: "ERR wrong number of arguments for 'hexpire' command" });
+    expect(lookupCommand(['HEXPIRE', 'h', '10', 'FIELDS', '1'])).toEqual({ ok: false, failure: 'arity', error: "ERR wrong number of arguments for 'hexpire' command" });
     expect(specOf(['HEXPIRE', 'h', '10', 'FIELDS', '1', 'f'])).toMatchObject({ name: 'hexpire', arity: -6 });
   });
 

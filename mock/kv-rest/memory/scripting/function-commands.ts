@@ -2,6 +2,7 @@
 // FCALL / FCALL_RO, with Redis 7.0's argument handling and error texts. Libraries live as long as
 // the engine: FLUSHALL and FLUSHDB leave them, as in Redis; FUNCTION FLUSH and DELETE remove them.
 // FUNCTION DUMP and RESTORE are not served: their payload is Redis's RDB encoding.
+import { unknownSubcommandOrArityText, unknownSubcommandText } from '../../command-table';
 import { bulk, error, OK, type Reply } from '../../reply';
 import { parseInteger, isErrorReply } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -69,7 +70,7 @@ export function createFunctionHandlers(runner: ScriptRunner): CommandHandlers {
         return OK;
       }
       case 'flush':
-        if (args.length > 3) return error(`ERR unknown subcommand or wrong number of arguments for '${args[1]}'. Try FUNCTION HELP.`);
+        if (args.length > 3) return error(unknownSubcommandOrArityText(args[1], 'function'));
         if (args.length === 3 && !/^(async|sync)$/i.test(args[2])) return error('ERR FUNCTION FLUSH only supports SYNC|ASYNC option');
         for (const library of libraries.all()) runner.forgetLibrary(library.name);
         libraries.clear();
@@ -80,7 +81,7 @@ export function createFunctionHandlers(runner: ScriptRunner): CommandHandlers {
         // Commands run one at a time here, so no function is ever running when KILL arrives.
         return error('NOTBUSY No scripts in execution right now.');
       default:
-        return error(`ERR unknown subcommand '${args[1]}'. Try FUNCTION HELP.`);
+        return error(unknownSubcommandText(args[1], 'function'));
     }
   };
 

@@ -1,6 +1,7 @@
 // The memory engine's scripting commands: EVAL, EVALSHA, their _RO forms and SCRIPT LOAD/EXISTS/FLUSH,
 // and the FUNCTION family (function-commands.ts), run by one real Lua VM (see lua-sandbox.ts). Each
 // call of createScriptingHandlers has its own script cache and function libraries.
+import { unknownSubcommandText } from '../../command-table';
 import { array, bulk, error, integer, OK, type Reply } from '../../reply';
 import { parseInteger, isErrorReply } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -56,7 +57,7 @@ export function createScriptingHandlers(options: ScriptingOptions = {}): Command
         runner.flush();
         return OK;
       default:
-        return error(`ERR unknown subcommand '${args[1]}'. Try SCRIPT HELP.`);
+        return error(unknownSubcommandText(args[1], 'script'));
     }
   };
 

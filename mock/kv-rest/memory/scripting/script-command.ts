@@ -10,7 +10,7 @@ import type { CommandContext } from '../handler';
 export function runScriptCommand(args: readonly string[], ctx: CommandContext, readOnly: boolean): Reply {
   const found = lookupCommand(args);
   if (!found.ok) {
-    return error(found.error.startsWith('ERR wrong number') ? 'ERR Wrong number of args calling Redis command from script' : 'ERR Unknown Redis command called from script');
+    return error(found.failure === 'arity' ? 'ERR Wrong number of args calling Redis command from script' : 'ERR Unknown Redis command called from script');
   }
   const { spec } = found;
   // Scripts check `noscript` before anything else, as Redis's scriptCall does.
