@@ -7,6 +7,13 @@ import { parseRedisUrl, RedisConnection } from '../../mock/kv-rest/redis/connect
 import type { ErrorReply, Reply } from '../../mock/kv-rest/reply';
 import { resolveForRest, type ResolvedCommand } from '../../mock/kv-rest/resolved-command';
 
+/** A command resolved as the REST runner resolves it, for tests of what receives resolved commands; throws when it does not resolve. */
+export function resolvedCommand(...args: string[]): ResolvedCommand {
+  const command = resolveForRest(args);
+  if ('kind' in command) throw new Error(command.message);
+  return command;
+}
+
 /** The engine's replies to `commands`; a transaction must resolve whole (the runner discards it otherwise). */
 export function executeAsSent(engine: Engine, commands: readonly (readonly string[])[], options: ExecuteOptions): Promise<Reply[]> {
   return executeResolving(engine, commands, options, async (refused) => refused.map(({ error }) => error));

@@ -15,7 +15,7 @@ import { parseRedisUrl, RedisConnection, RedisTimeoutError, type RedisAddress } 
 import { confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, READER_USER, readCommandNames } from './gateway-user';
 import { confineToDatabase } from './database-confinement';
 import { ScriptKiller } from './script-killer';
-import { ScriptRewrites } from './script-rewrites';
+import { runsScript, ScriptRewrites } from './script-rewrites';
 import { redisVersionOf, ServerCommands } from './server-commands';
 
 export interface RedisEngineOptions {
@@ -72,14 +72,18 @@ class RedisEngine implements Engine {
 
   async execute(commands: readonly ResolvedCommand[], options: ExecuteOptions): Promise<Reply[]> {
     const { refusals, serverCommands } = await this.gatewayReady();
-    const planned: Planned[] = commands.map(({ args, spec }) => {
+    const planned: Planned[] = commands.map((command) => {
+      const { args, spec } = command;
       const lacking = serverCommands.lacking(spec.name);
       if (lacking) return { refused: lacking };
       const refusedHere = redisEngineRefusalOf(spec.name);
       if (refusedHere !== undefined) return { refused: error(notAvailableText(args[0], refusedHere)) };
-      const confined = confineAclCommand(args, refusals, this.engineUsers);
-      const inDatabase = 'kind' in confined ? confined : confineToDatabase(confined as readonly string[], this.address.db);
-      return 'kind' in inDatabase ? { refused: inDatabase } : { send: this.scripts.translate(inDatabase as readonly string[]) };
+      // Each step rewrites the arguments (ACL rules appended, FLUSHALL as FLUSHDB, script texts) of the same command.
+      const confined = confineAclCommand(command, refusals, this.engineUsers);
+      if ('kind' in confined) return { refused: confined };
+      const inDatabase = confineToDatabase({ args: confined, spec }, this.address.db);
+      if ('kind' in inDatabase) return { refused: inDatabase };
+      return { send: this.scripts.translate({ args: inDatabase, spec }) };
     });
     const toSend = planned.flatMap((plan) => ('send' in plan ? [plan.send] : []));
     const firstRefusal = planned.find((plan): plan is { refused: ErrorReply } => 'refused' in plan);
@@ -88,7 +92,7 @@ class RedisEngine implements Engine {
     try {
       sent = options.transaction ? await this.transaction(toSend, options.caller) : await (await this.connectionFor(options.caller)).send(toSend);
     } catch (failure) {
-      if (failure instanceof RedisTimeoutError && commands.some(({ args }) => ScriptKiller.runsScript(args))) this.killer.kill();
+      if (failure instanceof RedisTimeoutError && commands.some(runsScript)) this.killer.kill();
       throw failure;
     }
     let position = 0;
@@ -145,7 +149,7 @@ class RedisEngine implements Engine {
 
   /** Redis's reply as the REST caller sees it: scripts under their own SHA, and `default` for ACL WHOAMI of the database's tokens. */
   private answer({ args, spec }: ResolvedCommand, reply: Reply, caller: Caller): Reply {
-    const answered = this.scripts.answer(args, reply);
+    const answered = this.scripts.answer({ args, spec }, reply);
     const whoami = spec.name === 'acl|whoami';
     return whoami && caller.user === 'default' && answered.kind === 'bulk' && this.engineUsers.has(answered.value) ? bulk('default') : answered;
   }

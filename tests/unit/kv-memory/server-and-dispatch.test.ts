@@ -10,10 +10,9 @@ import { PubSubHub } from '../../../mock/kv-rest/memory/pubsub-hub';
 import type { ServerState } from '../../../mock/kv-rest/memory/server-state';
 import { runScriptCommand } from '../../../mock/kv-rest/memory/scripting/script-command';
 import { array, type Reply } from '../../../mock/kv-rest/reply';
-import { resolveForRest, type ResolvedCommand } from '../../../mock/kv-rest/resolved-command';
 import { CLIENT, useEngine } from './memory-engine-harness';
 import { plain } from '../../support/plain-replies';
-import { executeAsSent } from '../../support/engine-commands';
+import { executeAsSent, resolvedCommand } from '../../support/engine-commands';
 
 describe('memory engine: server commands', () => {
   const subject = useEngine();
@@ -102,16 +101,9 @@ describe('memory engine: commands called from scripts', () => {
     return { dispatcher: new Dispatcher(state, handlers, monitors), monitors };
   }
 
-  /** A top-level command, resolved as the REST runner resolves it. */
-  function resolved(...args: string[]): ResolvedCommand {
-    const command = resolveForRest(args);
-    if ('kind' in command) throw new Error(command.message);
-    return command;
-  }
-
   it('runs nested commands with the same checks, and refuses noscript commands', () => {
     const { dispatcher } = dispatcherWithScript((call) => array([call('SET', 'k', 'v'), call('GET', 'k'), call('EVAL', 'x', '0'), call('GET')]));
-    const reply = dispatcher.run(resolved('EVAL', 'script', '0'), { now: Date.now(), caller: CLIENT });
+    const reply = dispatcher.run(resolvedCommand('EVAL', 'script', '0'), { now: Date.now(), caller: CLIENT });
     expect(plain(reply)).toEqual([
       'OK',
       'v',
@@ -124,7 +116,7 @@ describe('memory engine: commands called from scripts', () => {
     const { dispatcher, monitors } = dispatcherWithScript((call) => call('SET', 'k', 'v'));
     const lines: string[] = [];
     monitors.add((line) => lines.push(line));
-    dispatcher.run(resolved('EVAL', 'script', '0'), { now: Date.now(), caller: CLIENT });
+    dispatcher.run(resolvedCommand('EVAL', 'script', '0'), { now: Date.now(), caller: CLIENT });
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^\d+\.\d{6} \[0 127\.0\.0\.1:50000\] "EVAL" "script" "0"$/);
     expect(lines[1]).toMatch(/^\d+\.\d{6} \[0 lua\] "SET" "k" "v"$/);
