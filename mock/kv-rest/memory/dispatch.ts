@@ -2,7 +2,7 @@
 // Commands arrive resolved (the REST runner or the script's redis.call looked them up and applied the
 // REST policy and `noscript`), so here: ACL permission of the caller -> what this engine implements
 // -> MONITOR feed -> the family's handler.
-import { unknownCommandText, type CommandSpec } from '../command-table';
+import { unknownCommandText } from '../command-table';
 import type { Caller } from '../engine';
 import { error, type ErrorReply, type Reply } from '../reply';
 import type { ResolvedCommand } from '../resolved-command';
@@ -39,7 +39,7 @@ import { DEFAULT_REPLY_LIMITS, refuseReply, type ReplyLimits } from './reply-lim
 import { createScriptingHandlers, type ScriptingOptions } from './scripting';
 import type { ServerState } from './server-state';
 
-/** Every handler of the memory engine, by lower-case command name (`container|sub` for subcommands). */
+/** Every handler of the memory engine, by its command's table name (lower-case; `container|sub` for subcommands). */
 export function createCommandHandlers(state: ServerState, scripting: ScriptingOptions = {}): CommandHandlers {
   return {
     ...stringCommandHandlers,
@@ -138,11 +138,6 @@ export class Dispatcher {
     if (refusal) return refusal;
     // Commands only Redis's metadata describes pass the table's checks like any other, then stop here.
     if (spec.generatedOnly) return error(`ERR the memory engine does not serve '${spec.name}' (the redis engine does)`);
-    return this.handlerFor(spec) ?? error(unknownCommandText(args));
-  }
-
-  /** A subcommand's own handler, else its container's (scripting handles SCRIPT as a whole). */
-  private handlerFor(spec: CommandSpec): CommandHandler | undefined {
-    return this.handlers[spec.name] ?? this.handlers[spec.name.split('|')[0]];
+    return this.handlers[spec.name] ?? error(unknownCommandText(args));
   }
 }

@@ -167,8 +167,7 @@ function jsonArrindex(args: readonly string[], ctx: CommandContext): Reply {
 const DEBUG_HELP = array([simple('MEMORY <key> [path] - reports memory usage'), simple('HELP                - this message')]);
 
 /** JSON.DEBUG's two subcommands (the command table answers any other); MEMORY reads past its path are ignored, as in RedisJSON. */
-function jsonDebug(args: readonly string[], ctx: CommandContext): Reply {
-  if (args[1].toUpperCase() === 'HELP') return DEBUG_HELP;
+function jsonDebugMemory(args: readonly string[], ctx: CommandContext): Reply {
   const path = pathArgument(args[3] ?? ROOT);
   const document = readDocument(ctx, args[2]);
   if (isErrorReply(document)) return document;
@@ -186,5 +185,6 @@ export const jsonReadHandlers: CommandHandlers = {
   'json.objlen': jsonCommand(jsonObjlen),
   'json.arrindex': jsonCommand(jsonArrindex),
   'json.resp': jsonCommand(jsonResp),
-  'json.debug': jsonCommand(jsonDebug),
+  'json.debug|memory': jsonCommand(jsonDebugMemory),
+  'json.debug|help': () => DEBUG_HELP,
 };
