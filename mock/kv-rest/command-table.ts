@@ -123,6 +123,9 @@ export const unknownSubcommandOrArityText = (sub: string, container: string): st
 /** An ACL refusal of a command (`name` as Redis names it: lower-case, `container|sub`), on both engines and the REST side. */
 export const noPermissionText = (name: string): string => `NOPERM this user has no permissions to run the '${name}' command`;
 
+/** The same refusal for a command a script calls, as Redis words it there. */
+export const NO_PERMISSION_FROM_SCRIPT_TEXT = "ERR The user executing the script can't run this command or subcommand";
+
 /** The REST policy's refusal of a command, with its reason (the same words on both engines). */
 export const notAvailableText = (command: string, reason: string): string => `ERR Command is not available: '${command}' (${reason})`;
 

@@ -2,7 +2,7 @@
 // Redis makes before running it: known command and arity, not refused from scripts, the Read Only
 // token's rights, and no writes from a read-only run; the engine then runs the resolved command.
 // Shared by the Lua runner and the native scripts, so both refuse with the same words in the same order.
-import { allowedForReadOnlyToken, lookupCommand } from '../../command-table';
+import { allowedForReadOnlyToken, lookupCommand, NO_PERMISSION_FROM_SCRIPT_TEXT } from '../../command-table';
 import { error, type Reply } from '../../reply';
 import type { CommandContext } from '../handler';
 
@@ -17,7 +17,7 @@ export function runScriptCommand(args: readonly string[], ctx: CommandContext, r
   if (spec.unsupported || spec.flags.includes('noscript')) return error('ERR This Redis command is not allowed from script');
   // The Read Only token's scripts run only what the token may run directly, as the redis engine's
   // confined user makes Redis do; Redis checks ACLs before the read-only flag.
-  if (ctx.caller.readOnly && !allowedForReadOnlyToken(spec)) return error("ERR The user executing the script can't run this command or subcommand");
+  if (ctx.caller.readOnly && !allowedForReadOnlyToken(spec)) return error(NO_PERMISSION_FROM_SCRIPT_TEXT);
   if (readOnly && spec.flags.includes('write')) return error('ERR Write commands are not allowed from read-only scripts.');
   return ctx.call({ args, spec });
 }
