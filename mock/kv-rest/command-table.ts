@@ -2,11 +2,13 @@
 // hand-written specs of what the memory engine implements, completed with every other command and
 // subcommand of Redis 7.0 from Redis's own metadata and the newer ones from their hand-written
 // metadata (beyond-redis-7.0/; the redis engine serves those its server has), with the
-// REST policy (rest-policy.ts) applied to all of them. Dispatch, arity errors, the Read Only token
-// policy, unsupported-command answers and the differential tests read this table; flags, key
-// positions and ACL categories come from Redis's own metadata (key-specs.ts) for every command
-// Redis 7.0 has, so a written spec's flags describe only commands newer than that. Adding a command to the memory
-// engine is one entry plus its handler.
+// REST policy (rest-policy.ts) applied to all of them. A command is looked up here once (by the REST
+// runner through resolved-command.ts, or by a script's redis.call) and its entry travels with it to
+// the engine; the texts of the checks made against the table (unknown command, arity, unknown
+// subcommand, NOPERM, not available) are worded here once. Flags, key positions and ACL categories
+// come from Redis's own metadata (key-specs.ts) for every command Redis 7.0 has, so a written spec's
+// flags describe only commands newer than that. Adding a command to the memory engine is one entry
+// plus its handler, under the entry's name (`container|sub` for a subcommand).
 import { bitmapsCommands } from './command-specs/bitmaps';
 import { connectionCommands } from './command-specs/connection';
 import { completedWithRedisMetadata, policyFlagsOf } from './command-specs/from-redis-metadata';
