@@ -9,8 +9,10 @@ import { RequestLimits } from '../../../mock/kv-rest/http/limits';
 import { generateToken, TokenRegistry } from '../../../mock/kv-rest/http/tokens';
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import type { Engine } from '../../../mock/kv-rest/engine';
+import { NativeRun } from '../../../mock/kv-rest/memory/scripting/native-scripts/native-run';
 import { KV_REST_DEFAULTS } from '../../../mock/kv-rest/server';
 import { plain } from '../../support/plain-replies';
+import { captureRatelimitScripts } from '../kv-memory/ratelimit-script-texts';
 
 const STANDARD_TOKEN: RunContext = { principal: { user: 'default', readOnly: false }, address: '127.0.0.1:50000' };
 
@@ -55,5 +57,19 @@ describe('issue 18: each command is resolved once', () => {
     const [reply] = await runner.runEach([['EVAL', script, '0']], STANDARD_TOKEN);
     expect(plain(reply)).toEqual(['v', 'ERR This Redis command is not allowed from script']);
     expect(namesLookedUp()).toEqual(['EVAL', 'SET', 'EVAL', 'GET']);
+  });
+
+  it("looks each redis.call of a natively run @upstash/ratelimit script up once", async () => {
+    const fixedWindow = (await captureRatelimitScripts()).get('fixedWindow.limit')!;
+    lookups.mockClear();
+    const nativeRuns = jest.spyOn(NativeRun, 'execute');
+    try {
+      const [reply] = await runner.runEach([['EVAL', fixedWindow, '1', 'limit-key', '10', '60000', '1']], STANDARD_TOKEN);
+      expect(plain(reply)).toEqual([1, 10]);
+      expect(nativeRuns).toHaveBeenCalledTimes(1);
+    } finally {
+      nativeRuns.mockRestore();
+    }
+    expect(namesLookedUp()).toEqual(['EVAL', 'INCRBY', 'PEXPIRE']);
   });
 });
