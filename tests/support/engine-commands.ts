@@ -2,6 +2,7 @@
 // receive resolved commands (mock/kv-rest/resolved-command.ts), so each command is resolved here as
 // the REST runner resolves it; one that does not resolve (unknown, wrong arity, refused by the REST
 // policy) answers the runner's error in its slot, as a /pipeline would.
+import { lookupCommand } from '../../mock/kv-rest/command-table';
 import type { Engine, ExecuteOptions } from '../../mock/kv-rest/engine';
 import { parseRedisUrl, RedisConnection } from '../../mock/kv-rest/redis/connection';
 import type { ErrorReply, Reply } from '../../mock/kv-rest/reply';
@@ -24,9 +25,12 @@ export function executeAsSent(engine: Engine, commands: readonly (readonly strin
  * engine, and the ones that do not resolve sent as they are to the redis-server at `redisUrl`, so
  * that the memory side's unknown-command and arity errors are compared with Redis's own words.
  * Redis refuses those before running anything, so sending them apart keeps every reply as it was.
+ * A command the REST policy refuses has no answer of Redis's to compare with (Redis would run it).
  */
 export function executeOnRedisAsSent(redis: Engine, redisUrl: string, commands: readonly (readonly string[])[], options: ExecuteOptions): Promise<Reply[]> {
   return executeResolving(redis, commands, options, async (refused) => {
+    const byPolicy = refused.find(({ args }) => lookupCommand(args).ok);
+    if (byPolicy) throw new Error(`the REST policy refuses ${byPolicy.args[0]}: Redis has no refusal of its own to compare with`);
     const direct = await RedisConnection.open(parseRedisUrl(redisUrl), 10_000);
     try {
       return await direct.send(refused.map(({ args }) => args));

@@ -148,9 +148,9 @@ class RedisEngine implements Engine {
   }
 
   /** Redis's reply as the REST caller sees it: scripts under their own SHA, and `default` for ACL WHOAMI of the database's tokens. */
-  private answer({ args, spec }: ResolvedCommand, reply: Reply, caller: Caller): Reply {
-    const answered = this.scripts.answer({ args, spec }, reply);
-    const whoami = spec.name === 'acl|whoami';
+  private answer(command: ResolvedCommand, reply: Reply, caller: Caller): Reply {
+    const answered = this.scripts.answer(command, reply);
+    const whoami = command.spec.name === 'acl|whoami';
     return whoami && caller.user === 'default' && answered.kind === 'bulk' && this.engineUsers.has(answered.value) ? bulk('default') : answered;
   }
 
