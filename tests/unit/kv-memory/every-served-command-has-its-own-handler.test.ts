@@ -25,4 +25,8 @@ describe('the memory engine\'s handlers', () => {
     const names = new Set(resolvableEntries().map((spec) => spec.name));
     expect(Object.keys(handlers).filter((name) => !names.has(name))).toEqual([]);
   });
+
+  it('have no handler for an entry the REST policy refuses, so such a command cannot run here even when handed over directly', () => {
+    expect(resolvableEntries().filter((spec) => spec.unsupported !== undefined && handlers[spec.name] !== undefined).map((spec) => spec.name)).toEqual([]);
+  });
 });
