@@ -3,6 +3,7 @@
 export { startKvRestServer, KV_REST_DEFAULTS } from './kv-rest/server';
 export type { KvRestServer, KvRestServerOptions } from './kv-rest/server';
 export type { Engine } from './kv-rest/engine';
+export type { ResolvedCommand } from './kv-rest/resolved-command';
 export { createEmbeddedStore } from './kv-rest/embedded-store';
 export type { EmbeddedStore } from './kv-rest/embedded-store';
 export { startWorkflowServer, WORKFLOW_DEFAULTS } from './workflow';

@@ -2,11 +2,13 @@
 // hand-written specs of what the memory engine implements, completed with every other command and
 // subcommand of Redis 7.0 from Redis's own metadata and the newer ones from their hand-written
 // metadata (beyond-redis-7.0/; the redis engine serves those its server has), with the
-// REST policy (rest-policy.ts) applied to all of them. Dispatch, arity errors, the Read Only token
-// policy, unsupported-command answers and the differential tests read this table; flags, key
-// positions and ACL categories come from Redis's own metadata (key-specs.ts) for every command
-// Redis 7.0 has, so a written spec's flags describe only commands newer than that. Adding a command to the memory
-// engine is one entry plus its handler.
+// REST policy (rest-policy.ts) applied to all of them. A command is looked up here once (by the REST
+// runner through resolved-command.ts, or by a script's redis.call) and its entry travels with it to
+// the engine; the texts of the checks made against the table (unknown command, arity, unknown
+// subcommand, NOPERM, not available) are worded here once. Flags, key positions and ACL categories
+// come from Redis's own metadata (key-specs.ts) for every command Redis 7.0 has, so a written spec's
+// flags describe only commands newer than that. Adding a command to the memory engine is one entry
+// plus its handler, under the entry's name (`container|sub` for a subcommand).
 import { bitmapsCommands } from './command-specs/bitmaps';
 import { connectionCommands } from './command-specs/connection';
 import { completedWithRedisMetadata, policyFlagsOf } from './command-specs/from-redis-metadata';
@@ -110,12 +112,29 @@ export const allCommands = (): readonly CommandSpec[] => SPECS;
 /** Redis's answer to a command it does not know, with the first arguments it was given. */
 export const unknownCommandText = (args: readonly string[]): string => `ERR unknown command '${args[0]}', with args beginning with: ${formatArgs(args.slice(1))}`;
 
+/** Redis's answer to a call with the wrong number of arguments (`name` lower-case, `container|sub` for subcommands). */
+export const wrongArityText = (name: string): string => `ERR wrong number of arguments for '${name}' command`;
+
+/** Redis's answer to a subcommand its container does not have (Redis shows its first 128 characters). */
+export const unknownSubcommandText = (sub: string, container: string): string => `ERR unknown subcommand '${sub.slice(0, 128)}'. Try ${container.toUpperCase()} HELP.`;
+
+/** Redis's answer to a container that does not know the subcommand or not with these arguments (XGROUP, XINFO, FUNCTION). */
+export const unknownSubcommandOrArityText = (sub: string, container: string): string =>
+  `ERR unknown subcommand or wrong number of arguments for '${sub.slice(0, 128)}'. Try ${container.toUpperCase()} HELP.`;
+
+/** An ACL refusal of a command (`name` as Redis names it: lower-case, `container|sub`), on both engines and the REST side. */
+export const noPermissionText = (name: string): string => `NOPERM this user has no permissions to run the '${name}' command`;
+
+/** The same refusal for a command a script calls, as Redis words it there. */
+export const NO_PERMISSION_FROM_SCRIPT_TEXT = "ERR The user executing the script can't run this command or subcommand";
+
 /** The REST policy's refusal of a command, with its reason (the same words on both engines). */
 export const notAvailableText = (command: string, reason: string): string => `ERR Command is not available: '${command}' (${reason})`;
 
 export type Lookup =
   | { readonly ok: true; readonly spec: CommandSpec }
-  | { readonly ok: false; readonly error: string };
+  /** `unknown`: no such command or subcommand; `arity`: known, but not with this many arguments. */
+  | { readonly ok: false; readonly failure: 'unknown' | 'arity'; readonly error: string };
 
 /**
  * Finds the spec that applies to a command (its subcommand's, for containers) and checks arity,
@@ -124,15 +143,15 @@ export type Lookup =
 export function lookupCommand(args: readonly string[]): Lookup {
   const name = args[0].toLowerCase();
   const spec = TABLE.get(name);
-  if (!spec) return { ok: false, error: unknownCommandText(args) };
-  if (!arityMatches(spec.arity, args.length)) return { ok: false, error: `ERR wrong number of arguments for '${name}' command` };
+  if (!spec) return { ok: false, failure: 'unknown', error: unknownCommandText(args) };
+  if (!arityMatches(spec.arity, args.length)) return { ok: false, failure: 'arity', error: wrongArityText(name) };
   if (!spec.subcommands) return withRefusal(spec, args);
   // Bare COMMAND (all of Redis's metadata in one reply) is the one container Redis runs alone; the
   // REST API asks for a subcommand, so that the redis engine's users allow exactly what REST runs.
-  if (args.length < 2) return { ok: false, error: `ERR wrong number of arguments for '${name}' command: the REST API needs a subcommand (try ${name.toUpperCase()} HELP)` };
+  if (args.length < 2) return { ok: false, failure: 'arity', error: `${wrongArityText(name)}: the REST API needs a subcommand (try ${name.toUpperCase()} HELP)` };
   const sub = spec.subcommands.get(args[1].toLowerCase());
-  if (!sub) return { ok: false, error: `ERR unknown subcommand '${args[1]}'. Try ${name.toUpperCase()} HELP.` };
-  if (!arityMatches(sub.arity, args.length)) return { ok: false, error: `ERR wrong number of arguments for '${sub.name}' command` };
+  if (!sub) return { ok: false, failure: 'unknown', error: unknownSubcommandText(args[1], name) };
+  if (!arityMatches(sub.arity, args.length)) return { ok: false, failure: 'arity', error: wrongArityText(sub.name) };
   return withRefusal(sub, args);
 }
 

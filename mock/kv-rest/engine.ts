@@ -2,6 +2,7 @@
 // `memory` (embedded, the default) and `redis` (a real redis-server over TCP) both implement it.
 import { createHash } from 'node:crypto';
 import type { Reply } from './reply';
+import type { ResolvedCommand } from './resolved-command';
 
 /** The form `Caller.passwordSha256` carries a password in (and the memory engine's ACL stores it in). */
 export const passwordSha256Of = (password: string): string => createHash('sha256').update(password, 'latin1').digest('hex');
@@ -37,14 +38,15 @@ export interface Subscription {
 export interface Engine {
   readonly name: 'memory' | 'redis';
   /**
-   * Runs commands in order and answers one reply per command. Each command is a non-empty list of
-   * byte strings (see bytes.ts), the name first, as sent (any case). Run-time failures are error
-   * replies in their slot; the promise rejects only when the engine itself is unavailable.
-   * Commands have already passed the HTTP layer's checks (known, supported, arity, permissions of
-   * the token). A transaction with a command the ACL user may not run is discarded as Redis discards
-   * it: nothing runs, the refused slot carries its NOPERM error and every other slot EXECABORT.
+   * Runs commands in order and answers one reply per command. Each command comes resolved (see
+   * resolved-command.ts): its arguments are byte strings (see bytes.ts), the name first, as sent
+   * (any case), and its table entry has passed the HTTP layer's checks (known, arity, REST policy,
+   * permissions of the token), so the engine looks nothing up again. Run-time failures are error
+   * replies in their slot; the promise rejects only when the engine itself is unavailable. A
+   * transaction with a command the ACL user may not run is discarded as Redis discards it: nothing
+   * runs, the refused slot carries its NOPERM error and every other slot EXECABORT.
    */
-  execute(commands: readonly (readonly string[])[], options: ExecuteOptions): Promise<Reply[]>;
+  execute(commands: readonly ResolvedCommand[], options: ExecuteOptions): Promise<Reply[]>;
   /** True when `user` exists, is enabled and `password` is one of its passwords. */
   authenticate(user: string, password: string): Promise<boolean>;
   subscribe(mode: 'channel' | 'pattern', targets: readonly string[], listener: PubSubListener, caller: Caller): Promise<Subscription>;

@@ -93,16 +93,6 @@ export function restRefusal(name: string): string | undefined {
 /** Why the redis engine refuses a command (`name` or `container|sub`) that the REST API otherwise serves. */
 export const redisEngineRefusalOf = (name: string): string | undefined => REDIS_ENGINE_REFUSALS.get(name);
 
-/** The containers of those subcommands, so that other calls cost one set lookup. */
-const REDIS_ENGINE_REFUSED_CONTAINERS: ReadonlySet<string> = new Set([...REDIS_ENGINE_REFUSALS.keys()].map((name) => name.split('|')[0]));
-
-/** Why the redis engine refuses a call (`args` as sent, name first), or undefined. */
-export function redisEngineRefusal(args: readonly string[]): string | undefined {
-  const name = args[0].toLowerCase();
-  if (args.length < 2 || !REDIS_ENGINE_REFUSED_CONTAINERS.has(name)) return undefined;
-  return REDIS_ENGINE_REFUSALS.get(`${name}|${args[1].toLowerCase()}`);
-}
-
 /** Whether a read is too powerful for the Read Only token. */
 export const isPowerfulRead = (name: string): boolean => POWERFUL_READS.has(name);
 

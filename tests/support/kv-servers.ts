@@ -5,6 +5,7 @@ import { startKvRestServer, type KvRestServer, type KvRestServerOptions } from '
 import { REDIS_OF_THE_RUN } from '../fixtures/installed-programs';
 import { ThrowawayRedisServer } from '../fixtures/redis-server';
 import { describeWithProgram } from './installed-program';
+import { executeAsSent } from './engine-commands';
 
 export type EngineName = 'memory' | 'redis';
 
@@ -16,7 +17,7 @@ export async function startServer(engine: EngineName, options: KvRestServerOptio
   const url = new URL(process.env.REDIS_URL!);
   url.pathname = `/${(database++ % 15) + 1}`;
   const server = await startKvRestServer({ ...options, engine: 'redis', redisUrl: url.toString() });
-  await server.engine.execute([['FLUSHDB']], { transaction: false, caller: { user: 'default', address: 'tests' } });
+  await executeAsSent(server.engine, [['FLUSHDB']], { transaction: false, caller: { user: 'default', address: 'tests' } });
   return server;
 }
 

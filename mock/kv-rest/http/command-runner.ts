@@ -1,9 +1,11 @@
-// Checks commands against the command table, the token's rights and the limits, then runs them on
-// the engine. Checks that fail become error replies in their slot, or discard a whole transaction.
+// Resolves each command once (command table and REST policy), checks the token's rights and the
+// limits, then runs the resolved commands on the engine. Checks that fail become error replies in
+// their slot, or discard a whole transaction.
 import { randomBytes } from 'node:crypto';
-import { allowedForReadOnlyToken, lookupCommand, notAvailableText } from '../command-table';
+import { allowedForReadOnlyToken, noPermissionText } from '../command-table';
 import type { Caller, Engine } from '../engine';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
+import { resolveForRest, type ResolvedCommand } from '../resolved-command';
 import type { Command } from './command-input';
 import { HttpError } from '../../http-kit/http-error';
 import { engineFailure } from './http-error';
@@ -16,7 +18,7 @@ export interface RunContext {
   readonly address: string;
 }
 
-type Checked = { readonly run: 'engine' | 'restToken'; readonly command: Command } | { readonly run: 'refused'; readonly reply: ErrorReply };
+type Checked = { readonly run: 'engine' | 'restToken'; readonly command: ResolvedCommand } | { readonly run: 'refused'; readonly reply: ErrorReply };
 
 export class CommandRunner {
   private readonly tokenSecret = randomBytes(32).toString('hex');
@@ -28,16 +30,15 @@ export class CommandRunner {
   ) {}
 
   private check(command: Command, principal: Principal): Checked {
-    const found = lookupCommand(command);
-    if (!found.ok) return { run: 'refused', reply: error(found.error) };
-    const { spec } = found;
-    if (spec.unsupported) return { run: 'refused', reply: error(notAvailableText(command[0], spec.unsupported)) };
+    const resolved = resolveForRest(command);
+    if ('kind' in resolved) return { run: 'refused', reply: resolved };
+    const { spec } = resolved;
     const restToken = spec.name === 'acl|resttoken';
     const mayRun = principal.readOnly ? allowedForReadOnlyToken(spec) : !restToken || principal.user === 'default';
-    if (!mayRun) return { run: 'refused', reply: error(`NOPERM this user has no permissions to run the '${spec.name}' command`) };
+    if (!mayRun) return { run: 'refused', reply: error(noPermissionText(spec.name)) };
     const tooLarge = this.limits.checkSize(command);
     if (tooLarge) return { run: 'refused', reply: tooLarge };
-    return { run: restToken ? 'restToken' : 'engine', command };
+    return { run: restToken ? 'restToken' : 'engine', command: resolved };
   }
 
   /** `/pipeline` and single commands: every command gets its own reply, failures in their slot. */
@@ -53,7 +54,7 @@ export class CommandRunner {
       const indexes = batch;
       batch = [];
       const results = await this.execute(
-        indexes.map((index) => (checked[index] as { command: Command }).command),
+        indexes.map((index) => (checked[index] as { command: ResolvedCommand }).command),
         false,
         context,
       );
@@ -75,14 +76,16 @@ export class CommandRunner {
 
   /** `/multi-exec`: all commands atomically, or one error when any check fails (nothing runs). */
   async runTransaction(commands: readonly Command[], context: RunContext): Promise<Reply[] | ErrorReply> {
-    const checked = commands.map((command) => this.check(command, context.principal));
-    for (const [index, entry] of checked.entries()) {
+    const resolved: ResolvedCommand[] = [];
+    for (const [index, command] of commands.entries()) {
+      const entry = this.check(command, context.principal);
       if (entry.run === 'refused') return error(`EXECABORT Transaction discarded because of command ${index + 1}: ${entry.reply.message}`);
       if (entry.run === 'restToken') return error(`EXECABORT Transaction discarded: ACL RESTTOKEN cannot run in a transaction`);
+      resolved.push(entry.command);
     }
     const overLimit = this.limits.reserve(commands.length);
     if (overLimit) return error(`EXECABORT Transaction discarded: ${overLimit.message}`);
-    return this.bounded(await this.execute(commands, true, context));
+    return this.bounded(await this.execute(resolved, true, context));
   }
 
   /** The replies, or a 400 when they are more than one response may carry. */
@@ -93,7 +96,7 @@ export class CommandRunner {
   }
 
   /** The engine's replies; an engine that cannot answer (store down, timeout) is a 400 `{error}`. */
-  private async execute(commands: readonly Command[], transaction: boolean, context: RunContext): Promise<Reply[]> {
+  private async execute(commands: readonly ResolvedCommand[], transaction: boolean, context: RunContext): Promise<Reply[]> {
     try {
       return await this.engine.execute(commands, { transaction, caller: callerOf(context) });
     } catch (failure) {
@@ -101,8 +104,8 @@ export class CommandRunner {
     }
   }
 
-  private async mintRestToken(command: Command): Promise<Reply> {
-    const [, , user, password] = command;
+  private async mintRestToken(command: ResolvedCommand): Promise<Reply> {
+    const [, , user, password] = command.args;
     let authenticated: boolean;
     try {
       authenticated = await this.engine.authenticate(user, password);

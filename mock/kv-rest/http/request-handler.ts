@@ -1,6 +1,7 @@
 // The HTTP face of the key-value REST API: method and token checks, the routes of seed Area B,
 // the output formats, and `{error}` bodies for every failure (the server never answers a stack).
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { noPermissionText } from '../command-table';
 import type { Engine } from '../engine';
 import { type Command, commandFromJsonBody, commandFromPath, commandsFromJsonBody } from './command-input';
 import { callerOf, type CommandRunner, type RunContext } from './command-runner';
@@ -121,7 +122,7 @@ export class RequestHandler {
     response.setHeader(this.headerNames.syncToken, this.nextSyncToken());
     const caller = callerOf(context);
     if (route === 'monitor') {
-      if (context.principal.readOnly) throw new HttpError(400, "NOPERM this user has no permissions to run the 'monitor' command");
+      if (context.principal.readOnly) throw new HttpError(400, noPermissionText('monitor'));
       return this.streams.monitor(response, this.engine, caller);
     }
     if (targets.length === 0) throw new HttpError(400, `ERR /${route} needs at least one ${route === 'subscribe' ? 'channel' : 'pattern'}: /${route}/<name>`);

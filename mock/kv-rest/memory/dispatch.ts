@@ -1,9 +1,11 @@
 // The memory engine's dispatcher: one path for every command, from the HTTP layer or from a script.
-// Command table lookup (unknown command, arity) -> `noscript` refusal inside scripts -> ACL
-// permission of the caller -> MONITOR feed -> the family's handler.
-import { lookupCommand, notAvailableText, unknownCommandText, type CommandSpec } from '../command-table';
+// Commands arrive resolved (the REST runner or the script's redis.call looked them up and applied the
+// REST policy and `noscript`), so here: ACL permission of the caller -> what this engine implements
+// -> MONITOR feed -> the family's handler.
+import { unknownCommandText } from '../command-table';
 import type { Caller } from '../engine';
 import { error, type ErrorReply, type Reply } from '../reply';
+import type { ResolvedCommand } from '../resolved-command';
 import { isErrorReply } from './arguments';
 import { createAclCommandHandlers } from './commands/acl';
 import { bitfieldCommandHandlers } from './commands/bitfield';
@@ -37,9 +39,7 @@ import { DEFAULT_REPLY_LIMITS, refuseReply, type ReplyLimits } from './reply-lim
 import { createScriptingHandlers, type ScriptingOptions } from './scripting';
 import type { ServerState } from './server-state';
 
-const NOT_FROM_SCRIPTS = error('ERR This Redis command is not allowed from script');
-
-/** Every handler of the memory engine, by lower-case command name (`container|sub` for subcommands). */
+/** Every handler of the memory engine, by its command's table name (lower-case; `container|sub` for subcommands). */
 export function createCommandHandlers(state: ServerState, scripting: ScriptingOptions = {}): CommandHandlers {
   return {
     ...stringCommandHandlers,
@@ -91,13 +91,13 @@ export class Dispatcher {
    * can hold) answers an error in its slot instead of failing the whole request, and so does a reply
    * past the reply limits.
    */
-  run(args: readonly string[], invocation: Invocation): Reply {
+  run(command: ResolvedCommand, invocation: Invocation): Reply {
     this.state.stats.commandsProcessed++;
     try {
-      const reply = this.dispatch(args, this.context(invocation, false));
+      const reply = this.dispatch(command, this.context(invocation, false));
       return refuseReply(reply, this.replyLimits) ?? reply;
     } catch (failure) {
-      return error(`ERR internal error while running '${args[0]}': ${failure instanceof Error ? failure.message : String(failure)}`);
+      return error(`ERR internal error while running '${command.args[0]}': ${failure instanceof Error ? failure.message : String(failure)}`);
     }
   }
 
@@ -110,47 +110,34 @@ export class Dispatcher {
       inScript,
       replyLimits: this.replyLimits,
       // Commands a script runs share its time and caller, and show as `lua` in MONITOR.
-      call: (args) => this.dispatch(args, inScript ? context : (scriptContext ??= this.context(invocation, true))),
+      call: (command) => this.dispatch(command, inScript ? context : (scriptContext ??= this.context(invocation, true))),
     };
     return context;
   }
 
   /**
-   * Why a transaction's command would be refused while queueing (unknown, arity, not available, ACL),
-   * as Redis refuses it before EXEC, or undefined when it may be queued.
+   * Why a transaction's command would be refused while queueing (ACL, or not served here), as Redis
+   * refuses it before EXEC, or undefined when it may be queued.
    */
-  queueRefusal(args: readonly string[], caller: Caller): ErrorReply | undefined {
-    const admitted = this.admit(args, caller, false);
+  queueRefusal(command: ResolvedCommand, caller: Caller): ErrorReply | undefined {
+    const admitted = this.admit(command, caller, false);
     return isErrorReply(admitted) ? admitted : undefined;
   }
 
-  private dispatch(args: readonly string[], ctx: CommandContext): Reply {
-    const admitted = this.admit(args, ctx.caller, ctx.inScript);
-    if (isErrorReply(admitted)) return admitted;
+  private dispatch(command: ResolvedCommand, ctx: CommandContext): Reply {
+    const handler = this.admit(command, ctx.caller, ctx.inScript);
+    if (isErrorReply(handler)) return handler;
     // Redis keeps administrative commands (ACL ...) out of MONITOR, since they may carry passwords.
-    if (this.monitors.active && !admitted.spec.flags.includes('admin')) this.monitors.feed(args, ctx.inScript ? 'lua' : ctx.caller.address);
-    return admitted.handler(args, ctx);
+    if (this.monitors.active && !command.spec.flags.includes('admin')) this.monitors.feed(command.args, ctx.inScript ? 'lua' : ctx.caller.address);
+    return handler(command.args, ctx);
   }
 
-  /** The command's spec and handler once every check before running it has passed. */
-  private admit(args: readonly string[], caller: Caller, inScript: boolean): { spec: CommandSpec; handler: CommandHandler } | ErrorReply {
-    const found = lookupCommand(args);
-    if (!found.ok) return error(found.error);
-    const { spec } = found;
-    // Scripts check `noscript` before anything else, as Redis's scriptCall does.
-    if (inScript && spec.flags.includes('noscript')) return NOT_FROM_SCRIPTS;
-    if (spec.unsupported) return error(notAvailableText(args[0], spec.unsupported));
+  /** The command's handler once the engine's own checks before running it have passed. */
+  private admit({ args, spec }: ResolvedCommand, caller: Caller, inScript: boolean): CommandHandler | ErrorReply {
     const refusal = this.state.acl.refusal(caller, spec, args, inScript);
     if (refusal) return refusal;
     // Commands only Redis's metadata describes pass the table's checks like any other, then stop here.
     if (spec.generatedOnly) return error(`ERR the memory engine does not serve '${spec.name}' (the redis engine does)`);
-    const handler = this.handlerFor(spec);
-    if (!handler) return error(unknownCommandText(args));
-    return { spec, handler };
-  }
-
-  /** A subcommand's own handler, else its container's (scripting handles SCRIPT as a whole). */
-  private handlerFor(spec: CommandSpec): CommandHandler | undefined {
-    return this.handlers[spec.name] ?? this.handlers[spec.name.split('|')[0]];
+    return this.handlers[spec.name] ?? error(unknownCommandText(args));
   }
 }

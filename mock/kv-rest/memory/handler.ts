@@ -3,6 +3,7 @@
 // must not yield to other requests between its commands.
 import type { Caller } from '../engine';
 import type { Reply } from '../reply';
+import type { ResolvedCommand } from '../resolved-command';
 import type { Keyspace } from './keyspace';
 import type { ReplyLimits } from './reply-limits';
 
@@ -15,8 +16,11 @@ export interface CommandContext {
   readonly inScript: boolean;
   /** Commands whose reply could outgrow these check before building it (see reply-limits.ts). */
   readonly replyLimits: ReplyLimits;
-  /** Runs a nested command from a script, with the same checks as the top level plus `noscript`. */
-  call(args: readonly string[]): Reply;
+  /**
+   * Runs a command a script resolved and admitted (scripting/script-command.ts), with the engine's
+   * own checks (ACL, what it implements) as the script's caller.
+   */
+  call(command: ResolvedCommand): Reply;
 }
 
 /** `args[0]` is the command name as sent; the handler is found by its lower-case form. */

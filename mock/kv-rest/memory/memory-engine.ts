@@ -3,6 +3,7 @@
 // loop with no await inside) is atomic by construction.
 import { EngineRefusal, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
 import { error, type Reply } from '../reply';
+import type { ResolvedCommand } from '../resolved-command';
 import { AclUsers } from './acl/acl-users';
 import { createCommandHandlers, Dispatcher } from './dispatch';
 import { Keyspace } from './keyspace';
@@ -94,7 +95,7 @@ class MemoryEngine implements Engine {
     ));
   }
 
-  async execute(commands: readonly (readonly string[])[], options: ExecuteOptions): Promise<Reply[]> {
+  async execute(commands: readonly ResolvedCommand[], options: ExecuteOptions): Promise<Reply[]> {
     this.assertOpen();
     if (this.runAtEndOfTurn) {
       await this.turnEnd();
@@ -108,7 +109,7 @@ class MemoryEngine implements Engine {
       this.monitors.feed(['EXEC'], options.caller.address);
       return discarded;
     }
-    const replies = commands.map((args) => this.dispatcher.run(args, { now: Date.now(), caller: options.caller }));
+    const replies = commands.map((command) => this.dispatcher.run(command, { now: Date.now(), caller: options.caller }));
     if (options.transaction) this.monitors.feed(['EXEC'], options.caller.address);
     return replies;
   }
@@ -118,8 +119,8 @@ class MemoryEngine implements Engine {
    * it may not use, among others) runs nothing: EXEC answers EXECABORT. Like the redis engine, each
    * refused command's slot shows its own error and every other slot the EXECABORT.
    */
-  private discardedTransaction(commands: readonly (readonly string[])[], caller: Caller): Reply[] | undefined {
-    const refusals = commands.map((args) => this.dispatcher.queueRefusal(args, caller));
+  private discardedTransaction(commands: readonly ResolvedCommand[], caller: Caller): Reply[] | undefined {
+    const refusals = commands.map((command) => this.dispatcher.queueRefusal(command, caller));
     if (refusals.every((refusal) => refusal === undefined)) return undefined;
     return refusals.map((refusal) => refusal ?? EXECABORT);
   }

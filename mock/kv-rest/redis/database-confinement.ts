@@ -5,17 +5,17 @@
 // neither. `COPY ... DB <n>` into another database is refused, as the memory engine refuses it.
 // Inside scripts, COPY's DB option remains out of reach of this check (see the README).
 import { error, type ErrorReply } from '../reply';
+import type { ResolvedCommand } from '../resolved-command';
 
 /** Commands the engine's users may not run although the REST API serves them, for the reason above. */
 export const BEYOND_THE_DATABASE: ReadonlySet<string> = new Set(['flushall']);
 
-/** The command to send for `command` so that it stays in database `db`, or the refusal. */
-export function confineToDatabase(command: readonly string[], db: number): readonly string[] | ErrorReply {
-  const name = command[0].toLowerCase();
-  if (name === 'flushall') return ['FLUSHDB', ...command.slice(1)];
-  if (name !== 'copy') return command;
-  for (let index = 3; index < command.length - 1; index++) {
-    if (command[index].toLowerCase() === 'db' && Number(command[index + 1]) !== db) return error('ERR DB index is out of range');
+/** The arguments to send for `command` so that it stays in database `db`, or the refusal. */
+export function confineToDatabase({ args, spec }: ResolvedCommand, db: number): readonly string[] | ErrorReply {
+  if (spec.name === 'flushall') return ['FLUSHDB', ...args.slice(1)];
+  if (spec.name !== 'copy') return args;
+  for (let index = 3; index < args.length - 1; index++) {
+    if (args[index].toLowerCase() === 'db' && Number(args[index + 1]) !== db) return error('ERR DB index is out of range');
   }
-  return command;
+  return args;
 }

@@ -9,6 +9,7 @@
 // may not use selectors (a selector's rights would add to the refusals instead of being limited).
 import { allCommands, allowedForReadOnlyToken, type CommandSpec } from '../command-table';
 import { error, type ErrorReply, type Reply } from '../reply';
+import type { ResolvedCommand } from '../resolved-command';
 import { redisEngineRefusalOf } from '../rest-policy';
 import { BEYOND_THE_DATABASE } from './database-confinement';
 
@@ -93,14 +94,12 @@ export function confinementFor(redis: RedisCommandNames, password: string, readO
  * it: the engine's own users (its gateway, the user it administers Redis with) are not the REST
  * API's to change, and selectors are refused. Other commands are returned unchanged.
  */
-export function confineAclCommand(command: readonly string[], refusals: readonly string[], engineUsers: ReadonlySet<string>): readonly string[] | ErrorReply {
-  if (command[0].toLowerCase() !== 'acl' || command.length < 3) return command;
-  const sub = command[1].toLowerCase();
-  if (sub !== 'setuser' && sub !== 'deluser') return command;
-  const targets = sub === 'setuser' ? [command[2]] : command.slice(2);
+export function confineAclCommand({ args, spec }: ResolvedCommand, refusals: readonly string[], engineUsers: ReadonlySet<string>): readonly string[] | ErrorReply {
+  if (spec.name !== 'acl|setuser' && spec.name !== 'acl|deluser') return args;
+  const targets = spec.name === 'acl|setuser' ? [args[2]] : args.slice(2);
   const own = targets.find((user) => engineUsers.has(user));
   if (own !== undefined) return error(`ERR the user '${own}' belongs to the REST server itself and cannot be changed through the REST API`);
-  if (sub === 'deluser') return command;
-  if (command.slice(3).some((rule) => rule.startsWith('('))) return error('ERR ACL selectors are not available through the REST API');
-  return [...command, ...refusals];
+  if (spec.name === 'acl|deluser') return args;
+  if (args.slice(3).some((rule) => rule.startsWith('('))) return error('ERR ACL selectors are not available through the REST API');
+  return [...args, ...refusals];
 }

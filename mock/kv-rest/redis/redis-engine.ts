@@ -9,12 +9,13 @@ import { randomBytes } from 'node:crypto';
 import { EngineRefusal, passwordSha256Of, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
 import { notAvailableText } from '../command-table';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
-import { redisEngineRefusal } from '../rest-policy';
+import type { ResolvedCommand } from '../resolved-command';
+import { redisEngineRefusalOf } from '../rest-policy';
 import { parseRedisUrl, RedisConnection, RedisTimeoutError, type RedisAddress } from './connection';
 import { confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, READER_USER, readCommandNames } from './gateway-user';
 import { confineToDatabase } from './database-confinement';
 import { ScriptKiller } from './script-killer';
-import { ScriptRewrites } from './script-rewrites';
+import { runsScript, ScriptRewrites } from './script-rewrites';
 import { redisVersionOf, ServerCommands } from './server-commands';
 
 export interface RedisEngineOptions {
@@ -69,16 +70,20 @@ class RedisEngine implements Engine {
     this.engineUsers = new Set([GATEWAY_USER, READER_USER, this.address.user ?? 'default']);
   }
 
-  async execute(commands: readonly (readonly string[])[], options: ExecuteOptions): Promise<Reply[]> {
+  async execute(commands: readonly ResolvedCommand[], options: ExecuteOptions): Promise<Reply[]> {
     const { refusals, serverCommands } = await this.gatewayReady();
     const planned: Planned[] = commands.map((command) => {
-      const lacking = serverCommands.lacking(command);
+      const { args, spec } = command;
+      const lacking = serverCommands.lacking(spec.name);
       if (lacking) return { refused: lacking };
-      const refusedHere = redisEngineRefusal(command);
-      if (refusedHere !== undefined) return { refused: error(notAvailableText(command[0], refusedHere)) };
+      const refusedHere = redisEngineRefusalOf(spec.name);
+      if (refusedHere !== undefined) return { refused: error(notAvailableText(args[0], refusedHere)) };
+      // Each step rewrites the arguments (ACL rules appended, FLUSHALL as FLUSHDB, script texts) of the same command.
       const confined = confineAclCommand(command, refusals, this.engineUsers);
-      const inDatabase = 'kind' in confined ? confined : confineToDatabase(confined as readonly string[], this.address.db);
-      return 'kind' in inDatabase ? { refused: inDatabase } : { send: this.scripts.translate(inDatabase as readonly string[]) };
+      if ('kind' in confined) return { refused: confined };
+      const inDatabase = confineToDatabase({ args: confined, spec }, this.address.db);
+      if ('kind' in inDatabase) return { refused: inDatabase };
+      return { send: this.scripts.translate({ args: inDatabase, spec }) };
     });
     const toSend = planned.flatMap((plan) => ('send' in plan ? [plan.send] : []));
     const firstRefusal = planned.find((plan): plan is { refused: ErrorReply } => 'refused' in plan);
@@ -87,7 +92,7 @@ class RedisEngine implements Engine {
     try {
       sent = options.transaction ? await this.transaction(toSend, options.caller) : await (await this.connectionFor(options.caller)).send(toSend);
     } catch (failure) {
-      if (failure instanceof RedisTimeoutError && commands.some(ScriptKiller.runsScript)) this.killer.kill();
+      if (failure instanceof RedisTimeoutError && commands.some(runsScript)) this.killer.kill();
       throw failure;
     }
     let position = 0;
@@ -143,9 +148,9 @@ class RedisEngine implements Engine {
   }
 
   /** Redis's reply as the REST caller sees it: scripts under their own SHA, and `default` for ACL WHOAMI of the database's tokens. */
-  private answer(command: readonly string[], reply: Reply, caller: Caller): Reply {
+  private answer(command: ResolvedCommand, reply: Reply, caller: Caller): Reply {
     const answered = this.scripts.answer(command, reply);
-    const whoami = command[0].toLowerCase() === 'acl' && command[1]?.toLowerCase() === 'whoami';
+    const whoami = command.spec.name === 'acl|whoami';
     return whoami && caller.user === 'default' && answered.kind === 'bulk' && this.engineUsers.has(answered.value) ? bulk('default') : answered;
   }
 

@@ -16,11 +16,6 @@ export class ScriptKiller {
 
   constructor(private readonly address: RedisAddress) {}
 
-  /** Whether a command runs a script (whose overrun SCRIPT KILL ends). */
-  static runsScript(command: readonly string[]): boolean {
-    return command[0].toLowerCase().startsWith('eval');
-  }
-
   /** Whether a reply says Redis is busy with a script. */
   static saysBusy(reply: Reply): boolean {
     return reply.kind === 'error' && reply.message.startsWith('BUSY');

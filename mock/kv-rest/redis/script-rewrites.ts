@@ -5,6 +5,7 @@
 // cached, else by EVAL of the text), SCRIPT LOAD/EXISTS answer with the original SHA and error
 // texts name it, as if Redis had taken the original.
 import { error, type Reply } from '../reply';
+import type { ResolvedCommand } from '../resolved-command';
 import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptForRedis70, scriptSha } from '../script-shebang';
 import { guardScript, restoreScriptError } from './script-guard';
 
@@ -36,21 +37,26 @@ export class ScriptRewrites {
   /** sha1(text as sent) -> what Redis runs instead, oldest first. */
   private readonly rewritten = new Map<string, Rewritten>();
 
-  /** The command to send to Redis instead of `args`, for the scripting commands; others unchanged. */
-  translate(args: readonly string[]): readonly string[] {
-    const name = args[0].toLowerCase();
-    if (name === 'eval' || name === 'eval_ro') return [args[0], this.remember(args[1]), ...args.slice(2)];
-    if (name === 'evalsha' || name === 'evalsha_ro') {
-      const script = this.rewritten.get(args[1].toLowerCase());
-      if (script === undefined) return args;
-      // By SHA when Redis has the text: no need to send (and have Redis hash) the whole script again.
-      return script.cachedByRedis ? [args[0], script.sha, ...args.slice(2)] : [name === 'evalsha' ? 'EVAL' : 'EVAL_RO', script.text, ...args.slice(2)];
+  /** The arguments to send to Redis instead of the command's, for the scripting commands; others unchanged. */
+  translate({ args, spec }: ResolvedCommand): readonly string[] {
+    switch (spec.name) {
+      case 'eval':
+      case 'eval_ro':
+        return [args[0], this.remember(args[1]), ...args.slice(2)];
+      case 'evalsha':
+      case 'evalsha_ro': {
+        const script = this.rewritten.get(args[1].toLowerCase());
+        if (script === undefined) return args;
+        // By SHA when Redis has the text: no need to send (and have Redis hash) the whole script again.
+        return script.cachedByRedis ? [args[0], script.sha, ...args.slice(2)] : [spec.name === 'evalsha' ? 'EVAL' : 'EVAL_RO', script.text, ...args.slice(2)];
+      }
+      case 'script|load':
+        return [args[0], args[1], this.remember(args[2])];
+      case 'script|exists':
+        return [args[0], args[1], ...args.slice(2).map((sha) => this.rewritten.get(sha.toLowerCase())?.sha ?? sha)];
+      default:
+        return args;
     }
-    if (name === 'script' && args[1]?.toLowerCase() === 'load' && args.length === 3) return [args[0], args[1], this.remember(args[2])];
-    if (name === 'script' && args[1]?.toLowerCase() === 'exists') {
-      return [args[0], args[1], ...args.slice(2).map((sha) => this.rewritten.get(sha.toLowerCase())?.sha ?? sha)];
-    }
-    return args;
   }
 
   /**
@@ -59,13 +65,13 @@ export class ScriptRewrites {
    * Redis lost it (SCRIPT FLUSH from elsewhere, a restart): the rewrite is forgotten too, so EVALSHA
    * answers NOSCRIPT until the client sends the text again, as on Redis.
    */
-  answer(args: readonly string[], reply: Reply): Reply {
-    const name = args[0].toLowerCase();
-    const isLoad = name === 'script' && args[1]?.toLowerCase() === 'load' && args.length === 3;
-    if (name.startsWith('eval') || isLoad) this.learn(scriptShaOf(name, args), reply);
+  answer({ args, spec }: ResolvedCommand, reply: Reply): Reply {
+    const isRun = runsScript({ args, spec });
+    const isLoad = spec.name === 'script|load';
+    if (isRun || isLoad) this.learn(scriptShaOf(spec.name, args), reply);
     if (isLoad && reply.kind === 'bulk') return { kind: 'bulk', value: scriptSha(args[2]) };
-    if (name === 'script' && args[1]?.toLowerCase() === 'flush' && reply.kind === 'simple') this.rewritten.clear();
-    if (name.startsWith('eval') && reply.kind === 'error') return error(restoreScriptError(reply.message, scriptShaOf(name, args)));
+    if (spec.name === 'script|flush' && reply.kind === 'simple') this.rewritten.clear();
+    if (isRun && reply.kind === 'error') return error(restoreScriptError(reply.message, scriptShaOf(spec.name, args)));
     return reply;
   }
 
@@ -88,8 +94,13 @@ export class ScriptRewrites {
   }
 }
 
-/** The client's SHA of the script a scripting command names or carries. */
+/** Whether a command runs a script by its text or SHA: EVAL, EVALSHA and their read-only forms. */
+export function runsScript({ spec }: ResolvedCommand): boolean {
+  return spec.name.startsWith('eval');
+}
+
+/** The client's SHA of the script a scripting command (by its table name) names or carries. */
 function scriptShaOf(name: string, args: readonly string[]): string {
   if (name === 'evalsha' || name === 'evalsha_ro') return args[1].toLowerCase();
-  return scriptSha(name === 'script' ? args[2] : args[1]);
+  return scriptSha(name === 'script|load' ? args[2] : args[1]);
 }

@@ -22,13 +22,12 @@ export class ServerCommands {
     this.subcommands = new Set([...names.subcommands.values()].flat());
   }
 
-  /** The error for a command this server does not have, or undefined when it has it. */
-  lacking(command: readonly string[]): ErrorReply | undefined {
-    const name = command[0].toLowerCase();
+  /** The error for a command (its table name: `name` or `container|sub`) this server does not have, or undefined when it has it. */
+  lacking(tableName: string): ErrorReply | undefined {
+    const [name] = tableName.split('|', 1);
     if (!this.topLevel.has(name)) return this.missing(name);
-    if (command.length < 2 || !this.containers.has(name)) return undefined;
-    const sub = `${name}|${command[1].toLowerCase()}`;
-    return this.subcommands.has(sub) ? undefined : this.missing(sub);
+    if (name === tableName || !this.containers.has(name)) return undefined;
+    return this.subcommands.has(tableName) ? undefined : this.missing(tableName);
   }
 
   private missing(name: string): ErrorReply {

@@ -10,6 +10,7 @@ import { plain, type Plain } from '../../support/plain-replies';
 import { RedisClient } from '../../support/redis-client';
 import { ThrowawayRedisServer } from '../../fixtures/redis-server';
 import { describeWithRedisBinary } from '../../support/installed-program';
+import { executeAsSent } from '../../support/engine-commands';
 
 const key = fc.constantFrom('mine1', 'mine2', 'pub1', 'out1', 'secret');
 const numkeys = fc.constantFrom('1', '2', '0', '-1', '01', '1x', '9');
@@ -62,7 +63,7 @@ describeWithRedisBinary('ACL as restricted users: the memory engine allows and r
   let asUser: RedisClient;
   let memory: EngineUnderTest;
   const caller: Caller = { user: 'restricted', address: '127.0.0.1:40000' };
-  const runOnMemoryAsUser = async (args: string[]) => plain((await memory.engine.execute([args], { transaction: false, caller }))[0]);
+  const runOnMemoryAsUser = async (args: string[]) => plain((await executeAsSent(memory.engine, [args], { transaction: false, caller }))[0]);
 
   beforeAll(async () => {
     server = await ThrowawayRedisServer.start();

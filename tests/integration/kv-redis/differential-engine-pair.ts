@@ -8,6 +8,7 @@ import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import { createRedisEngine } from '../../../mock/kv-rest/redis';
 import type { Reply } from '../../../mock/kv-rest/reply';
 import { describeWithRedisOfTheRun } from '../../support/installed-program';
+import { executeAsSent, executeOnRedisAsSent } from '../../support/engine-commands';
 
 const caller = { user: 'default', address: 'differential' };
 
@@ -32,9 +33,9 @@ function enginePair(database: number): EnginePair {
     async run(commands) {
       const memory = createMemoryEngine();
       try {
-        await redis.execute([['FLUSHDB']], { transaction: false, caller });
-        const expected = await redis.execute(commands, { transaction: false, caller });
-        const actual = await memory.execute(commands, { transaction: false, caller });
+        await executeAsSent(redis, [['FLUSHDB']], { transaction: false, caller });
+        const expected = await executeOnRedisAsSent(redis, url.toString(), commands, { transaction: false, caller });
+        const actual = await executeAsSent(memory, commands, { transaction: false, caller });
         return { expected, actual };
       } finally {
         await memory.close();

@@ -7,6 +7,7 @@ import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import { createRedisEngine } from '../../../mock/kv-rest/redis';
 import type { Reply } from '../../../mock/kv-rest/reply';
 import { describeWithRedisOfTheRun } from '../../support/installed-program';
+import { executeAsSent, executeOnRedisAsSent } from '../../support/engine-commands';
 
 const key = fc.constantFrom('a', 'b', 'c');
 /** HyperLogLogs live apart: their stored bytes are an intended difference (dense vs Redis's sparse). */
@@ -83,11 +84,13 @@ function comparable(args: readonly string[], reply: Reply): unknown {
 describeWithRedisOfTheRun('memory engine matches redis-server on random command sequences', () => {
   let memory: Engine;
   let redis: Engine;
+  let redisUrl: string;
   const caller = { user: 'default', address: 'differential' };
   beforeAll(() => {
     const url = new URL(process.env.REDIS_URL!);
     url.pathname = '/12';
-    redis = createRedisEngine({ url: url.toString() });
+    redisUrl = url.toString();
+    redis = createRedisEngine({ url: redisUrl });
   });
   afterAll(async () => {
     await redis.close();
@@ -97,10 +100,10 @@ describeWithRedisOfTheRun('memory engine matches redis-server on random command 
     await fc.assert(
       fc.asyncProperty(fc.array(command, { minLength: 1, maxLength: 25 }), async (commands) => {
         memory = createMemoryEngine();
-        await redis.execute([['FLUSHDB']], { transaction: false, caller });
+        await executeAsSent(redis, [['FLUSHDB']], { transaction: false, caller });
         try {
-          const expected = await redis.execute(commands, { transaction: false, caller });
-          const actual = await memory.execute(commands, { transaction: false, caller });
+          const expected = await executeOnRedisAsSent(redis, redisUrl, commands, { transaction: false, caller });
+          const actual = await executeAsSent(memory, commands, { transaction: false, caller });
           commands.forEach((args, position) => {
             expect({ command: args, reply: comparable(args, actual[position]) }).toEqual({ command: args, reply: comparable(args, expected[position]) });
           });

@@ -3,13 +3,14 @@
 import type { Caller } from '../../../mock/kv-rest/engine';
 import { engineUnderTest, useEngine } from './memory-engine-harness';
 import { plain } from '../../support/plain-replies';
+import { executeAsSent } from '../../support/engine-commands';
 
 describe('memory engine: ACL users', () => {
   const subject = useEngine();
   const run = (...args: (string | number)[]) => subject().run(...args);
   const as = (user: string) => {
     const caller: Caller = { user, address: '127.0.0.1:40000' };
-    return async (...args: string[]) => plain((await subject().engine.execute([args], { transaction: false, caller }))[0]);
+    return async (...args: string[]) => plain((await executeAsSent(subject().engine, [args], { transaction: false, caller }))[0]);
   };
 
   it('creates a full user that authenticates and may run anything', async () => {

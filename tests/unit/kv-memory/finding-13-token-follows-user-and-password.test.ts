@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '../../../mock/kv-rest/engine';
 import { useEngine } from './memory-engine-harness';
 import { plain } from '../../support/plain-replies';
+import { executeAsSent } from '../../support/engine-commands';
 
 const sha256 = (password: string): string => createHash('sha256').update(password, 'latin1').digest('hex');
 
@@ -14,7 +15,7 @@ describe('finding 13: a minted token follows its user and its password', () => {
   const run = (...args: string[]) => subject().run(...args);
   const withToken = (user: string, password: string) => {
     const caller: Caller = { user, address: '127.0.0.1:40000', passwordSha256: sha256(password) };
-    return async (...args: string[]) => plain((await subject().engine.execute([args], { transaction: false, caller }))[0]);
+    return async (...args: string[]) => plain((await executeAsSent(subject().engine, [args], { transaction: false, caller }))[0]);
   };
   const changed = { error: "NOPERM the password of user 'u' this token was issued for has been changed or removed" };
   const gone = { error: "NOPERM the user 'u' does not exist or is disabled" };

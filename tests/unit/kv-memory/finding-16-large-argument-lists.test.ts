@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { SortedSet } from '../../../mock/kv-rest/memory/sorted-set';
 import { CLIENT, useEngine, type EngineUnderTest } from './memory-engine-harness';
 import { plain, type Plain } from '../../support/plain-replies';
+import { executeAsSent } from '../../support/engine-commands';
 
 const values = (count: number, prefix = 'v'): string[] => Array.from({ length: count }, (_, index) => `${prefix}${index}`);
 
@@ -16,7 +17,7 @@ describe('finding 16: commands with huge argument lists', () => {
     run: async (...parts) => {
       const args: string[] = [];
       for (const part of parts) for (const arg of Array.isArray(part) ? part : [part]) args.push(String(arg));
-      return plain((await (engine() as EngineUnderTest).engine.execute([args], { transaction: false, caller: CLIENT }))[0]);
+      return plain((await executeAsSent((engine() as EngineUnderTest).engine, [args], { transaction: false, caller: CLIENT }))[0]);
     },
   });
 

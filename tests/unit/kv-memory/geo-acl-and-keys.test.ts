@@ -2,11 +2,12 @@
 // table flags them, and GEORADIUS's STORE destination checked against the user's key patterns like
 // any key it writes.
 import { useEngine } from './memory-engine-harness';
+import { executeAsSent } from '../../support/engine-commands';
 
 describe('memory engine: geo commands and ACL users', () => {
   const subject = useEngine();
   const as = (user: string) => async (...args: string[]) =>
-    (await subject().engine.execute([args], { transaction: false, caller: { user, address: '127.0.0.1:40000' } }))[0];
+    (await executeAsSent(subject().engine, [args], { transaction: false, caller: { user, address: '127.0.0.1:40000' } }))[0];
 
   beforeEach(async () => {
     await subject().run('GEOADD', 'app:places', '13.361389', '38.115556', 'Palermo');

@@ -2,6 +2,7 @@
 // HEXPIRE and its conditions, TTL reads, HPERSIST, HGETEX, HSETEX, HGETDEL, the errors in Redis's
 // words, and expired fields invisible to every hash read. Time is a fake clock (Date.now only).
 import { CLIENT, engineUnderTest, useEngine } from './memory-engine-harness';
+import { executeAsSent } from '../../support/engine-commands';
 
 const START = 1_700_000_000_000;
 
@@ -181,7 +182,7 @@ describe('memory engine: hash-field expiry', () => {
     await run('ACL', 'SETUSER', 'hasher', 'on', 'nopass', '~*', '+@hash');
     await run('ACL', 'SETUSER', 'reader', 'on', 'nopass', '~*', '+@read');
     const as = (user: string) => async (...args: string[]) =>
-      (await subject().engine.execute([args], { transaction: false, caller: { user, address: '127.0.0.1:40000' } }))[0];
+      (await executeAsSent(subject().engine, [args], { transaction: false, caller: { user, address: '127.0.0.1:40000' } }))[0];
     expect(await as('hasher')('HEXPIRE', 'h', '10', 'FIELDS', '1', 'a')).toEqual({ kind: 'array', items: [{ kind: 'integer', value: 1 }] });
     expect(await as('reader')('HTTL', 'h', 'FIELDS', '1', 'a')).toEqual({ kind: 'array', items: [{ kind: 'integer', value: 10 }] });
     expect(await as('reader')('HEXPIRE', 'h', '10', 'FIELDS', '1', 'a')).toEqual({ kind: 'error', message: "NOPERM this user has no permissions to run the 'hexpire' command" });
@@ -210,7 +211,7 @@ describe('memory engine: hash-field expiry', () => {
     const fields = Array.from({ length: 100_000 }, (_, index) => `f${index}`);
     // Built with concat: spreading 200,000 arguments into a call would overflow the stack.
     const setup = [['HSET', 'big'].concat(fields.flatMap((field) => [field, 'v'])), ['HPEXPIRE', 'big', '10', 'FIELDS', '50000'].concat(fields.slice(0, 50_000))];
-    await subject().engine.execute(setup, { transaction: false, caller: CLIENT });
+    await executeAsSent(subject().engine, setup, { transaction: false, caller: CLIENT });
     advance(10);
     const started = performance.now();
     for (let read = 0; read < 1000; read++) await run('HGET', 'big', 'f99999');

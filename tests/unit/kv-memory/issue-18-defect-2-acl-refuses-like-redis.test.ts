@@ -4,6 +4,7 @@
 import type { Caller } from '../../../mock/kv-rest/engine';
 import { useEngine } from './memory-engine-harness';
 import { plain } from '../../support/plain-replies';
+import { executeAsSent } from '../../support/engine-commands';
 
 const NO_KEYS = { error: 'NOPERM this user has no permissions to access one of the keys used as arguments' };
 const noCommand = (name: string) => ({ error: `NOPERM this user has no permissions to run the '${name}' command` });
@@ -12,7 +13,7 @@ describe('issue 18 defect 2: ACL checks that Redis would refuse', () => {
   const subject = useEngine();
   const as = (user: string) => {
     const caller: Caller = { user, address: '127.0.0.1:40000' };
-    return async (...args: string[]) => plain((await subject().engine.execute([args], { transaction: false, caller }))[0]);
+    return async (...args: string[]) => plain((await executeAsSent(subject().engine, [args], { transaction: false, caller }))[0]);
   };
   const createUser = async (name: string, ...rules: string[]) => expect(await subject().run('ACL', 'SETUSER', name, 'on', 'nopass', ...rules)).toBe('OK');
 

@@ -3,6 +3,7 @@
 // per match (nil where the type does not fit); number kinds, key type, expiry and COPY.
 import { plain } from '../../support/plain-replies';
 import { useEngine } from './memory-engine-harness';
+import { executeAsSent } from '../../support/engine-commands';
 
 describe('memory engine: JSON commands', () => {
   const subject = useEngine();
@@ -161,7 +162,7 @@ describe('memory engine: JSON commands', () => {
   it('files JSON reads under @read and writes under @write for ACL users, and checks their keys', async () => {
     await run('JSON.SET', 'doc:1', '$', '{"a":1}');
     expect(await run('ACL', 'SETUSER', 'reader', 'on', '>pw', '~doc:*', '+@read')).toBe('OK');
-    const asReader = async (...args: string[]) => plain((await subject().engine.execute([args], { transaction: false, caller: { user: 'reader', address: '127.0.0.1:1' } }))[0]);
+    const asReader = async (...args: string[]) => plain((await executeAsSent(subject().engine, [args], { transaction: false, caller: { user: 'reader', address: '127.0.0.1:1' } }))[0]);
     expect(await asReader('JSON.GET', 'doc:1', '$.a')).toBe('[1]');
     expect(await asReader('JSON.MGET', 'doc:1', 'other', '$.a')).toEqual({ error: "NOPERM this user has no permissions to access one of the keys used as arguments" });
     expect(await asReader('JSON.SET', 'doc:1', '$.a', '2')).toEqual({ error: "NOPERM this user has no permissions to run the 'json.set' command" });

@@ -1,6 +1,7 @@
 // Generic key commands and expiry: DEL/EXISTS/TYPE/RENAME/COPY, EXPIRE with NX/XX/GT/LT, TTL
 // rounding, millisecond precision, and lazy and active removal of expired keys.
 import { CLIENT, engineUnderTest, useEngine } from './memory-engine-harness';
+import { executeAsSent } from '../../support/engine-commands';
 
 describe('memory engine: keys', () => {
   const subject = useEngine();
@@ -152,7 +153,7 @@ describe('memory engine: expiry', () => {
     const active = engineUnderTest({ activeExpiryIntervalMs: 5 });
     try {
       const commands = Array.from({ length: 2000 }, (_, index) => ['SET', `k${index}`, 'v', 'PX', '10']);
-      await active.engine.execute([...commands, ['SET', 'kept', 'v']], { transaction: false, caller: CLIENT });
+      await executeAsSent(active.engine, [...commands, ['SET', 'kept', 'v']], { transaction: false, caller: CLIENT });
       expect(await active.run('DBSIZE')).toBe(2001);
       // DBSIZE counts keys not yet removed (as in Redis), so it drops only through active expiry.
       const deadline = Date.now() + 5000;

@@ -4,6 +4,7 @@ import type { Caller, Engine } from '../../../mock/kv-rest/engine';
 import { createMemoryEngine, type MemoryEngineOptions } from '../../../mock/kv-rest/memory';
 import type { Reply } from '../../../mock/kv-rest/reply';
 import { plain, type Plain } from '../../support/plain-replies';
+import { executeAsSent } from '../../support/engine-commands';
 
 export const CLIENT: Caller = { user: 'default', address: '127.0.0.1:50000' };
 
@@ -20,13 +21,13 @@ export interface EngineUnderTest {
 export function engineUnderTest(options: MemoryEngineOptions & { caller?: Caller } = {}): EngineUnderTest {
   const engine = createMemoryEngine(options);
   const caller = options.caller ?? CLIENT;
-  const reply = async (...args: (string | number)[]): Promise<Reply> => (await engine.execute([args.map(String)], { transaction: false, caller }))[0];
+  const reply = async (...args: (string | number)[]): Promise<Reply> => (await executeAsSent(engine, [args.map(String)], { transaction: false, caller }))[0];
   return {
     engine,
     reply,
     run: async (...args) => plain(await reply(...args)),
     transaction: async (...commands) =>
-      (await engine.execute(commands.map((command) => command.map(String)), { transaction: true, caller })).map(plain),
+      (await executeAsSent(engine, commands.map((command) => command.map(String)), { transaction: true, caller })).map(plain),
   };
 }
 

@@ -13,6 +13,7 @@ import type { Reply } from '../../../mock/kv-rest/reply';
 import { scriptForRedis70, scriptSha } from '../../../mock/kv-rest/script-shebang';
 import { CLIENT } from './memory-engine-harness';
 import { captureRatelimitScripts, SCRIPT_NAMES, type ScriptName } from './ratelimit-script-texts';
+import { executeAsSent } from '../../support/engine-commands';
 
 /** A strategy's live-limit key as the plugin names it (server/src/config/keys.ts), read as the dynamic limit. */
 const LIVE = '@cms:live:GET,POST:/api/items/%3Aid:fixed-window.10s:dynamic:global';
@@ -131,7 +132,7 @@ interface EngineWithMonitor {
 async function startEngine(nativeScripts: boolean): Promise<EngineWithMonitor> {
   // No background sweep: expiry happens lazily, at the same commands on both engines.
   const engine = createMemoryEngine({ nativeScripts, activeExpiryIntervalMs: 3_600_000 });
-  const run = (...args: string[]) => engine.execute([args], { transaction: false, caller: CLIENT });
+  const run = (...args: string[]) => executeAsSent(engine, [args], { transaction: false, caller: CLIENT });
   await run('ACL', 'SETUSER', 'no-incrby', 'on', 'nopass', '~*', '+@all', '-incrby');
   await run('ACL', 'SETUSER', 'no-pexpire', 'on', 'nopass', '~*', '+@all', '-pexpire');
   await run('ACL', 'SETUSER', 'no-hset', 'on', 'nopass', '~*', '+@all', '-hset');
@@ -149,7 +150,7 @@ async function startEngine(nativeScripts: boolean): Promise<EngineWithMonitor> {
  */
 async function keyspace(engine: Engine): Promise<Reply[]> {
   const commands = [['DBSIZE'], ...KEYS.flatMap((k) => [['TYPE', k], ['PTTL', k], ['GET', k], ['HGETALL', k], ['LRANGE', k, '0', '-1'], ['SMEMBERS', k]])];
-  return engine.execute(commands, { transaction: false, caller: CLIENT });
+  return executeAsSent(engine, commands, { transaction: false, caller: CLIENT });
 }
 
 describe('native @upstash/ratelimit scripts in the memory engine', () => {
@@ -168,12 +169,12 @@ describe('native @upstash/ratelimit scripts in the memory engine', () => {
         try {
           for (const engine of [native, lua]) {
             const load = SCRIPT_NAMES.flatMap((name) => [['SCRIPT', 'LOAD', texts.get(name)!], ['SCRIPT', 'LOAD', scriptForRedis70(texts.get(name)!)]]);
-            await engine.engine.execute(load, { transaction: false, caller: CLIENT });
+            await executeAsSent(engine.engine, load, { transaction: false, caller: CLIENT });
           }
           for (const { commands, transaction, caller: who, advance } of steps) {
             clock += advance;
             const options = { transaction, caller: who };
-            expect(await native.engine.execute(commands, options)).toEqual(await lua.engine.execute(commands, options));
+            expect(await executeAsSent(native.engine, commands, options)).toEqual(await executeAsSent(lua.engine, commands, options));
             expect(await keyspace(native.engine)).toEqual(await keyspace(lua.engine));
           }
           expect(native.lines).toEqual(lua.lines);

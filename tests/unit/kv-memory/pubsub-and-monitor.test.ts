@@ -2,6 +2,7 @@
 // turns into `data:` lines, PUBLISH's receiver count, PUBSUB introspection, and Redis's quoting.
 import { quoteLikeRedis } from '../../../mock/kv-rest/memory/monitor-feed';
 import { CLIENT, useEngine } from './memory-engine-harness';
+import { executeAsSent } from '../../support/engine-commands';
 
 describe('memory engine: pub/sub', () => {
   const subject = useEngine();
@@ -60,7 +61,7 @@ describe('memory engine: pub/sub', () => {
     const events: (readonly string[])[] = [];
     await subject().engine.subscribe('channel', ['a'], (fields) => events.push(fields), CLIENT);
     await subject().engine.close();
-    await expect(subject().engine.execute([['PUBLISH', 'a', 'x']], { transaction: false, caller: CLIENT })).rejects.toThrow(/closed/);
+    await expect(executeAsSent(subject().engine, [['PUBLISH', 'a', 'x']], { transaction: false, caller: CLIENT })).rejects.toThrow(/closed/);
     expect(events).toHaveLength(1);
   });
 });

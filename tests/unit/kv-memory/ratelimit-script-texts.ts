@@ -8,6 +8,7 @@ import type { Engine } from '../../../mock/kv-rest/engine';
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import { plain } from '../../support/plain-replies';
 import { CLIENT } from './memory-engine-harness';
+import { executeAsSent } from '../../support/engine-commands';
 
 /** A client transport that runs each command on `engine` directly, no HTTP in between. */
 export function engineRequester(engine: Engine, onCommand: (command: readonly string[]) => void = () => undefined): Requester {
@@ -16,7 +17,7 @@ export function engineRequester(engine: Engine, onCommand: (command: readonly st
       if (request.path?.length) throw new Error(`engineRequester serves single commands, not /${request.path.join('/')}`);
       const command = (request.body as unknown[]).map(String);
       onCommand(command);
-      const [reply] = await engine.execute([command], { transaction: false, caller: CLIENT });
+      const [reply] = await executeAsSent(engine, [command], { transaction: false, caller: CLIENT });
       return reply.kind === 'error' ? ({ error: reply.message } as UpstashResponse<TResult>) : { result: plain(reply) as TResult };
     },
   };

@@ -4,6 +4,7 @@
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import { CLIENT } from './memory-engine-harness';
 import { plain } from '../../support/plain-replies';
+import { executeAsSent } from '../../support/engine-commands';
 
 const options = { transaction: false, caller: CLIENT };
 
@@ -12,11 +13,11 @@ describe('memory engine with runAtEndOfTurn', () => {
     const engine = createMemoryEngine({ runAtEndOfTurn: true });
     try {
       let settled = false;
-      const first = engine.execute([['INCR', 'n'], ['INCR', 'n']], options).then((replies) => {
+      const first = executeAsSent(engine, [['INCR', 'n'], ['INCR', 'n']], options).then((replies) => {
         settled = true;
         return replies;
       });
-      const second = engine.execute([['INCR', 'n']], { transaction: true, caller: CLIENT });
+      const second = executeAsSent(engine, [['INCR', 'n']], { transaction: true, caller: CLIENT });
       for (let hop = 0; hop < 5; hop++) await Promise.resolve();
       expect(settled).toBe(false);
       expect((await first).map(plain)).toEqual([1, 2]);
@@ -28,7 +29,7 @@ describe('memory engine with runAtEndOfTurn', () => {
 
   it('refuses a call still waiting for the end of the turn when the engine closes', async () => {
     const engine = createMemoryEngine({ runAtEndOfTurn: true });
-    const pending = engine.execute([['PING']], options);
+    const pending = executeAsSent(engine, [['PING']], options);
     await engine.close();
     await expect(pending).rejects.toThrow('The memory engine is closed');
   });

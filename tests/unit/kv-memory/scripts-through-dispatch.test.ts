@@ -1,6 +1,7 @@
 // Scripts on the real memory engine: their redis.call goes through the same dispatcher (ACL, the
 // keyspace, MONITOR as `lua`), and SCAN ... MATCH loops work the way @upstash/ratelimit uses them.
 import { CLIENT, useEngine } from './memory-engine-harness';
+import { executeAsSent } from '../../support/engine-commands';
 
 describe('memory engine: scripts through the dispatcher', () => {
   const subject = useEngine();
@@ -39,7 +40,7 @@ describe('memory engine: scripts through the dispatcher', () => {
   it('applies the caller ACL to commands a script runs', async () => {
     await run('ACL', 'SETUSER', 'scripter', 'on', 'nopass', '~*', '+eval', '+get');
     const caller = { user: 'scripter', address: '127.0.0.1:1' };
-    const [reply] = await subject().engine.execute([['EVAL', "return redis.call('SET', 'k', 'v')", '0']], { transaction: false, caller });
+    const [reply] = await executeAsSent(subject().engine, [['EVAL', "return redis.call('SET', 'k', 'v')", '0']], { transaction: false, caller });
     // Redis 7.0's words for the script author, with the script's position.
     expect(reply).toEqual({
       kind: 'error',

@@ -1,5 +1,6 @@
-// Server commands (PING, ECHO, TIME, DBSIZE, FLUSH*, INFO) and the dispatcher's checks: unknown
-// commands, arity, refused commands, and what scripts may call through ctx.call.
+// Server commands (PING, ECHO, TIME, DBSIZE, FLUSH*, INFO) and the checks before a command runs:
+// unknown commands, arity, refused commands, and what scripts may call (resolved by the script's
+// call, run through ctx.call).
 import { AclUsers } from '../../../mock/kv-rest/memory/acl/acl-users';
 import { createCommandHandlers, Dispatcher } from '../../../mock/kv-rest/memory/dispatch';
 import type { CommandHandlers } from '../../../mock/kv-rest/memory/handler';
@@ -7,9 +8,11 @@ import { Keyspace } from '../../../mock/kv-rest/memory/keyspace';
 import { MonitorFeed } from '../../../mock/kv-rest/memory/monitor-feed';
 import { PubSubHub } from '../../../mock/kv-rest/memory/pubsub-hub';
 import type { ServerState } from '../../../mock/kv-rest/memory/server-state';
+import { runScriptCommand } from '../../../mock/kv-rest/memory/scripting/script-command';
 import { array, type Reply } from '../../../mock/kv-rest/reply';
 import { CLIENT, useEngine } from './memory-engine-harness';
 import { plain } from '../../support/plain-replies';
+import { executeAsSent, resolvedCommand } from '../../support/engine-commands';
 
 describe('memory engine: server commands', () => {
   const subject = useEngine();
@@ -75,8 +78,8 @@ describe('memory engine: server commands', () => {
     const caller = CLIENT;
     const increments = Array.from({ length: 200 }, () => ['INCR', 'n']);
     const [transaction, other] = await Promise.all([
-      engine.execute([['SET', 'n', '0'], ...increments, ['GET', 'n']], { transaction: true, caller }),
-      engine.execute([['SET', 'n', '1000']], { transaction: false, caller }),
+      executeAsSent(engine, [['SET', 'n', '0'], ...increments, ['GET', 'n']], { transaction: true, caller }),
+      executeAsSent(engine, [['SET', 'n', '1000']], { transaction: false, caller }),
     ]);
     expect(plain(transaction[transaction.length - 1])).toBe('200');
     expect(plain(other[0])).toBe('OK');
@@ -93,19 +96,19 @@ describe('memory engine: commands called from scripts', () => {
       stats: { commandsProcessed: 0, expiredKeys: 0 },
       openStreams: () => 0,
     };
-    const handlers: CommandHandlers = { ...createCommandHandlers(state), eval: (_args, ctx) => script((...args) => ctx.call(args)) };
+    const handlers: CommandHandlers = { ...createCommandHandlers(state), eval: (_args, ctx) => script((...args) => runScriptCommand(args, ctx, false)) };
     const monitors = new MonitorFeed();
     return { dispatcher: new Dispatcher(state, handlers, monitors), monitors };
   }
 
   it('runs nested commands with the same checks, and refuses noscript commands', () => {
     const { dispatcher } = dispatcherWithScript((call) => array([call('SET', 'k', 'v'), call('GET', 'k'), call('EVAL', 'x', '0'), call('GET')]));
-    const reply = dispatcher.run(['EVAL', 'script', '0'], { now: Date.now(), caller: CLIENT });
+    const reply = dispatcher.run(resolvedCommand('EVAL', 'script', '0'), { now: Date.now(), caller: CLIENT });
     expect(plain(reply)).toEqual([
       'OK',
       'v',
       { error: 'ERR This Redis command is not allowed from script' },
-      { error: "ERR wrong number of arguments for 'get' command" },
+      { error: 'ERR Wrong number of args calling Redis command from script' },
     ]);
   });
 
@@ -113,7 +116,7 @@ describe('memory engine: commands called from scripts', () => {
     const { dispatcher, monitors } = dispatcherWithScript((call) => call('SET', 'k', 'v'));
     const lines: string[] = [];
     monitors.add((line) => lines.push(line));
-    dispatcher.run(['EVAL', 'script', '0'], { now: Date.now(), caller: CLIENT });
+    dispatcher.run(resolvedCommand('EVAL', 'script', '0'), { now: Date.now(), caller: CLIENT });
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^\d+\.\d{6} \[0 127\.0\.0\.1:50000\] "EVAL" "script" "0"$/);
     expect(lines[1]).toMatch(/^\d+\.\d{6} \[0 lua\] "SET" "k" "v"$/);

@@ -2,12 +2,13 @@
 // a user limited to some keys could read others through them. As in Redis 7.0, only a user allowed
 // every key may use them; the sorted key and STORE's destination are checked like any key.
 import { useEngine } from './memory-engine-harness';
+import { executeAsSent } from '../../support/engine-commands';
 
 describe('memory engine: SORT patterns and ACL key patterns', () => {
   const subject = useEngine();
   const run = (...args: string[]) => subject().run(...args);
   const as = (user: string) => async (...args: string[]) =>
-    (await subject().engine.execute([args], { transaction: false, caller: { user, address: '127.0.0.1:40000' } }))[0];
+    (await executeAsSent(subject().engine, [args], { transaction: false, caller: { user, address: '127.0.0.1:40000' } }))[0];
 
   beforeEach(async () => {
     await run('RPUSH', 'app:list', 'secret');

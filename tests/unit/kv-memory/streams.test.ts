@@ -2,6 +2,7 @@
 // IDs from the clock (`*`, `<ms>-*`), BLOCK refused everywhere (HTTP, scripts, transactions), reply
 // bounds, ACL categories and key positions, and copies that do not share state.
 import { useEngine } from './memory-engine-harness';
+import { executeAsSent } from '../../support/engine-commands';
 
 describe('memory engine: streams', () => {
   const subject = useEngine({ maxReplyElements: 50 });
@@ -46,7 +47,7 @@ describe('memory engine: streams', () => {
     await run('XADD', 'other', '1-0', 'f', 'v');
     await run('ACL', 'SETUSER', 'streamer', 'on', 'nopass', '~app:*', '+@stream');
     const caller = { user: 'streamer', address: '127.0.0.1:40000' };
-    const as = async (...args: string[]) => (await subject().engine.execute([args], { transaction: false, caller }))[0];
+    const as = async (...args: string[]) => (await executeAsSent(subject().engine, [args], { transaction: false, caller }))[0];
     expect(await as('XLEN', 'app:s')).toEqual({ kind: 'integer', value: 1 });
     expect(await as('XREAD', 'STREAMS', 'app:s', 'other', '0', '0')).toEqual({ kind: 'error', message: 'NOPERM this user has no permissions to access one of the keys used as arguments' });
     expect(await as('GET', 'app:s')).toEqual({ kind: 'error', message: "NOPERM this user has no permissions to run the 'get' command" });

@@ -7,6 +7,7 @@ import { redis70CommandNames } from '../../../mock/kv-rest/key-specs';
 import { redisEngineRefusalOf, restRefusal } from '../../../mock/kv-rest/rest-policy';
 import { confineAclCommand, confinementFor, type RedisCommandNames } from '../../../mock/kv-rest/redis/gateway-user';
 import { error } from '../../../mock/kv-rest/reply';
+import { resolvedCommand } from '../../support/engine-commands';
 
 /** Commands served by their own routes (streams, /multi-exec), which the HTTP lookup refuses as commands. */
 const ROUTES = { standard: ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'multi', 'exec', 'discard', 'monitor'], readOnly: ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'multi', 'exec', 'discard'] };
@@ -82,10 +83,10 @@ describe("the redis engine's users", () => {
 
   it('append the refusals to ACL SETUSER and refuse selectors and changes to the engine\'s own users', () => {
     const own = new Set(['kv-rest-gateway', 'default']);
-    expect(confineAclCommand(['ACL', 'SETUSER', 'u', 'on', '+@all'], ['-select'], own)).toEqual(['ACL', 'SETUSER', 'u', 'on', '+@all', '-select']);
-    expect(confineAclCommand(['acl', 'setuser', 'u', '(+select)'], ['-select'], own)).toEqual(error('ERR ACL selectors are not available through the REST API'));
-    expect(confineAclCommand(['ACL', 'DELUSER', 'u', 'default'], [], own)).toEqual(error("ERR the user 'default' belongs to the REST server itself and cannot be changed through the REST API"));
-    expect(confineAclCommand(['ACL', 'DELUSER', 'u'], [], own)).toEqual(['ACL', 'DELUSER', 'u']);
-    expect(confineAclCommand(['GET', 'k'], ['-select'], own)).toEqual(['GET', 'k']);
+    expect(confineAclCommand(resolvedCommand('ACL', 'SETUSER', 'u', 'on', '+@all'), ['-select'], own)).toEqual(['ACL', 'SETUSER', 'u', 'on', '+@all', '-select']);
+    expect(confineAclCommand(resolvedCommand('acl', 'setuser', 'u', '(+select)'), ['-select'], own)).toEqual(error('ERR ACL selectors are not available through the REST API'));
+    expect(confineAclCommand(resolvedCommand('ACL', 'DELUSER', 'u', 'default'), [], own)).toEqual(error("ERR the user 'default' belongs to the REST server itself and cannot be changed through the REST API"));
+    expect(confineAclCommand(resolvedCommand('ACL', 'DELUSER', 'u'), [], own)).toEqual(['ACL', 'DELUSER', 'u']);
+    expect(confineAclCommand(resolvedCommand('GET', 'k'), ['-select'], own)).toEqual(['GET', 'k']);
   });
 });

@@ -5,6 +5,7 @@ import { guardScript } from '../../../mock/kv-rest/redis/script-guard';
 import { MAX_REMEMBERED_SCRIPTS, ScriptRewrites } from '../../../mock/kv-rest/redis/script-rewrites';
 import { bulk, error, integer } from '../../../mock/kv-rest/reply';
 import { scriptForRedis70, scriptSha } from '../../../mock/kv-rest/script-shebang';
+import { resolvedCommand } from '../../support/engine-commands';
 
 const TEXT = '#!lua flags=allow-key-locking\nreturn redis.call("INCR", KEYS[1])';
 const CLIENT_SHA = scriptSha(TEXT);
@@ -15,43 +16,43 @@ const EVALSHA = ['EVALSHA', CLIENT_SHA, '1', 'k'];
 describe('ScriptRewrites', () => {
   it('sends the text until Redis has run it, then the SHA of the text Redis runs', () => {
     const rewrites = new ScriptRewrites();
-    expect(rewrites.translate(['EVAL', TEXT, '1', 'k'])).toEqual(['EVAL', REDIS_TEXT, '1', 'k']);
-    expect(rewrites.translate(EVALSHA)).toEqual(['EVAL', REDIS_TEXT, '1', 'k']);
-    rewrites.answer(['EVAL', TEXT, '1', 'k'], integer(1));
-    expect(rewrites.translate(EVALSHA)).toEqual(['EVALSHA', REDIS_SHA, '1', 'k']);
-    expect(rewrites.translate(['EVALSHA_RO', CLIENT_SHA.toUpperCase(), '0'])).toEqual(['EVALSHA_RO', REDIS_SHA, '0']);
+    expect(rewrites.translate(resolvedCommand('EVAL', TEXT, '1', 'k'))).toEqual(['EVAL', REDIS_TEXT, '1', 'k']);
+    expect(rewrites.translate(resolvedCommand(...EVALSHA))).toEqual(['EVAL', REDIS_TEXT, '1', 'k']);
+    rewrites.answer(resolvedCommand('EVAL', TEXT, '1', 'k'), integer(1));
+    expect(rewrites.translate(resolvedCommand(...EVALSHA))).toEqual(['EVALSHA', REDIS_SHA, '1', 'k']);
+    expect(rewrites.translate(resolvedCommand('EVALSHA_RO', CLIENT_SHA.toUpperCase(), '0'))).toEqual(['EVALSHA_RO', REDIS_SHA, '0']);
   });
 
   it('counts a SCRIPT LOAD as taken, and answers it with the client SHA', () => {
     const rewrites = new ScriptRewrites();
-    expect(rewrites.translate(['SCRIPT', 'LOAD', TEXT])).toEqual(['SCRIPT', 'LOAD', REDIS_TEXT]);
-    expect(rewrites.answer(['SCRIPT', 'LOAD', TEXT], bulk(REDIS_SHA))).toEqual(bulk(CLIENT_SHA));
-    expect(rewrites.translate(EVALSHA)).toEqual(['EVALSHA', REDIS_SHA, '1', 'k']);
+    expect(rewrites.translate(resolvedCommand('SCRIPT', 'LOAD', TEXT))).toEqual(['SCRIPT', 'LOAD', REDIS_TEXT]);
+    expect(rewrites.answer(resolvedCommand('SCRIPT', 'LOAD', TEXT), bulk(REDIS_SHA))).toEqual(bulk(CLIENT_SHA));
+    expect(rewrites.translate(resolvedCommand(...EVALSHA))).toEqual(['EVALSHA', REDIS_SHA, '1', 'k']);
   });
 
   it('keeps the SHA after a script error, and forgets the script after NOSCRIPT', () => {
     const rewrites = new ScriptRewrites();
-    rewrites.translate(['SCRIPT', 'LOAD', TEXT]);
-    rewrites.answer(['SCRIPT', 'LOAD', TEXT], bulk(REDIS_SHA));
+    rewrites.translate(resolvedCommand('SCRIPT', 'LOAD', TEXT));
+    rewrites.answer(resolvedCommand('SCRIPT', 'LOAD', TEXT), bulk(REDIS_SHA));
     const noscript = error('NOSCRIPT No matching script. Please use EVAL.');
-    rewrites.answer(EVALSHA, error('WRONGTYPE Operation against a key holding the wrong kind of value'));
-    expect(rewrites.translate(EVALSHA)[1]).toBe(REDIS_SHA);
-    expect(rewrites.answer(EVALSHA, noscript)).toEqual(noscript);
-    expect(rewrites.translate(EVALSHA)).toEqual(EVALSHA);
-    expect(rewrites.translate(['SCRIPT', 'EXISTS', CLIENT_SHA])).toEqual(['SCRIPT', 'EXISTS', CLIENT_SHA]);
+    rewrites.answer(resolvedCommand(...EVALSHA), error('WRONGTYPE Operation against a key holding the wrong kind of value'));
+    expect(rewrites.translate(resolvedCommand(...EVALSHA))[1]).toBe(REDIS_SHA);
+    expect(rewrites.answer(resolvedCommand(...EVALSHA), noscript)).toEqual(noscript);
+    expect(rewrites.translate(resolvedCommand(...EVALSHA))).toEqual(EVALSHA);
+    expect(rewrites.translate(resolvedCommand('SCRIPT', 'EXISTS', CLIENT_SHA))).toEqual(['SCRIPT', 'EXISTS', CLIENT_SHA]);
   });
 
   it('forgets rewritten scripts on SCRIPT FLUSH', () => {
     const rewrites = new ScriptRewrites();
-    rewrites.translate(['SCRIPT', 'LOAD', TEXT]);
-    rewrites.answer(['SCRIPT', 'FLUSH'], { kind: 'simple', value: 'OK' });
-    expect(rewrites.translate(EVALSHA)).toEqual(EVALSHA);
+    rewrites.translate(resolvedCommand('SCRIPT', 'LOAD', TEXT));
+    rewrites.answer(resolvedCommand('SCRIPT', 'FLUSH'), { kind: 'simple', value: 'OK' });
+    expect(rewrites.translate(resolvedCommand(...EVALSHA))).toEqual(EVALSHA);
   });
 
   it('remembers a bounded number of scripts, forgetting the oldest first', () => {
     const rewrites = new ScriptRewrites();
-    for (let index = 0; index <= MAX_REMEMBERED_SCRIPTS; index++) rewrites.translate(['EVAL', `return ${index}`, '0']);
-    expect(rewrites.translate(['EVALSHA', scriptSha('return 0'), '0'])).toEqual(['EVALSHA', scriptSha('return 0'), '0']);
-    expect(rewrites.translate(['EVALSHA', scriptSha('return 1'), '0'])).toEqual(['EVAL', guardScript('return 1'), '0']);
+    for (let index = 0; index <= MAX_REMEMBERED_SCRIPTS; index++) rewrites.translate(resolvedCommand('EVAL', `return ${index}`, '0'));
+    expect(rewrites.translate(resolvedCommand('EVALSHA', scriptSha('return 0'), '0'))).toEqual(['EVALSHA', scriptSha('return 0'), '0']);
+    expect(rewrites.translate(resolvedCommand('EVALSHA', scriptSha('return 1'), '0'))).toEqual(['EVAL', guardScript('return 1'), '0']);
   });
 });

@@ -9,6 +9,7 @@ import type { RedisCommandsFile } from '../../../mock/kv-rest/redis-command-info
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import { bulk, error } from '../../../mock/kv-rest/reply';
 import { scriptSha } from '../../../mock/kv-rest/script-shebang';
+import { executeAsSent } from '../../support/engine-commands';
 
 const READ_BY_THE_POLICY = ['write', 'readonly', 'admin', 'noscript', 'pubsub'];
 const redis = (commandsFile as RedisCommandsFile).commands;
@@ -69,7 +70,7 @@ describe('scripts on the memory engine follow the same flags', () => {
     try {
       const noscript = everySpec().filter((spec) => redis[spec.name]?.flags.includes('noscript') && !spec.subcommands);
       const calls = noscript.map((spec) => `redis.pcall(${spec.name.split('|').map((part) => `'${part}'`).join(', ')}${', "x"'.repeat(Math.max(0, Math.abs(spec.arity) - spec.name.split('|').length))})['err']`);
-      const [refusals, geosearch] = await engine.execute(
+      const [refusals, geosearch] = await executeAsSent(engine, 
         [
           ['EVAL', `return {${calls.join(', ')}}`, '0'],
           ['EVAL_RO', "return redis.call('GEOSEARCH', 'g', 'FROMLONLAT', '0', '0', 'BYRADIUS', '1', 'km')", '0'],
@@ -88,7 +89,7 @@ describe('scripts on the memory engine follow the same flags', () => {
     const engine = createMemoryEngine();
     try {
       const script = "return redis.call('XADD', 's', '*', 'f', 'v')";
-      const [reply] = await engine.execute([['EVAL_RO', script, '0']], { transaction: false, caller });
+      const [reply] = await executeAsSent(engine, [['EVAL_RO', script, '0']], { transaction: false, caller });
       expect(reply).toEqual(error(`ERR Write commands are not allowed from read-only scripts. script: ${scriptSha(script)}, on @user_script:1.`));
     } finally {
       await engine.close();

@@ -1,6 +1,6 @@
 // The memory engine's ACL users: who exists, their passwords, and whether a user may run a command
 // on its keys and channels. Refusals carry Redis 7.0's NOPERM texts.
-import type { CommandSpec } from '../../command-table';
+import { NO_PERMISSION_FROM_SCRIPT_TEXT, noPermissionText, type CommandSpec } from '../../command-table';
 import { passwordSha256Of, type Caller } from '../../engine';
 import { keyReferencesOf, type KeyReference } from '../../key-specs';
 import { error, type ErrorReply } from '../../reply';
@@ -9,9 +9,9 @@ import { applyRule, copyUser, describeUser, newUser, type AclUser } from './acl-
 
 const NO_KEY_PERMISSION = error('NOPERM this user has no permissions to access one of the keys used as arguments');
 const NO_CHANNEL_PERMISSION = error('NOPERM this user has no permissions to access one of the channels used as arguments');
-const noPermissionToRun = (command: string): ErrorReply => error(`NOPERM this user has no permissions to run the '${command}' command`);
+const noPermissionToRun = (command: string): ErrorReply => error(noPermissionText(command));
 /** Inside a script Redis words the same refusals for the script's author. */
-const SCRIPT_NO_COMMAND_PERMISSION = error("ERR The user executing the script can't run this command or subcommand");
+const SCRIPT_NO_COMMAND_PERMISSION = error(NO_PERMISSION_FROM_SCRIPT_TEXT);
 const SCRIPT_NO_KEY_PERMISSION = error("ERR The user executing the script can't access at least one of the keys mentioned in the command arguments");
 const SCRIPT_NO_CHANNEL_PERMISSION = error("ERR The user executing the script can't publish to the channel mentioned in the command");
 

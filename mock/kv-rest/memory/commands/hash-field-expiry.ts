@@ -3,6 +3,7 @@
 // with their per-field reply codes (-2 no such field, -1 no TTL, 0 condition not met, 1 done, 2
 // deleted because the deadline has passed). Deadlines live beside the fields (field-deadlines.ts);
 // the keyspace's lookup removes expired fields before any command sees the hash.
+import { wrongArityText } from '../../command-table';
 import { array, bulkOrNil, error, integer, NIL, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger } from '../arguments';
 import { FieldDeadlines } from '../field-deadlines';
@@ -164,7 +165,7 @@ interface HsetexOptions {
 
 const ONE_CONDITION = error('ERR Only one of FXX or FNX arguments can be specified');
 const ONE_EXPIRATION = error('ERR Only one of EX, PX, EXAT, PXAT or KEEPTTL arguments can be specified');
-const wrongArity = error("ERR wrong number of arguments for 'hsetex' command");
+const wrongArity = error(wrongArityText('hsetex'));
 
 /** HSETEX's options up to its FIELDS block, checked before the key is looked at, as Redis does. */
 function parseHsetex(args: readonly string[], now: number): HsetexOptions | ErrorReply {

@@ -2,6 +2,7 @@
 // HSTRLEN), HDEL, the HINCRBY pair, HSCAN and HRANDFIELD, with Redis 7.0's replies and errors. A
 // field's TTL (hash-field-expiry.ts) follows Redis 8.0's rules: HSET and HMSET overwrite it away,
 // HDEL removes it with the field, HINCRBY and HINCRBYFLOAT keep it.
+import { wrongArityText } from '../../command-table';
 import { array, bulk, bulkArray, bulkOrNil, EMPTY_ARRAY, error, integer, NIL, OK, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInt64, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -29,7 +30,7 @@ function hashForWrite(ctx: CommandContext, key: string): HashValue | ErrorReply 
 
 function hsetGeneric(replyOk: boolean) {
   return (args: readonly string[], ctx: CommandContext): Reply => {
-    if (args.length % 2 !== 0) return error(`ERR wrong number of arguments for '${args[0].toLowerCase()}' command`);
+    if (args.length % 2 !== 0) return error(wrongArityText(args[0].toLowerCase()));
     const hash = hashForWrite(ctx, args[1]);
     if (isErrorReply(hash)) return hash;
     let added = 0;

@@ -2,6 +2,7 @@
 // JSON.ARRTRIM, with RedisJSON's index rules (ARRINSERT refuses an index outside 0..length, ARRPOP
 // and ARRTRIM clamp theirs into the array). Items are moved in one pass per array, never one
 // splice per item.
+import { wrongArityText } from '../../command-table';
 import { error, integer, NIL, type Reply } from '../../reply';
 import { isErrorReply, NOT_AN_INTEGER, parseInt64 } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -69,7 +70,7 @@ function clamp(index: bigint, length: number): number {
 const I64_MAX = 2n ** 63n - 1n;
 
 function jsonArrpop(args: readonly string[], ctx: CommandContext): Reply {
-  if (args.length > 4) return error("ERR wrong number of arguments for 'json.arrpop' command");
+  if (args.length > 4) return error(wrongArityText('json.arrpop'));
   if (args[2]?.toUpperCase() === 'FORMAT') return error('ERR FORMAT argument is not supported on RESP2');
   const path = pathArgument(args[2] ?? '.');
   // Without a path the last item goes; with a path and no usable index, the last one too.

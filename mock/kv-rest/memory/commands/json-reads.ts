@@ -3,6 +3,7 @@
 // over RESP2: a legacy path answers its first match (or an error when there is none), a JSONPath
 // answers one entry per match (nil where the match has the wrong type). The REST API speaks
 // RESP2 only, so RESP3's FORMAT option is refused with RedisJSON's own RESP2 error.
+import { wrongArityText } from '../../command-table';
 import { bytesToUtf8, utf8ToBytes } from '../../bytes';
 import { array, bulk, error, integer, NIL, simple, type Reply } from '../../reply';
 import { isErrorReply, NOT_AN_INTEGER, parseInt64 } from '../arguments';
@@ -13,7 +14,7 @@ import { isLegacyPath, PathSyntaxError, type JsonPath } from '../json/json-path'
 import { jsonMemory, respOf } from '../json/json-replies';
 import { isObject, jsonEquals, typeName, type JsonValue } from '../json/json-value';
 
-const WRONG_ARITY = (name: string) => error(`ERR wrong number of arguments for '${name}' command`);
+const WRONG_ARITY = (name: string) => error(wrongArityText(name));
 const RESP2_FORMAT = error('ERR FORMAT argument is not supported on RESP2');
 const WRONG_REPLY_FORMAT = error('ERR wrong reply format');
 /** JSON.GET reads an argument longer than its longest option word (NOESCAPE) as a path without comparing. */
@@ -166,8 +167,7 @@ function jsonArrindex(args: readonly string[], ctx: CommandContext): Reply {
 const DEBUG_HELP = array([simple('MEMORY <key> [path] - reports memory usage'), simple('HELP                - this message')]);
 
 /** JSON.DEBUG's two subcommands (the command table answers any other); MEMORY reads past its path are ignored, as in RedisJSON. */
-function jsonDebug(args: readonly string[], ctx: CommandContext): Reply {
-  if (args[1].toUpperCase() === 'HELP') return DEBUG_HELP;
+function jsonDebugMemory(args: readonly string[], ctx: CommandContext): Reply {
   const path = pathArgument(args[3] ?? ROOT);
   const document = readDocument(ctx, args[2]);
   if (isErrorReply(document)) return document;
@@ -185,5 +185,6 @@ export const jsonReadHandlers: CommandHandlers = {
   'json.objlen': jsonCommand(jsonObjlen),
   'json.arrindex': jsonCommand(jsonArrindex),
   'json.resp': jsonCommand(jsonResp),
-  'json.debug': jsonCommand(jsonDebug),
+  'json.debug|memory': jsonCommand(jsonDebugMemory),
+  'json.debug|help': () => DEBUG_HELP,
 };

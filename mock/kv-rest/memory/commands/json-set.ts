@@ -2,6 +2,7 @@
 // member named by a static path's last name) and how it lands there, as RedisJSON 2.x decides:
 // NX only adds, XX only replaces, a key is created only at the root, MERGE applies RFC 7396 (a
 // null member deletes, an object merges member by member, anything else replaces).
+import { wrongArityText } from '../../command-table';
 import { error, NIL, OK, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -99,7 +100,7 @@ function jsonSet(args: readonly string[], ctx: CommandContext): Reply {
     if ((word === 'NX' || word === 'XX') && mode === 'set') mode = word === 'NX' ? 'nx' : 'xx';
     else if (word === 'FORMAT') {
       const format = args[++i]?.toUpperCase();
-      if (format === undefined) return error("ERR wrong number of arguments for 'json.set' command");
+      if (format === undefined) return error(wrongArityText('json.set'));
       if (format !== 'JSON' && format !== 'STRING') return error('ERR wrong format');
     } else return SYNTAX_ERROR;
   }
@@ -119,7 +120,7 @@ function jsonMerge(args: readonly string[], ctx: CommandContext): Reply {
 
 /** JSON.MSET checks every triple (key type, path, value) before writing any, then writes them in order. */
 function jsonMset(args: readonly string[], ctx: CommandContext): Reply {
-  if ((args.length - 1) % 3 !== 0) return error("ERR wrong number of arguments for 'json.mset' command");
+  if ((args.length - 1) % 3 !== 0) return error(wrongArityText('json.mset'));
   const triples: { key: string; path: JsonPath; text: string }[] = [];
   for (let i = 1; i < args.length; i += 3) {
     const key = args[i];

@@ -3,6 +3,7 @@
 // number kinds: a signed 64-bit integer with an integer operand stays an integer (wrapping as
 // RedisJSON's does on overflow); anything else becomes a float, and a float result that is not
 // finite is refused.
+import { wrongArityText } from '../../command-table';
 import { bulk, error, integer, type Reply } from '../../reply';
 import { isErrorReply } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -16,7 +17,7 @@ import { MAX_STRING_BYTES, STRING_TOO_BIG } from '../string-size';
 const ROOT = '.';
 
 function jsonDel(args: readonly string[], ctx: CommandContext): Reply {
-  if (args.length > 3) return error(`ERR wrong number of arguments for '${args[0].toLowerCase()}' command`);
+  if (args.length > 3) return error(wrongArityText(args[0].toLowerCase()));
   const path = pathArgument(args[2] ?? ROOT);
   const document = readDocument(ctx, args[1]);
   if (document === undefined || isErrorReply(document)) return document ?? integer(0);
@@ -101,7 +102,7 @@ function numberCommand(operation: 'add' | 'multiply') {
 }
 
 function jsonStrappend(args: readonly string[], ctx: CommandContext): Reply {
-  if (args.length > 4) return error("ERR wrong number of arguments for 'json.strappend' command");
+  if (args.length > 4) return error(wrongArityText('json.strappend'));
   const [pathText, valueText] = args.length === 4 ? [args[2], args[3]] : [ROOT, args[2]];
   const path = pathArgument(pathText);
   const document = documentToChange(ctx, args[1]);

@@ -1,5 +1,6 @@
 // List commands (non-blocking): pushes, pops with COUNT, LRANGE/LINDEX/LSET/LREM/LTRIM/LINSERT,
 // LPOS and the moves RPOPLPUSH and LMOVE, with Redis 7.0's replies and errors.
+import { wrongArityText } from '../../command-table';
 import { array, bulk, bulkArray, bulkOrNil, EMPTY_ARRAY, error, integer, NIL, NULL_ARRAY, OK, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -47,7 +48,7 @@ function prependReversed(items: string[], values: readonly string[]): void {
 
 function pop(end: End) {
   return (args: readonly string[], ctx: CommandContext): Reply => {
-    if (args.length > 3) return error(`ERR wrong number of arguments for '${args[0].toLowerCase()}' command`);
+    if (args.length > 3) return error(wrongArityText(args[0].toLowerCase()));
     let count: number | undefined;
     if (args.length === 3) {
       const parsed = parseInteger(args[2]);

@@ -1,5 +1,6 @@
 // Server commands: PING, ECHO, TIME, DBSIZE, FLUSHDB, FLUSHALL and INFO (a Redis 7.0.15-shaped
 // subset: Server, Clients, Memory, Stats and Keyspace sections).
+import { wrongArityText } from '../../command-table';
 import { array, bulk, error, integer, OK, simple, type Reply } from '../../reply';
 import { SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -9,7 +10,7 @@ import type { ServerState } from '../server-state';
 export const EMULATED_REDIS_VERSION = '7.0.15';
 
 function ping(args: readonly string[]): Reply {
-  if (args.length > 2) return error("ERR wrong number of arguments for 'ping' command");
+  if (args.length > 2) return error(wrongArityText('ping'));
   return args.length === 2 ? bulk(args[1]) : simple('PONG');
 }
 

@@ -1,5 +1,6 @@
 // Consumer groups: XGROUP CREATE/SETID/DESTROY/CREATECONSUMER/DELCONSUMER, XACK and XPENDING, with
 // Redis 7.0's checks in Redis's order. Claiming (XCLAIM, XAUTOCLAIM) lives in stream-claims.ts.
+import { unknownSubcommandOrArityText } from '../../command-table';
 import { array, bulk, error, integer, NIL, NULL_ARRAY, OK, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -11,7 +12,7 @@ import { parseRangeBound, parseStrictId, parseStreamId, type StreamId } from '..
 import { createStream, idReply, noGroup, streamAt } from './stream-values';
 
 const subcommandSyntaxError = (args: readonly string[]): ErrorReply =>
-  error(`ERR unknown subcommand or wrong number of arguments for '${args[1].slice(0, 128)}'. Try XGROUP HELP.`);
+  error(unknownSubcommandOrArityText(args[1], 'xgroup'));
 
 interface GroupTarget {
   readonly value: StreamValue | undefined;

@@ -1,6 +1,7 @@
 // XINFO STREAM (plain and FULL), XINFO GROUPS and XINFO CONSUMERS, as Redis 7.0 answers them over
 // RESP2 (maps as flat arrays). `radix-tree-nodes` counts Redis's radix tree's internal nodes, which
 // the memory engine does not have: it answers the number of entry nodes there (see README).
+import { unknownSubcommandOrArityText } from '../../command-table';
 import { array, bulk, error, integer, NIL, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -76,7 +77,7 @@ function fullGroup(stream: Stream, name: string, group: ConsumerGroup, count: nu
 }
 
 const subcommandSyntaxError = (args: readonly string[]): ErrorReply =>
-  error(`ERR unknown subcommand or wrong number of arguments for '${args[1].slice(0, 128)}'. Try XINFO HELP.`);
+  error(unknownSubcommandOrArityText(args[1], 'xinfo'));
 
 function xinfoStream(args: readonly string[], ctx: CommandContext): Reply {
   const value = existingStream(ctx, args[2]);

@@ -1,6 +1,7 @@
 // Stream commands on entries: XADD, XLEN, XRANGE, XREVRANGE, XDEL, XTRIM and XSETID, answering as
 // Redis 7.0 does. Reads (XREAD, XREADGROUP) live in stream-reads.ts, consumer groups in
 // stream-groups.ts and stream-claims.ts, XINFO in stream-info.ts.
+import { wrongArityText } from '../../command-table';
 import { error, integer, NIL, NULL_ARRAY, OK, type Reply } from '../../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -12,7 +13,7 @@ import { streamInfoHandlers } from './stream-info';
 import { streamReadHandlers } from './stream-reads';
 import { boundedCount, createStream, entriesReply, idReply, parseAddOrTrim, streamAt } from './stream-values';
 
-const WRONG_ARITY_XADD = error("ERR wrong number of arguments for 'xadd' command");
+const WRONG_ARITY_XADD = error(wrongArityText('xadd'));
 /** Redis refuses entries past a listpack's 32-bit size. */
 const MAX_ENTRY_BYTES = 2 ** 30;
 

@@ -1,5 +1,6 @@
 // String commands: GET/SET and their variants, multi-key MGET/MSET, APPEND, STRLEN and the range
 // commands. Counters (INCR family) live in counters.ts.
+import { wrongArityText } from '../../command-table';
 import { array, bulk, bulkOrNil, error, integer, NIL, OK, type Reply } from '../../reply';
 import { isErrorReply, parseInteger } from '../arguments';
 import { expiryDeadline, parseStringWriteOptions } from '../expiry-options';
@@ -93,7 +94,7 @@ function mget(args: readonly string[], ctx: CommandContext): Reply {
 
 function msetGeneric(onlyIfNoneExists: boolean) {
   return (args: readonly string[], ctx: CommandContext): Reply => {
-    if (args.length % 2 === 0) return error(`ERR wrong number of arguments for '${args[0].toLowerCase()}' command`);
+    if (args.length % 2 === 0) return error(wrongArityText(args[0].toLowerCase()));
     if (onlyIfNoneExists) {
       for (let index = 1; index < args.length; index += 2) if (ctx.db.lookup(args[index], ctx.now) !== undefined) return integer(0);
     }

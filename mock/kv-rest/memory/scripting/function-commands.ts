@@ -2,6 +2,7 @@
 // FCALL / FCALL_RO, with Redis 7.0's argument handling and error texts. Libraries live as long as
 // the engine: FLUSHALL and FLUSHDB leave them, as in Redis; FUNCTION FLUSH and DELETE remove them.
 // FUNCTION DUMP and RESTORE are not served: their payload is Redis's RDB encoding.
+import { unknownSubcommandOrArityText } from '../../command-table';
 import { bulk, error, OK, type Reply } from '../../reply';
 import { parseInteger, isErrorReply } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
@@ -56,32 +57,19 @@ function list(libraries: FunctionLibraries, args: readonly string[]): Reply {
 export function createFunctionHandlers(runner: ScriptRunner): CommandHandlers {
   const libraries = new FunctionLibraries();
 
-  const functionCommand = (args: readonly string[]): Reply => {
-    switch (args[1].toLowerCase()) {
-      case 'load':
-        return load(libraries, runner, args);
-      case 'list':
-        return list(libraries, args);
-      case 'delete': {
-        const deleted = libraries.delete(args[2]);
-        if (!deleted) return error('ERR Library not found');
-        runner.forgetLibrary(deleted.name);
-        return OK;
-      }
-      case 'flush':
-        if (args.length > 3) return error(`ERR unknown subcommand or wrong number of arguments for '${args[1]}'. Try FUNCTION HELP.`);
-        if (args.length === 3 && !/^(async|sync)$/i.test(args[2])) return error('ERR FUNCTION FLUSH only supports SYNC|ASYNC option');
-        for (const library of libraries.all()) runner.forgetLibrary(library.name);
-        libraries.clear();
-        return OK;
-      case 'stats':
-        return libraries.stats();
-      case 'kill':
-        // Commands run one at a time here, so no function is ever running when KILL arrives.
-        return error('NOTBUSY No scripts in execution right now.');
-      default:
-        return error(`ERR unknown subcommand '${args[1]}'. Try FUNCTION HELP.`);
-    }
+  const deleteLibrary = (args: readonly string[]): Reply => {
+    const deleted = libraries.delete(args[2]);
+    if (!deleted) return error('ERR Library not found');
+    runner.forgetLibrary(deleted.name);
+    return OK;
+  };
+
+  const flush = (args: readonly string[]): Reply => {
+    if (args.length > 3) return error(unknownSubcommandOrArityText(args[1], 'function'));
+    if (args.length === 3 && !/^(async|sync)$/i.test(args[2])) return error('ERR FUNCTION FLUSH only supports SYNC|ASYNC option');
+    for (const library of libraries.all()) runner.forgetLibrary(library.name);
+    libraries.clear();
+    return OK;
   };
 
   const call = (readOnly: boolean) => (args: readonly string[], ctx: CommandContext): Reply => {
@@ -97,5 +85,15 @@ export function createFunctionHandlers(runner: ScriptRunner): CommandHandlers {
     return runner.callFunction(found.library, found.info.name, { keys, args: args.slice(3 + count), readOnly: readOnly || noWrites, ctx });
   };
 
-  return { function: functionCommand, fcall: call(false), fcall_ro: call(true) };
+  return {
+    'function|load': (args) => load(libraries, runner, args),
+    'function|list': (args) => list(libraries, args),
+    'function|delete': deleteLibrary,
+    'function|flush': flush,
+    'function|stats': () => libraries.stats(),
+    // Commands run one at a time here, so no function is ever running when KILL arrives.
+    'function|kill': () => error('NOTBUSY No scripts in execution right now.'),
+    fcall: call(false),
+    fcall_ro: call(true),
+  };
 }

@@ -43,22 +43,27 @@ export function createScriptingHandlers(options: ScriptingOptions = {}): Command
     return runner.run({ sha: args[1].toLowerCase(), keys: split.keys, args: split.argv, readOnly, ctx });
   };
 
-  const script = (args: readonly string[]): Reply => {
-    switch (args[1].toLowerCase()) {
-      case 'load': {
-        const loaded = runner.load(args[2]);
-        return 'error' in loaded ? loaded.error : bulk(loaded.sha);
-      }
-      case 'exists':
-        return array(args.slice(2).map((sha) => integer(runner.has(sha.toLowerCase()) ? 1 : 0)));
-      case 'flush':
-        if (args.length === 3 && !/^(async|sync)$/i.test(args[2])) return error('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
-        runner.flush();
-        return OK;
-      default:
-        return error(`ERR unknown subcommand '${args[1]}'. Try SCRIPT HELP.`);
-    }
+  const scriptLoad = (args: readonly string[]): Reply => {
+    const loaded = runner.load(args[2]);
+    return 'error' in loaded ? loaded.error : bulk(loaded.sha);
   };
 
-  return { eval: evaluate(false), eval_ro: evaluate(true), evalsha: evaluateSha(false), evalsha_ro: evaluateSha(true), script, ...createFunctionHandlers(runner) };
+  const scriptExists = (args: readonly string[]): Reply => array(args.slice(2).map((sha) => integer(runner.has(sha.toLowerCase()) ? 1 : 0)));
+
+  const scriptFlush = (args: readonly string[]): Reply => {
+    if (args.length === 3 && !/^(async|sync)$/i.test(args[2])) return error('ERR SCRIPT FLUSH only support SYNC|ASYNC option');
+    runner.flush();
+    return OK;
+  };
+
+  return {
+    eval: evaluate(false),
+    eval_ro: evaluate(true),
+    evalsha: evaluateSha(false),
+    evalsha_ro: evaluateSha(true),
+    'script|load': scriptLoad,
+    'script|exists': scriptExists,
+    'script|flush': scriptFlush,
+    ...createFunctionHandlers(runner),
+  };
 }

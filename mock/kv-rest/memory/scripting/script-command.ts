@@ -1,8 +1,8 @@
-// One command called from a script (redis.call / redis.pcall), with the checks Redis makes before
-// running it: known command and arity, not refused from scripts, the Read Only token's rights, and
-// no writes from a read-only run. Shared by the Lua runner and the native scripts, so both refuse
-// with the same words in the same order.
-import { allowedForReadOnlyToken, lookupCommand } from '../../command-table';
+// One command called from a script (redis.call / redis.pcall), resolved once here with the checks
+// Redis makes before running it: known command and arity, not refused from scripts, the Read Only
+// token's rights, and no writes from a read-only run; the engine then runs the resolved command.
+// Shared by the Lua runner and the native scripts, so both refuse with the same words in the same order.
+import { allowedForReadOnlyToken, lookupCommand, NO_PERMISSION_FROM_SCRIPT_TEXT } from '../../command-table';
 import { error, type Reply } from '../../reply';
 import type { CommandContext } from '../handler';
 
@@ -10,14 +10,16 @@ import type { CommandContext } from '../handler';
 export function runScriptCommand(args: readonly string[], ctx: CommandContext, readOnly: boolean): Reply {
   const found = lookupCommand(args);
   if (!found.ok) {
-    return error(found.error.startsWith('ERR wrong number') ? 'ERR Wrong number of args calling Redis command from script' : 'ERR Unknown Redis command called from script');
+    return error(found.failure === 'arity' ? 'ERR Wrong number of args calling Redis command from script' : 'ERR Unknown Redis command called from script');
   }
-  if (found.spec.unsupported || found.spec.flags.includes('noscript')) return error('ERR This Redis command is not allowed from script');
+  const { spec } = found;
+  // Scripts check `noscript` before anything else, as Redis's scriptCall does.
+  if (spec.unsupported || spec.flags.includes('noscript')) return error('ERR This Redis command is not allowed from script');
   // The Read Only token's scripts run only what the token may run directly, as the redis engine's
   // confined user makes Redis do; Redis checks ACLs before the read-only flag.
-  if (ctx.caller.readOnly && !allowedForReadOnlyToken(found.spec)) return error("ERR The user executing the script can't run this command or subcommand");
-  if (readOnly && found.spec.flags.includes('write')) return error('ERR Write commands are not allowed from read-only scripts.');
-  return ctx.call(args);
+  if (ctx.caller.readOnly && !allowedForReadOnlyToken(spec)) return error(NO_PERMISSION_FROM_SCRIPT_TEXT);
+  if (readOnly && spec.flags.includes('write')) return error('ERR Write commands are not allowed from read-only scripts.');
+  return ctx.call({ args, spec });
 }
 
 /** An uncaught error as Redis frames it: the error's text, then the script and the line it was on. */
