@@ -243,14 +243,20 @@ export class RateLimiter {
     return longest && { check: longest, success: false, limit: longest.rule.strategy.limiter.tokens, remaining: 0, reset: longestReset, from: 'block cache' };
   }
 
-  private async limit(check: Check): Promise<Outcome> {
+  /** Not async: an admitted request (the usual case) costs one promise per strategy, the library's own. */
+  private limit(check: Check): Promise<Outcome> {
     // The limiters keep no analytics of their own (decision-events.ts records), so `pending` is settled.
-    const result = await check.rule.limiter.limit(check.limiterKey);
-    const outcome: Outcome = { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset: result.reset, from: 'store' };
-    // A shadow strategy refuses no one, so it is never remembered as blocked.
-    if (result.success || check.rule.mode === 'shadow') return outcome;
-    // A refused caller is answered from memory until the algorithm could admit it again, and told to retry then.
-    const reopensAt = await check.rule.reopensAt(check.method, check.caller, result.reset);
+    return check.rule.limiter.limit(check.limiterKey).then((result) => {
+      const outcome: Outcome = { check, success: result.success, limit: result.limit, remaining: Math.max(0, result.remaining), reset: result.reset, from: 'store' };
+      // A shadow strategy refuses no one, so it is never remembered as blocked.
+      return result.success || check.rule.mode === 'shadow' ? outcome : this.remembered(outcome);
+    });
+  }
+
+  /** A refused caller is answered from memory until the algorithm could admit it again, and told to retry then. */
+  private async remembered(outcome: Outcome): Promise<Outcome> {
+    const { check } = outcome;
+    const reopensAt = await check.rule.reopensAt(check.method, check.caller, outcome.reset);
     if (reopensAt === undefined) return outcome;
     this.blocked.block(blockKey(check.rule.index, check.limiterKey), reopensAt);
     return { ...outcome, reset: reopensAt };

@@ -1,12 +1,13 @@
 // Builds one @upstash/ratelimit limiter per rule: fixed-window, sliding-window or token-bucket
 // (refilling `refillRate` per window, holding at most `tokens`).
 import { Ratelimit } from '@upstash/ratelimit';
-import type { Redis } from '@upstash/redis';
 import type { Limit } from '../config/rules';
+import type { ScriptClient } from './script-client';
 
 type Window = Parameters<typeof Ratelimit.fixedWindow>[1];
 
-export function createLimiter(limit: Limit, redis: Redis, prefix: string): Ratelimit {
+/** `redis`: an @upstash/redis client, or the plugin's script client over the same store (script-client.ts). */
+export function createLimiter(limit: Limit, redis: ScriptClient, prefix: string): Ratelimit {
   const { algorithm, tokens, refillRate } = limit;
   const window = limit.window.upstash as Window;
   const limiter =
