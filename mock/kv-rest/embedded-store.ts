@@ -3,9 +3,10 @@
 // (command table, size limits) and the same JSON encoding, so the plugin sees exactly what it would
 // see over HTTP from `npx strapi-plugin-ratelimit mock`. The plugin loads it lazily through the
 // package's own `strapi-plugin-ratelimit/mock` export, never by importing mock/ from server/ (the two
-// stay independent, and production never loads the engine). A request's body goes through JSON once
-// more than strictly needed, so that it is parsed by the very code the HTTP server uses.
-import { commandFromJsonBody, commandsFromJsonBody } from './http/command-input';
+// stay independent, and production never loads the engine). A request's body is handed over as the
+// values a client would send as JSON and checked by the very code that checks the HTTP server's
+// parsed bodies, with no JSON text in between.
+import { commandFromJsonValue, commandsFromJsonValues } from './http/command-input';
 import { CommandRunner, type RunContext } from './http/command-runner';
 import { encodeEnvelope, encodeEnvelopes } from './http/encode-json';
 import { HttpError } from '../http-kit/http-error';
@@ -32,11 +33,11 @@ export function createEmbeddedStore(): EmbeddedStore {
   // No token reaches this store: the registry only has to exist for the runner. The REST server's
   // default limits apply (sizes bounded, no daily count).
   const runner = new CommandRunner(engine, new TokenRegistry(generateToken(), generateToken()), new RequestLimits(KV_REST_DEFAULTS));
-  const answer = async (path: string, json: Buffer): Promise<string> => {
-    if (path === '') return encodeEnvelope((await runner.runEach([commandFromJsonBody(json)], CONTEXT))[0], false);
-    if (path === 'pipeline') return encodeEnvelopes(await runner.runEach(commandsFromJsonBody(json), CONTEXT), false);
+  const answer = async (path: string, body: unknown): Promise<string> => {
+    if (path === '') return encodeEnvelope((await runner.runEach([commandFromJsonValue(body)], CONTEXT))[0], false);
+    if (path === 'pipeline') return encodeEnvelopes(await runner.runEach(commandsFromJsonValues(body), CONTEXT), false);
     if (path === 'multi-exec') {
-      const replies = await runner.runTransaction(commandsFromJsonBody(json), CONTEXT);
+      const replies = await runner.runTransaction(commandsFromJsonValues(body), CONTEXT);
       if (!Array.isArray(replies)) throw new HttpError(400, replies.message);
       return encodeEnvelopes(replies, false);
     }
@@ -45,7 +46,7 @@ export function createEmbeddedStore(): EmbeddedStore {
   return {
     async request(path, body) {
       try {
-        return JSON.parse(await answer(path, Buffer.from(JSON.stringify(body))));
+        return JSON.parse(await answer(path, body));
       } catch (failure) {
         if (failure instanceof HttpError) return { error: failure.message };
         throw failure;

@@ -63,9 +63,9 @@ const consoleLogger: RateLimitLogger = { info: (message) => console.info(message
 /** Builds the limiter of a validated config (see the file header for who calls this). */
 export function createRateLimiter(validated: RateLimitConfig, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
   const config = compileConfig(validated);
-  const { redis, store, close } = asConfigError('url', () => openStore(config, config.timeout));
+  const { redis, scripts, store, close } = asConfigError('url', () => openStore(config, config.timeout));
   const hasherFor = compileHeaderPrivacy(config.hashHeaderValues, headerHashKey(config.token));
-  const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes);
+  const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes, scripts);
   const logger = options.logger ?? consoleLogger;
   const limiter = new RateLimiter(config, rules, logger, options.refuse ?? jsonRefusal, redis, hasherFor, options.verifyCaller);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();

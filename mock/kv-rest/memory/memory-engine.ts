@@ -1,6 +1,7 @@
 // The embedded engine: a TypeScript keyspace behind the Engine interface, with lazy and active
 // expiry, ACL users, pub/sub and MONITOR. Every command runs synchronously, so a transaction (a
 // loop with no await inside) is atomic by construction.
+import { TurnBatch } from '../../../shared/turn-batch';
 import { EngineRefusal, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
 import { error, type Reply } from '../reply';
 import type { ResolvedCommand } from '../resolved-command';
@@ -22,8 +23,9 @@ export interface MemoryEngineOptions {
   /**
    * Run the commands of one event-loop turn together at its end, in arrival order, instead of each
    * call as it comes (default false). The REST server turns it on: answering a turn's requests in
-   * one burst keeps the CPU's caches warm and roughly halves its CPU time per request under load,
-   * for a delay of one turn.
+   * one burst cost 14 µs of CPU per GET under load against 16 µs call by call (50 connections,
+   * median of 7 interleaved rounds), while the wait is the rest of the poll phase, a few µs at low
+   * load (no difference in p50 at 1,000 requests/s).
    */
   readonly runAtEndOfTurn?: boolean;
   /** Most elements one reply may hold, at every depth (default 1,000,000); larger ones answer an error. */
@@ -49,11 +51,11 @@ class MemoryEngine implements Engine {
   private readonly streams = new Set<() => void>();
   private readonly expiryTimer: NodeJS.Timeout;
   private closed = false;
-  private endOfTurn: Promise<void> | undefined;
-  private readonly runAtEndOfTurn: boolean;
+  /** Calls waiting for the end of this turn (runAtEndOfTurn only). */
+  private readonly turn: TurnBatch<() => void> | undefined;
 
   constructor(options: MemoryEngineOptions) {
-    this.runAtEndOfTurn = options.runAtEndOfTurn ?? false;
+    this.turn = options.runAtEndOfTurn ? new TurnBatch((waiting) => waiting.forEach((resume) => resume())) : undefined;
     this.state = {
       db: new Keyspace(),
       acl: new AclUsers(),
@@ -85,20 +87,11 @@ class MemoryEngine implements Engine {
     if (this.closed) throw new Error('The memory engine is closed');
   }
 
-  /** Resolves at the end of this turn of the event loop: the same promise for every caller of the turn. */
-  private turnEnd(): Promise<void> {
-    return (this.endOfTurn ??= new Promise((resolve) =>
-      setImmediate(() => {
-        this.endOfTurn = undefined;
-        resolve();
-      }),
-    ));
-  }
-
   async execute(commands: readonly ResolvedCommand[], options: ExecuteOptions): Promise<Reply[]> {
     this.assertOpen();
-    if (this.runAtEndOfTurn) {
-      await this.turnEnd();
+    const turn = this.turn;
+    if (turn) {
+      await new Promise<void>((resume) => turn.add(resume));
       this.assertOpen();
     }
     // Transactions and pipelines alike run to the end without yielding, so nothing interleaves.

@@ -1,8 +1,10 @@
 // One TCP connection to redis-server: pipelined commands answered in order (a FIFO of pending
 // batches), a timeout per batch after which the connection is dropped (its replies could no longer
 // be matched), and a push mode for SUBSCRIBE/MONITOR streams. Everything sent during one turn of
-// the event loop goes out in one write: under load, one system call for many HTTP requests.
+// the event loop goes out in one write (shared/turn-batch.ts): under load, one system call for many
+// HTTP requests.
 import { connect, type Socket } from 'node:net';
+import { TurnBatch } from '../../../shared/turn-batch';
 import type { Reply } from '../reply';
 import { encodeCommand, encodeCommands, RespParser } from './resp-codec';
 
@@ -52,7 +54,10 @@ export class RedisConnection {
   private readonly ready: Promise<void>;
   private pushListener: ((reply: Reply) => void) | undefined;
   private failure: Error | undefined;
-  private corked = false;
+  /** This turn's writes, sent together at its end. */
+  private readonly writes = new TurnBatch<Buffer>((writes) => {
+    if (!this.failure) this.socket.write(writes.length === 1 ? writes[0] : Buffer.concat(writes));
+  });
   /** One timer watches the oldest batch's deadline (later batches have later deadlines). */
   private deadlineTimer: NodeJS.Timeout | undefined;
 
@@ -102,6 +107,11 @@ export class RedisConnection {
     return this.failure === undefined;
   }
 
+  /** Whether something sent during this turn is still waiting for the turn's one write. */
+  get writingThisTurn(): boolean {
+    return this.writes.waiting;
+  }
+
   /** Sends commands in one write; resolves with one reply per command, in order. */
   send(commands: readonly (readonly string[])[]): Promise<Reply[]> {
     if (this.failure) return Promise.reject(this.failure);
@@ -126,18 +136,8 @@ export class RedisConnection {
 
   /** Holds writes until the end of this turn of the event loop, then sends them together. */
   private write(data: Buffer): void {
-    if (!this.corked) {
-      this.corked = true;
-      this.socket.cork();
-      setImmediate(this.uncork);
-    }
-    this.socket.write(data);
+    this.writes.add(data);
   }
-
-  private readonly uncork = (): void => {
-    this.corked = false;
-    this.socket.uncork();
-  };
 
   /** The pending socket keeps the process alive, so the watch need not. */
   private watch(delayMs: number): NodeJS.Timeout {

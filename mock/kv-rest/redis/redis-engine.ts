@@ -51,7 +51,8 @@ class RedisEngine implements Engine {
   /** Pooled connections of the Standard token and of the Read Only token. */
   private readonly pools = { standard: [] as Promise<RedisConnection>[], readOnly: [] as Promise<RedisConnection>[] };
   private next = 0;
-  private slotThisTurn: number | undefined;
+  /** Each pool's connection handed out last: the turn's requests keep it while its turn's write waits. */
+  private readonly lastHandedOut = { standard: undefined as RedisConnection | undefined, readOnly: undefined as RedisConnection | undefined };
   private readonly scripts = new ScriptRewrites();
   private readonly killer: ScriptKiller;
   /** Users REST callers may not change: the engine's own and the user it administers Redis as. */
@@ -226,17 +227,21 @@ class RedisEngine implements Engine {
   /**
    * A pooled connection for the database's own tokens (a pool per token); one per ACL user
    * otherwise. Missing and dead ones are opened. The pools turn once per turn of the event loop,
-   * not per request, so the requests that arrive together share one connection and so one write
-   * (see connection.ts).
+   * not per request: while the connection handed out last still holds this turn's write (see
+   * connection.ts), the requests that arrive together get it too, and so share one write.
    */
   private async connectionFor(caller: Caller): Promise<RedisConnection> {
     if (caller.user !== 'default') return this.userConnection(caller);
-    const pool = caller.readOnly ? this.pools.readOnly : this.pools.standard;
-    if (this.slotThisTurn === undefined) {
-      this.slotThisTurn = this.next++ % this.poolSize;
-      setImmediate(() => (this.slotThisTurn = undefined));
-    }
-    const slot = this.slotThisTurn;
+    const which = caller.readOnly ? 'readOnly' : 'standard';
+    const last = this.lastHandedOut[which];
+    if (last?.usable && last.writingThisTurn) return last;
+    const connection = await this.pooledConnection(this.pools[which], this.next++ % this.poolSize, caller);
+    this.lastHandedOut[which] = connection;
+    return connection;
+  }
+
+  /** The pool's connection in `slot`, opened when missing or dead. */
+  private async pooledConnection(pool: Promise<RedisConnection>[], slot: number, caller: Caller): Promise<RedisConnection> {
     const pending = pool[slot];
     if (pending === undefined) return (pool[slot] = this.open(caller));
     const connection = await pending.catch(() => undefined);

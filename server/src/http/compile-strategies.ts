@@ -5,6 +5,7 @@ import type { Redis } from '@upstash/redis';
 import { asConfigError } from '../config/errors';
 import type { CompiledConfig, Rule } from '../config/rules';
 import { createLimiter } from '../limiter/create-limiter';
+import type { ScriptClient } from '../limiter/script-client';
 import { compileReopening, type Reopening } from '../limiter/reopening';
 import type { HeaderValueHasher } from './header-privacy';
 import { compileIdentifier, type IdentifierExtractor } from './identify';
@@ -20,12 +21,12 @@ export interface CompiledRule extends Rule {
   readonly windowSeconds: number;
 }
 
-function compileStrategy(rule: Rule, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes: readonly string[] | undefined): CompiledRule {
+function compileStrategy(rule: Rule, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes: readonly string[] | undefined, scripts: ScriptClient): CompiledRule {
   return {
     ...rule,
     matches: compilePathMatcher(rule.path, contentApiPrefixes),
     identify: compileIdentifier(rule.strategy.identifierSource, hasherFor),
-    limiter: asConfigError(`strategy[${rule.index}].limiter`, () => createLimiter(rule, redis)),
+    limiter: asConfigError(`strategy[${rule.index}].limiter`, () => createLimiter(rule, scripts)),
     reopensAt: compileReopening(rule, redis),
     windowSeconds: Math.max(1, Math.round(rule.limit.window.milliseconds / 1000)),
   };
@@ -34,8 +35,16 @@ function compileStrategy(rule: Rule, redis: Redis, hasherFor: (header: string) =
 /**
  * Compiles the rules of a config. Whatever still fails here (a limit the algorithms refuse in a
  * config that bypassed the schema) is a RateLimitConfigError naming the strategy's field.
- * `hasherFor` decides which header values are keyed by their HMAC (header-privacy.ts).
+ * `hasherFor` decides which header values are keyed by their HMAC (header-privacy.ts); the limiters
+ * run their scripts on `scripts` (the plugin's script client over the same store; `redis` itself when
+ * left out).
  */
-export function compileStrategies(config: CompiledConfig, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes?: readonly string[]): CompiledRule[] {
-  return config.rules.map((rule) => asConfigError(`strategy[${rule.index}]`, () => compileStrategy(rule, redis, hasherFor, contentApiPrefixes)));
+export function compileStrategies(
+  config: CompiledConfig,
+  redis: Redis,
+  hasherFor: (header: string) => HeaderValueHasher,
+  contentApiPrefixes?: readonly string[],
+  scripts: ScriptClient = redis,
+): CompiledRule[] {
+  return config.rules.map((rule) => asConfigError(`strategy[${rule.index}]`, () => compileStrategy(rule, redis, hasherFor, contentApiPrefixes, scripts)));
 }

@@ -300,21 +300,28 @@ export class RateLimiter {
     return longest && { check: longest, success: false, limit: this.lastLimits.of(longest.rule.index), remaining: 0, reset: longestReset, from: 'block cache' };
   }
 
-  private async limit(check: Check): Promise<Outcome> {
+  /** Not async: an admitted request (the usual case) costs one promise per strategy, the library's own. */
+  private limit(check: Check): Promise<Outcome> {
     // The limiters keep no analytics of their own (decision-events.ts records), so `pending` is settled.
-    const result = await check.rule.limiter.limit(check.limiterKey);
+    return check.rule.limiter.limit(check.limiterKey).then((result) => {
+      const { rule } = check;
+      if (this.lastLimits.saw(rule.index, result.limit)) this.blocked.forgetStrategy(rule.index);
+      // A foreign value in the live key leaves the library's limit NaN: the headers keep the last valid one.
+      const limit = this.lastLimits.of(rule.index);
+      // A token bucket filled under a higher limit keeps its tokens after the limit is lowered, until
+      // it refills: the headers never say more remain than the limit.
+      const remaining = Math.min(limit, Math.max(0, result.remaining || 0));
+      const outcome: Outcome = { check, success: result.success, limit, remaining, reset: result.reset, from: 'store' };
+      // A shadow strategy refuses no one, so it is never remembered as blocked.
+      return result.success || rule.mode === 'shadow' ? outcome : this.remembered(outcome);
+    });
+  }
+
+  /** A refused caller is answered from memory until the algorithm could admit it again, and told to retry then. */
+  private async remembered(outcome: Outcome): Promise<Outcome> {
+    const { check } = outcome;
     const { rule } = check;
-    if (this.lastLimits.saw(rule.index, result.limit)) this.blocked.forgetStrategy(rule.index);
-    // A foreign value in the live key leaves the library's limit NaN: the headers keep the last valid one.
-    const limit = this.lastLimits.of(rule.index);
-    // A token bucket filled under a higher limit keeps its tokens after the limit is lowered, until
-    // it refills: the headers never say more remain than the limit.
-    const remaining = Math.min(limit, Math.max(0, result.remaining || 0));
-    const outcome: Outcome = { check, success: result.success, limit, remaining, reset: result.reset, from: 'store' };
-    // A shadow strategy refuses no one, so it is never remembered as blocked.
-    if (result.success || rule.mode === 'shadow') return outcome;
-    // A refused caller is answered from memory until the algorithm could admit it again, and told to retry then.
-    const reopensAt = await rule.reopensAt(check.method, check.caller, result.reset, limit);
+    const reopensAt = await rule.reopensAt(check.method, check.caller, outcome.reset, outcome.limit);
     if (reopensAt === undefined) return outcome;
     // A window refusal is held at most blockedCacheMaxMs, so a limit raised elsewhere reaches this
     // instance within it; a raised limit adds no token to an empty bucket, so bucket refusals last to the refill.

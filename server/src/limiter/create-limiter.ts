@@ -2,14 +2,17 @@
 // (refilling `refillRate` per window, holding at most `tokens`), reading the rule's live limit, when
 // one is stored, in the same script call (live-limit-scope.ts).
 import { Ratelimit } from '@upstash/ratelimit';
-import type { Redis } from '@upstash/redis';
 import type { Rule } from '../config/rules';
 import { readLiveLimitAt } from './live-limit-scope';
+import type { ScriptClient } from './script-client';
 
 type Window = Parameters<typeof Ratelimit.fixedWindow>[1];
 
-/** The limiter of a rule: counting under the rule's prefix, reading the rule's live limit. */
-export function createLimiter(rule: Pick<Rule, 'limit' | 'keys'>, redis: Redis): Ratelimit {
+/**
+ * The limiter of a rule: counting under the rule's prefix, reading the rule's live limit. `redis`: an
+ * @upstash/redis client, or the plugin's script client over the same store (script-client.ts).
+ */
+export function createLimiter(rule: Pick<Rule, 'limit' | 'keys'>, redis: ScriptClient): Ratelimit {
   const { limit, keys } = rule;
   const { algorithm, tokens, refillRate } = limit;
   const window = limit.window.upstash as Window;

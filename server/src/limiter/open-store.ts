@@ -5,12 +5,15 @@
 import { Redis, type Requester, type UpstashResponse } from '@upstash/redis';
 import type { RateLimitConfig } from '../config/schema';
 import { EmbeddedRequester } from './embedded-requester';
+import { createScriptClient, type ScriptClient } from './script-client';
 import { PipeliningRequester, StoreUnavailableError } from './store-requester';
 import type { StoreInUse } from '../admin-api/usage-types';
 import { storeInUse } from './store-in-use';
 
 export interface StoreClient {
   readonly redis: Redis;
+  /** The same store for the limiters' scripts, without @upstash/redis's command layer (script-client.ts). */
+  readonly scripts: ScriptClient;
   readonly store: StoreInUse;
   close(): void;
 }
@@ -28,5 +31,6 @@ function requesterFor(config: RateLimitConfig, store: StoreInUse, timeoutMs: num
 export function openStore(config: RateLimitConfig, timeoutMs: number): StoreClient {
   const store = storeInUse(config);
   const requester = requesterFor(config, store, timeoutMs);
-  return { redis: new Redis(requester), store, close: () => requester.close() };
+  const redis = new Redis(requester);
+  return { redis, scripts: createScriptClient(requester, redis), store, close: () => requester.close() };
 }

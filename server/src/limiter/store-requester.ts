@@ -1,10 +1,11 @@
 // How the plugin talks to the key-value REST store: @upstash/redis's Requester over our own
 // keep-alive HTTP/1.1 connections (store-connections.ts), a timeout on every call, a circuit breaker
 // that stops calling a store that has just failed (store-circuit.ts), and the commands issued in the
-// same turn of the event loop sent as one /pipeline request. It replaces
+// same turn of the event loop sent as one /pipeline request (shared/turn-batch.ts). It replaces
 // @upstash/redis's default transport (global fetch, one request per command), which costs several
 // times more CPU per request and cannot batch commands from different limiters.
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
+import { TurnBatch } from '../../../shared/turn-batch';
 import { StoreCircuit } from './store-circuit';
 import { StoreConnections, StoreUnavailableError } from './store-connections';
 
@@ -30,8 +31,7 @@ export class PipeliningRequester implements Requester {
   private readonly heads = new Map<string, string>();
   private readonly endpoint: URL;
   private readonly fixedHeaders: string;
-  private queue: Pending[] = [];
-  private flushScheduled = false;
+  private readonly batch = new TurnBatch<Pending>((batch) => this.flush(batch));
 
   constructor(url: string, token: string, timeoutMs: number) {
     this.endpoint = new URL(url.endsWith('/') ? url : `${url}/`);
@@ -41,23 +41,14 @@ export class PipeliningRequester implements Requester {
 
   request<TResult = unknown>(request: UpstashRequest): Promise<UpstashResponse<TResult>> {
     if (request.path && request.path.length > 0) return this.post(request.path.join('/'), request.body) as Promise<UpstashResponse<TResult>>;
-    return new Promise((resolve, reject) => {
-      this.queue.push({ command: request.body, resolve: resolve as Pending['resolve'], reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+    return new Promise((resolve, reject) => this.batch.add({ command: request.body, resolve: resolve as Pending['resolve'], reject }));
   }
 
   close(): void {
     this.connections.close();
   }
 
-  private flush(): void {
-    const batch = this.queue;
-    this.queue = [];
-    this.flushScheduled = false;
+  private flush(batch: Pending[]): void {
     if (batch.length === 1) {
       this.post('', batch[0].command).then((response) => batch[0].resolve(response as UpstashResponse<unknown>), batch[0].reject);
       return;
