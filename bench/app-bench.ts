@@ -1,10 +1,15 @@
 // Runs one app scenario (a fresh app child, a warm-up, a measured load run) and turns the rounds
 // into the table: medians, and ratios against the baseline of the same app measured in the same round.
-import { forkChild, processCpuMicros, type NodeChild } from './processes';
+import path from 'node:path';
+import { startStrapiChild } from '../tests/fixtures/strapi-child';
+import type { ChildCalls, NodeChild } from '../tests/fixtures/node-child';
+import type { AppUsage } from './app-meter';
+import { forkChild, processCpuMicros, tracked } from './processes';
 import { runFixedRate } from './fixed-rate-load';
+import type { AppChildInput, KoaAppReady } from './koa-app-process';
 import { runLoad } from './load';
-import { IDENTIFIER_HEADER, ROUTE, type AppScenario } from './scenarios';
-import type { AppChildInput, AppReady, AppUsage } from './app-process';
+import { IDENTIFIER_HEADER, pluginStoreConfig, ROUTE, type AppScenario } from './scenarios';
+import type { StrapiAppExtra } from './strapi-app-extension';
 import type { StoreReady, StoreUsage } from './store-process';
 import { cell, markdownTable, medianOf, pairedByRound, signedCell } from './table';
 
@@ -60,11 +65,40 @@ async function storeCpu(scenario: AppScenario, context: AppBenchContext): Promis
   return { usage, micros: (usage?.cpuMicros ?? 0) + redisMicros };
 }
 
+/** An app child of a scenario, ready for load. */
+interface AppUnderLoad {
+  readonly url: string;
+  /** Headers every request of the load sends: the scenario's credential, if it has one. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly calls: ChildCalls;
+  stop(): Promise<void>;
+}
+
+/** The Koa scenarios in koa-app-process.ts; the Strapi ones in the tests' Strapi child, with strapi-app-extension.ts inside it. */
+async function startApp(scenario: AppScenario, context: AppBenchContext): Promise<AppUnderLoad> {
+  if (scenario.app === 'koa') {
+    const input: AppChildInput = { scenario, stores: context.store.ready, redisUrl: context.redis?.url };
+    const koa = await forkChild<KoaAppReady>('koa-app-process', [JSON.stringify(input)]);
+    return { url: koa.ready.url, headers: {}, calls: koa.calls, stop: koa.stop };
+  }
+  const spec = scenario.limiter;
+  if (spec.kind === 'rate-limiter-flexible' || spec.kind === 'static-refusal') throw new Error('the Strapi scenarios compare the plugin with no limiter only');
+  const strapi = tracked(
+    await startStrapiChild<StrapiAppExtra>({
+      config: spec.kind === 'plugin' ? { ...pluginStoreConfig(spec.store, context.store.ready), strategy: spec.strategy } : {},
+      pluginEnabled: spec.kind === 'plugin',
+      logLevel: 'error',
+      startTimeoutMs: 180_000,
+      extension: { module: path.join(__dirname, 'strapi-app-extension.js'), input: scenario.credential },
+    }),
+  );
+  return { url: strapi.url, headers: strapi.extra.headers, calls: strapi.calls, stop: strapi.stop };
+}
+
 export async function measureAppScenario(scenario: AppScenario, context: AppBenchContext): Promise<AppSample> {
-  const input: AppChildInput = { scenario, stores: context.store.ready, redisUrl: context.redis?.url };
-  const app = await forkChild<AppReady>('app-process', [JSON.stringify(input)], { timeoutMs: scenario.app === 'strapi' ? 180_000 : 30_000 });
+  const app = await startApp(scenario, context);
   try {
-    const load = { url: `${app.ready.url}${ROUTE}`, perConnectionHeader: IDENTIFIER_HEADER, headers: app.ready.headers };
+    const load = { url: `${app.url}${ROUTE}`, perConnectionHeader: IDENTIFIER_HEADER, headers: app.headers };
     await runLoad({ ...load, seconds: context.timing.warmupSeconds });
     const storeBefore = await storeCpu(scenario, context);
     await app.calls.call('cpu-start');

@@ -3,6 +3,7 @@
 // sent to the child as JSON, so the parent and the child agree on one definition.
 import type { RateLimitConfigInput } from '../server/src';
 import type { BenchCredential } from './credentials';
+import type { StoreReady } from './store-process';
 
 type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
 
@@ -101,4 +102,12 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
 /** Scenarios that need a redis-server: the plugin on the redis engine and rate-limiter-flexible's Redis store. */
 export function needsRedis(scenario: AppScenario): boolean {
   return 'store' in scenario.limiter && scenario.limiter.store === 'redis';
+}
+
+/** The plugin's url and token for a store; none for the embedded store (development, in the app's process). */
+export function pluginStoreConfig(store: 'memory' | 'redis' | 'embedded', stores: StoreReady): { url?: string; token?: string } {
+  if (store === 'embedded') return {};
+  const endpoint = stores[store];
+  if (!endpoint) throw new Error(`no ${store} store in this run`);
+  return { url: endpoint.url, token: endpoint.token };
 }

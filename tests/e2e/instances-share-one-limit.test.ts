@@ -1,10 +1,10 @@
 // Two Strapi instances on one store share one limit: their combined admissions never exceed `tokens`.
 import { startKvRestServer, type KvRestServer } from '../../mock';
-import { startStrapiProcess, type StrapiProcess } from '../support/strapi-process';
+import { startStrapiChild, type StrapiChild } from '../fixtures/strapi-child';
 
 describe('two Strapi instances sharing one store', () => {
   let kv: KvRestServer;
-  let instances: StrapiProcess[] = [];
+  let instances: StrapiChild[] = [];
 
   beforeAll(async () => {
     kv = await startKvRestServer();
@@ -16,7 +16,7 @@ describe('two Strapi instances sharing one store', () => {
       timeout: 5000,
       strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'token-bucket', tokens: 10, window: '1h' } }],
     };
-    instances = await Promise.all([startStrapiProcess({ config }), startStrapiProcess({ config })]);
+    instances = await Promise.all([startStrapiChild({ config }), startStrapiChild({ config })]);
   }, 120_000);
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.stop()));
