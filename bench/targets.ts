@@ -31,8 +31,8 @@ function pairedRatio<T>(samples: readonly (T | undefined)[], references: readonl
 
 /** A check of `ratio` against `threshold` (`at least` it, or `at most`), and of `also` when given. */
 function ratioCheck(target: string, ratio: Spread | undefined, threshold: number, direction: 'at least' | 'at most', also: { measured: string; holds: boolean } = { measured: '', holds: true }): Check {
+  if (ratio === undefined) return { target, measured: cell(undefined) };
   const measured = `${spreadCell(ratio, 2)}x${also.measured}`;
-  if (ratio === undefined) return { target, measured };
   const met = (direction === 'at least' ? ratio.median >= threshold : ratio.median <= threshold) && also.holds;
   return { target, measured, met, withinNoise: also.holds && withinNoise(ratio, threshold) };
 }

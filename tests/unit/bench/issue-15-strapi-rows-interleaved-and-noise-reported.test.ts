@@ -3,7 +3,9 @@
 // round, and a ratio whose rounds fall on both sides of 1 (or of a target) is reported within noise.
 import fc from 'fast-check';
 import { APP_SCENARIOS, roundOrder, selectScenarios, type AppScenario } from '../../../bench/scenarios';
+import { kvSampleKey, type KvSample } from '../../../bench/kv-bench';
 import { signedCell, spreadCell, spreadOf, withinNoise } from '../../../bench/table';
+import { targetsTable } from '../../../bench/targets';
 
 const rowsOf = (count: number, app: AppScenario['app'] = 'strapi'): AppScenario[] =>
   Array.from({ length: count }, (_, index) => ({ name: `${app} row ${index}`, app, limiter: { kind: 'none' }, expect: 'allowed' }));
@@ -64,5 +66,21 @@ describe('issue 15: the bench interleaves the rows and says when a ratio is with
 
   it('says nothing about noise below three rounds', () => {
     expect([withinNoise(spreadOf([0.9, 1.1], (value) => value), 1), withinNoise(spreadOf([0.9, 1.0, 1.1], (value) => value), 1)]).toEqual([false, true]);
+  });
+
+  it('calls a target within noise when its rounds fall on both sides of the threshold, met or missed otherwise', () => {
+    const kvRow = (requestsPerSecond: number[]) => requestsPerSecond.map((value): KvSample => ({ requestsPerSecond: value, p50Ms: 1, p99Ms: 2, failures: 0 }));
+    const evalshaRow = (ratios: number[]) => {
+      const kv = new Map([
+        [kvSampleKey('memory engine', 'GET'), kvRow([1000, 1000, 1000, 1000, 1000])],
+        [kvSampleKey('memory engine', 'EVALSHA sliding-window'), kvRow(ratios.map((ratio) => ratio * 1000))],
+      ]);
+      return targetsTable({ scenarios: [], app: new Map(), kv }).split('\n').find((line) => line.includes('EVALSHA'));
+    };
+    expect([evalshaRow([0.85, 0.92, 0.88, 0.95, 0.87]), evalshaRow([0.7, 0.72, 0.69, 0.71, 0.7]), evalshaRow([0.95, 0.93, 0.97, 0.91, 0.94])]).toEqual([
+      '| key-value server alone: sliding-window EVALSHA on the memory engine >= 0.9x its own GET | 0.88 (0.85 to 0.95)x | within noise (missed by the median) |',
+      '| key-value server alone: sliding-window EVALSHA on the memory engine >= 0.9x its own GET | 0.70 (0.69 to 0.72)x | **missed** |',
+      '| key-value server alone: sliding-window EVALSHA on the memory engine >= 0.9x its own GET | 0.94 (0.91 to 0.97)x | met |',
+    ]);
   });
 });
