@@ -1,15 +1,31 @@
-// Runs one app scenario (a fresh app child, a warm-up, a measured load run) and turns the rounds
-// into the table: medians, and ratios against the baseline of the same app measured in the same round.
-import { forkChild, processCpuMicros, type NodeChild } from './processes';
-import { runFixedRate } from './fixed-rate-load';
+// Runs one app scenario (a fresh app child, a warm-up, a measured load run, and for some a run at a
+// fixed moderate rate) and turns the rounds into the table: medians, and ratios against the baseline
+// of the same app measured in the same round, with the rounds' range and whether it is within noise.
+import path from 'node:path';
+import { startStrapiChild } from '../tests/fixtures/strapi-child';
+import type { ChildCalls, NodeChild } from '../tests/fixtures/node-child';
+import type { AppUsage } from './app-meter';
+import { forkChild, processCpuMicros, tracked } from './processes';
+import { runFixedRate, type FixedRateOptions, type FixedRateResult } from './fixed-rate-load';
+import type { AppChildInput, KoaAppReady } from './koa-app-process';
 import { runLoad } from './load';
-import { IDENTIFIER_HEADER, ROUTE, type AppScenario } from './scenarios';
-import type { AppChildInput, AppReady, AppUsage } from './app-process';
+import { baselineOf, IDENTIFIER_HEADER, pluginStoreConfig, ROUTE, type AppScenario } from './scenarios';
+import type { StrapiAppExtra } from './strapi-app-extension';
 import type { StoreReady, StoreUsage } from './store-process';
-import { cell, markdownTable, medianOf, pairedByRound, signedCell } from './table';
+import { cell, markdownTable, medianOf, pairedByRound, signedCell, spreadCell, spreadOf, type Spread } from './table';
 
 export interface Timing {
   readonly warmupSeconds: number;
+  readonly seconds: number;
+}
+
+/**
+ * An app's warm-up is a number of requests, the same for every row of that app: a warm-up of so many
+ * seconds gives the faster row more requests to warm up on (Strapi's first thousands of requests are
+ * several times slower than the rest).
+ */
+export interface AppTiming {
+  readonly warmupRequests: number;
   readonly seconds: number;
 }
 
@@ -17,7 +33,7 @@ export interface AppBenchContext {
   readonly store: NodeChild<StoreReady>;
   /** The throwaway redis-server, when there is one. */
   readonly redis?: { readonly url: string; readonly pid: number };
-  readonly timing: Timing;
+  readonly timing: AppTiming;
   /** The fixed moderate load of the latency rows (scenarios with `latency`). */
   readonly fixedRate: FixedRate;
 }
@@ -47,6 +63,8 @@ export interface AppSample {
   /** At the fixed moderate load, latency scenarios only. */
   readonly fixedRateP50Micros?: number;
   readonly fixedRateP99Micros?: number;
+  /** The app's CPU per request at the fixed moderate load, where no request waits for another. */
+  readonly fixedRateCpuMicrosPerRequest?: number;
 }
 
 /** The CPU time of the processes that serve the scenario's store: the KV REST server and/or redis-server. */
@@ -60,12 +78,41 @@ async function storeCpu(scenario: AppScenario, context: AppBenchContext): Promis
   return { usage, micros: (usage?.cpuMicros ?? 0) + redisMicros };
 }
 
+/** An app child of a scenario, ready for load. */
+interface AppUnderLoad {
+  readonly url: string;
+  /** Headers every request of the load sends: the scenario's credential, if it has one. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly calls: ChildCalls;
+  stop(): Promise<void>;
+}
+
+/** The Koa scenarios in koa-app-process.ts; the Strapi ones in the tests' Strapi child, with strapi-app-extension.ts inside it. */
+async function startApp(scenario: AppScenario, context: AppBenchContext): Promise<AppUnderLoad> {
+  if (scenario.app === 'koa') {
+    const input: AppChildInput = { scenario, stores: context.store.ready, redisUrl: context.redis?.url };
+    const koa = await forkChild<KoaAppReady>('koa-app-process', [JSON.stringify(input)]);
+    return { url: koa.ready.url, headers: {}, calls: koa.calls, stop: koa.stop };
+  }
+  const spec = scenario.limiter;
+  if (spec.kind === 'rate-limiter-flexible' || spec.kind === 'static-refusal') throw new Error('the Strapi scenarios compare the plugin with no limiter only');
+  const strapi = tracked(
+    await startStrapiChild<StrapiAppExtra>({
+      config: spec.kind === 'plugin' ? { ...pluginStoreConfig(spec.store, context.store.ready), strategy: spec.strategy } : {},
+      pluginEnabled: spec.kind === 'plugin',
+      logLevel: 'error',
+      startTimeoutMs: 180_000,
+      extension: { module: path.join(__dirname, 'strapi-app-extension.js'), input: scenario.credential },
+    }),
+  );
+  return { url: strapi.url, headers: strapi.extra.headers, calls: strapi.calls, stop: strapi.stop };
+}
+
 export async function measureAppScenario(scenario: AppScenario, context: AppBenchContext): Promise<AppSample> {
-  const input: AppChildInput = { scenario, stores: context.store.ready, redisUrl: context.redis?.url };
-  const app = await forkChild<AppReady>('app-process', [JSON.stringify(input)], { timeoutMs: scenario.app === 'strapi' ? 180_000 : 30_000 });
+  const app = await startApp(scenario, context);
   try {
-    const load = { url: `${app.ready.url}${ROUTE}`, perConnectionHeader: IDENTIFIER_HEADER, headers: app.ready.headers };
-    await runLoad({ ...load, seconds: context.timing.warmupSeconds });
+    const load = { url: `${app.url}${ROUTE}`, perConnectionHeader: IDENTIFIER_HEADER, headers: app.headers };
+    await runLoad({ ...load, requests: context.timing.warmupRequests });
     const storeBefore = await storeCpu(scenario, context);
     await app.calls.call('cpu-start');
     const result = await runLoad({ ...load, seconds: context.timing.seconds });
@@ -76,7 +123,7 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
     const [countsBefore, countsAfter] = [counts(storeBefore.usage), counts(storeAfter.usage)];
     const storeCalls = countsBefore && countsAfter ? countsAfter.calls - countsBefore.calls : undefined;
     const storeCommands = countsBefore && countsAfter ? countsAfter.commands - countsBefore.commands : undefined;
-    const fixedRate = scenario.latency ? await runFixedRate({ ...context.fixedRate, url: load.url, headers: load.headers, perCallerHeader: IDENTIFIER_HEADER }) : undefined;
+    const fixedRate = scenario.latency ? await measureFixedRate(app, { ...context.fixedRate, url: load.url, headers: load.headers, perCallerHeader: IDENTIFIER_HEADER }) : undefined;
     const perRequest = (total: number | undefined) => (total === undefined || result.requests === 0 ? undefined : total / result.requests);
     return {
       requestsPerSecond: result.requestsPerSecond,
@@ -92,21 +139,33 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
       errors: result.errors + (fixedRate?.errors ?? 0),
       fixedRateP50Micros: fixedRate?.p50Micros,
       fixedRateP99Micros: fixedRate?.p99Micros,
+      fixedRateCpuMicrosPerRequest: fixedRate?.cpuMicrosPerRequest,
     };
   } finally {
     await app.stop();
   }
 }
 
+async function measureFixedRate(app: AppUnderLoad, options: FixedRateOptions): Promise<FixedRateResult & { cpuMicrosPerRequest: number }> {
+  await app.calls.call('cpu-start');
+  const result = await runFixedRate(options);
+  const usage = await app.calls.call<AppUsage>('cpu-stop');
+  return { ...result, cpuMicrosPerRequest: usage.cpuMicros / result.sent };
+}
+
 /** One scenario over its rounds: medians, and paired differences with the baseline of the same round. */
 export interface AppSummary {
   readonly scenario: AppScenario;
+  /** The row its ratios and differences are taken against (see baselineOf). */
+  readonly baseline?: AppScenario;
   readonly requestsPerSecond?: number;
-  readonly vsBaseline?: number;
+  /** Per round, throughput over the baseline's. */
+  readonly vsBaseline?: Spread;
   readonly p50Ms?: number;
   readonly p99Ms?: number;
   readonly appCpuMicrosPerRequest?: number;
-  readonly cpuOverBaselineMicros?: number;
+  /** Per round, app CPU per request minus the baseline's. */
+  readonly cpuOverBaselineMicros?: Spread;
   readonly storeCalls?: number;
   readonly storeCallsPerRequest?: number;
   readonly storeCommandsPerRequest?: number;
@@ -115,26 +174,30 @@ export interface AppSummary {
   readonly errors: number;
   readonly fixedRateP50Micros?: number;
   readonly fixedRateP99Micros?: number;
+  readonly fixedRateCpuMicrosPerRequest?: number;
+  /** Per round, app CPU per request at the fixed rate minus the baseline's. */
+  readonly fixedRateCpuOverBaselineMicros?: Spread;
   readonly rounds: number;
   /** Rounds in which the plugin lost its store and let requests through unlimited. */
   readonly storeFailureRounds: number;
 }
 
-/** `samples.get(scenario)[round]`; a scenario's baseline is the one it names, else the first scenario of its app. */
+/** `samples.get(scenario)[round]`. */
 export function summariseApp(scenarios: readonly AppScenario[], samples: ReadonlyMap<AppScenario, readonly AppSample[]>): AppSummary[] {
   return scenarios.map((scenario) => {
     const own = samples.get(scenario) ?? [];
-    const isBaseline = (candidate: AppScenario) => (scenario.baseline === undefined ? candidate.app === scenario.app : candidate.name === scenario.baseline);
-    const baseline = samples.get(scenarios.find(isBaseline)!) ?? [];
-    const paired = pairedByRound(own, baseline);
+    const baseline = baselineOf(scenario, scenarios);
+    const paired = pairedByRound(own, baseline ? (samples.get(baseline) ?? []) : []);
+    const fixedRateCpu = (sample: AppSample) => sample.fixedRateCpuMicrosPerRequest;
     return {
       scenario,
+      baseline,
       requestsPerSecond: medianOf(own, (sample) => sample.requestsPerSecond),
-      vsBaseline: medianOf(paired, ({ sample, base }) => sample.requestsPerSecond / base.requestsPerSecond),
+      vsBaseline: spreadOf(paired, ({ sample, base }) => sample.requestsPerSecond / base.requestsPerSecond),
       p50Ms: medianOf(own, (sample) => sample.p50Ms),
       p99Ms: medianOf(own, (sample) => sample.p99Ms),
       appCpuMicrosPerRequest: medianOf(own, (sample) => sample.appCpuMicrosPerRequest),
-      cpuOverBaselineMicros: medianOf(paired, ({ sample, base }) => sample.appCpuMicrosPerRequest - base.appCpuMicrosPerRequest),
+      cpuOverBaselineMicros: spreadOf(paired, ({ sample, base }) => sample.appCpuMicrosPerRequest - base.appCpuMicrosPerRequest),
       storeCalls: medianOf(own, (sample) => sample.storeCalls),
       storeCallsPerRequest: medianOf(own, (sample) => sample.storeCallsPerRequest),
       storeCommandsPerRequest: medianOf(own, (sample) => sample.storeCommandsPerRequest),
@@ -143,6 +206,11 @@ export function summariseApp(scenarios: readonly AppScenario[], samples: Readonl
       errors: Math.max(0, ...own.map((sample) => sample.errors)),
       fixedRateP50Micros: medianOf(own, (sample) => sample.fixedRateP50Micros),
       fixedRateP99Micros: medianOf(own, (sample) => sample.fixedRateP99Micros),
+      fixedRateCpuMicrosPerRequest: medianOf(own, fixedRateCpu),
+      fixedRateCpuOverBaselineMicros: spreadOf(paired, ({ sample, base }) => {
+        const [mine, theirs] = [fixedRateCpu(sample), fixedRateCpu(base)];
+        return mine === undefined || theirs === undefined ? undefined : mine - theirs;
+      }),
       rounds: own.length,
       storeFailureRounds: own.filter((sample) => sample.storeFailures > 0).length,
     };
@@ -156,11 +224,11 @@ export function appTable(summaries: readonly AppSummary[]): string {
   const rows = summaries.map((summary) => [
     summary.scenario.name,
     cell(summary.requestsPerSecond),
-    cell(summary.vsBaseline, 2),
+    summary.baseline === summary.scenario ? '1.00' : spreadCell(summary.vsBaseline, 2, 1),
     cell(summary.p50Ms, 1),
     cell(summary.p99Ms, 1),
     cell(summary.appCpuMicrosPerRequest, 1),
-    signedCell(summary.cpuOverBaselineMicros, 1),
+    summary.baseline === summary.scenario ? '+0.0' : spreadCell(summary.cpuOverBaselineMicros, 1, 0, signedCell),
     storeCalls(summary),
     cell(summary.storeCpuMicrosPerRequest, 1),
     `${cell(100 * (summary.non2xxShare ?? 0))}%`,
@@ -173,6 +241,8 @@ export function appTable(summaries: readonly AppSummary[]): string {
 export const APP_LEGEND = [
   '- Each scenario runs in a fresh app process; the load comes from the parent process, one caller (`x-bench-id`) per connection.',
   '- app CPU: user + system time of the app process over the measured run, per completed request; "over baseline" is paired with the no-limiter run of the same app and round.',
+  '- Rounds interleave the rows, each round in another order within each app, and every row of an app warms up on the same number of requests. "vs baseline" and "CPU over baseline" are the median of the per-round values and, from three rounds on, their range; "within noise" where that range includes no difference (1.00, or +0): this run cannot tell the row from its baseline.',
+  '- Under this closed-loop load (each connection sends its next request when the answer arrives) a plugin that waits for its store answers many requests together (one /pipeline for the commands of concurrent requests): the writes of a burst of answers cost less per request, for the app and for the load generator sharing its cores. A row can then be faster than its baseline without the plugin costing less: the fixed-rate table below, where no request waits for another, shows the plugin\'s own CPU.',
   '- A row named "(vs the ip row)" takes its ratio and CPU over baseline against that row instead: the same requests, each carrying a valid credential, limited by `ip` (no verification) or by `user` (the credential verified per request), so the difference is the verification.',
   '- store commands/req (round trips): commands that reached the key-value engine per request, and the HTTP requests carrying them (the plugin batches the commands of concurrent requests into one /pipeline).',
   '- store CPU: the key-value REST server process, plus the redis-server for the redis engine and rate-limiter-flexible\'s Redis store.',

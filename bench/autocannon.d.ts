@@ -8,6 +8,8 @@ declare module 'autocannon' {
     url: string;
     connections?: number;
     duration?: number;
+    /** A run of this many requests; `duration` is then ignored. */
+    amount?: number;
     method?: string;
     body?: string;
     headers?: Record<string, string>;

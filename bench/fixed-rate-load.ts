@@ -17,7 +17,10 @@ export interface FixedRateOptions {
 }
 
 export interface FixedRateResult {
+  /** Timed requests. */
   readonly requests: number;
+  /** Every request of the run, the untimed ones included. */
+  readonly sent: number;
   readonly p50Micros: number;
   readonly p99Micros: number;
   readonly non2xx: number;
@@ -76,5 +79,5 @@ export async function runFixedRate(options: FixedRateOptions): Promise<FixedRate
   });
   agent.destroy();
   const timed = latencies.subarray(untimed).filter((latency) => !Number.isNaN(latency)).sort();
-  return { requests: total - untimed, p50Micros: quantile(timed, 0.5), p99Micros: quantile(timed, 0.99), non2xx, errors };
+  return { requests: total - untimed, sent: total, p50Micros: quantile(timed, 0.5), p99Micros: quantile(timed, 0.99), non2xx, errors };
 }

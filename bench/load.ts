@@ -4,7 +4,10 @@ import autocannon from 'autocannon';
 
 export interface LoadOptions {
   readonly url: string;
-  readonly seconds: number;
+  /** How long the run lasts, unless `requests` is given. */
+  readonly seconds?: number;
+  /** A run of exactly this many requests (a warm-up that is the same for every app, whatever its speed). */
+  readonly requests?: number;
   readonly connections?: number;
   readonly method?: 'GET' | 'POST';
   readonly body?: string;
@@ -32,7 +35,8 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? CONNECTIONS,
-    duration: options.seconds,
+    // autocannon refuses an undefined duration, even with an amount.
+    ...(options.requests === undefined ? { duration: options.seconds } : { amount: options.requests }),
     method: options.method ?? 'GET',
     body: options.body,
     headers,

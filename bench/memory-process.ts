@@ -5,7 +5,7 @@ import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import Koa from 'koa';
 import { createRateLimitMiddleware } from '../server/src';
-import { serveCalls } from './ipc';
+import { serveCalls } from '../tests/fixtures/child-protocol';
 import { IDENTIFIER_HEADER, ROUTE } from './scenarios';
 import type { StoreEndpoint } from './store-process';
 

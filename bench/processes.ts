@@ -1,16 +1,17 @@
 // Every process the benchmark starts goes through here, so that all of them are stopped when the
-// run ends, fails or is interrupted: no redis-server, webdis or node child outlives `npm run bench`.
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+// run ends, fails or is interrupted: no redis-server, webdis, Strapi or node child outlives `npm run bench`.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import path from 'node:path';
-import { ChildCalls, readyPayload } from './ipc';
+import { forkNodeChild, type NodeChild } from '../tests/fixtures/node-child';
 
-const running = new Set<ChildProcess>();
+/** The run's processes, each with the way it stops. */
+const running = new Map<ChildProcess, () => Promise<void>>();
 
-/** Stops `child` with the run's other processes. */
-export function trackProcess(child: ChildProcess): ChildProcess {
-  running.add(child);
+/** Stops `child` with the run's other processes (by `stop`, SIGTERM then SIGKILL by default). */
+export function trackProcess(child: ChildProcess, stop: () => Promise<void> = () => stopProcess(child)): ChildProcess {
+  running.set(child, stop);
   child.once('exit', () => running.delete(child));
   return child;
 }
@@ -29,7 +30,7 @@ export function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 export async function stopAllProcesses(): Promise<void> {
-  await Promise.all([...running].map(stopProcess));
+  await Promise.all([...running.values()].map((stop) => stop()));
 }
 
 /** Ctrl-C or a kill of the run still stops the children; a crash of the run too (see run.ts). */
@@ -41,7 +42,7 @@ export function stopProcessesOnSignals(): void {
     });
   }
   // Last resort when the run exits without the cleanup above (process.exit in a library): synchronous kills.
-  process.once('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+  process.once('exit', () => running.forEach((_stop, child) => child.kill('SIGKILL')));
 }
 
 /** Starts a binary; its output is kept for the error message if it dies early. */
@@ -56,24 +57,15 @@ export function spawnBinary(command: string, args: readonly string[]): ChildProc
   return Object.assign(child, { output: () => output });
 }
 
-export interface NodeChild<Ready> {
-  readonly process: ChildProcess;
-  readonly ready: Ready;
-  readonly calls: ChildCalls;
-  stop(): Promise<void>;
+/** A Node child of the run (see tests/fixtures/node-child.ts), stopped with the run's other processes. */
+export function tracked<Child extends { readonly process: ChildProcess; stop(): Promise<void> }>(child: Child): Child {
+  trackProcess(child.process, () => child.stop());
+  return child;
 }
 
-/** Forks one of bench/'s compiled child modules (e.g. `app-process`) and waits for its `ready`. */
-export async function forkChild<Ready>(module: string, args: readonly string[], options: { execArgv?: string[]; timeoutMs?: number } = {}): Promise<NodeChild<Ready>> {
-  // The children's output (Strapi's log, warnings) goes to stderr: stdout carries only the report.
-  const child = trackProcess(fork(path.join(__dirname, `${module}.js`), [...args], { execArgv: options.execArgv ?? [], stdio: ['ignore', 2, 2, 'ipc'] }));
-  try {
-    const ready = await readyPayload<Ready>(child, module, options.timeoutMs ?? 30_000);
-    return { process: child, ready, calls: new ChildCalls(child), stop: () => stopProcess(child) };
-  } catch (failure) {
-    await stopProcess(child);
-    throw failure;
-  }
+/** Forks one of bench/'s compiled child modules (e.g. `koa-app-process`) and waits for its `ready`; its output is kept for the error if it fails. */
+export async function forkChild<Ready>(module: string, args: readonly string[], options: { execArgv?: string[]; startTimeoutMs?: number } = {}): Promise<NodeChild<Ready>> {
+  return tracked(await forkNodeChild<Ready>(path.join(__dirname, `${module}.js`), { name: module, args, ...options }));
 }
 
 /** Resolves once something accepts TCP connections on the port; rejects if `child` dies first. */

@@ -1,8 +1,10 @@
 // `npm run bench`: starts every server it needs on loopback, runs the scenarios in interleaved
 // rounds, prints markdown tables (medians) and the targets with their measured ratios, and, in full
-// mode, writes bench/RESULTS.md. `--quick`: one short round (Strapi's included, so its scenarios are proven to run), a smaller memory
-// scenario; the CI smoke test (no thresholds).
-import { APP_LEGEND, appNotes, appTable, measureAppScenario, summariseApp, type AppSample, type FixedRate, type Timing } from './app-bench';
+// mode, writes bench/RESULTS.md. `--quick`: one short round (Strapi's included, so its scenarios are
+// proven to run), a smaller memory scenario; the CI smoke test (no thresholds). `--only <word>`: just
+// the app rows whose name or app contains the word, with their baselines (e.g. `--only strapi`), and
+// none of the other sections; RESULTS.md is left as it is.
+import { APP_LEGEND, appNotes, appTable, measureAppScenario, summariseApp, type AppSample, type AppTiming, type FixedRate, type Timing } from './app-bench';
 import { KV_LEGEND, kvSampleKey, kvTable, KV_OPERATIONS, measureKvOperation, prepareKvTargets, runRedisBenchmark, summariseKv, type KvSample, type RedisBenchmarkSample } from './kv-bench';
 import { latencyLegend, latencyTable } from './latency-table';
 import { measureMemory, MEMORY_LEGEND, memoryTable } from './memory';
@@ -10,17 +12,17 @@ import { measureOverAdmission, OVER_ADMISSION_LEGEND, overAdmissionTable } from 
 import { CONNECTIONS } from './load';
 import { forkChild, stopAllProcesses, stopProcessesOnSignals } from './processes';
 import { machineDescription, renderReport, writeResults } from './report';
-import { APP_SCENARIOS, needsRedis, type AppScenario } from './scenarios';
+import { APP_SCENARIOS, needsRedis, roundOrder, selectScenarios, type AppScenario } from './scenarios';
 import { onPath, REDIS_SERVER } from '../tests/fixtures/installed-programs';
 import { startRedisServer, startWebdis } from './services';
 import { targetsTable } from './targets';
-import type { StoreReady } from './store-process';
+import type { StoreEndpoint, StoreReady } from './store-process';
 
 interface Mode {
   readonly rounds: number;
-  readonly app: Timing;
-  /** Strapi runs, with a longer warm-up in full mode (its first seconds are several times slower). */
-  readonly strapi: Timing;
+  readonly app: AppTiming;
+  /** Strapi runs, with a longer warm-up in full mode (its first thousands of requests are several times slower). */
+  readonly strapi: AppTiming;
   readonly kv: Timing;
   readonly fixedRate: FixedRate;
   readonly memoryCallers: number;
@@ -30,19 +32,22 @@ interface Mode {
 
 const QUICK: Mode = {
   rounds: 1,
-  app: { warmupSeconds: 1, seconds: 2 },
-  strapi: { warmupSeconds: 1, seconds: 2 },
+  app: { warmupRequests: 10_000, seconds: 2 },
+  strapi: { warmupRequests: 3_000, seconds: 2 },
   kv: { warmupSeconds: 0.5, seconds: 2 },
   fixedRate: { requestsPerSecond: 1000, connections: 20, warmupSeconds: 0.5, seconds: 1 },
   memoryCallers: 100_000,
   redisBenchmarkRequests: 50_000,
   overAdmissionRounds: 1,
 };
-/** Five interleaved rounds: on a shared machine one round can be disturbed; the median of five holds. */
+/**
+ * Five interleaved rounds: on a shared machine one round can be disturbed; the median of five holds,
+ * and their range says whether a difference stands out of the noise (table.ts).
+ */
 const FULL: Mode = {
   rounds: 5,
-  app: { warmupSeconds: 2, seconds: 5 },
-  strapi: { warmupSeconds: 5, seconds: 6 },
+  app: { warmupRequests: 50_000, seconds: 5 },
+  strapi: { warmupRequests: 20_000, seconds: 6 },
   kv: { warmupSeconds: 1, seconds: 4 },
   fixedRate: { requestsPerSecond: 1000, connections: 20, warmupSeconds: 1, seconds: 5 },
   memoryCallers: 1_000_000,
@@ -55,6 +60,7 @@ const progress = (message: string) => process.stderr.write(`${new Date().toISOSt
 async function main(): Promise<void> {
   stopProcessesOnSignals();
   const quick = process.argv.includes('--quick');
+  const only = optionValue('--only');
   const mode = quick ? QUICK : FULL;
   const started = new Date();
   const machine = machineDescription();
@@ -64,14 +70,16 @@ async function main(): Promise<void> {
   const store = await forkChild<StoreReady>('store-process', redis ? [redis.url] : []);
   progress(`redis-server: ${redis ? redis.url : 'not on PATH, redis scenarios skipped'}; webdis: ${webdis ? webdis.url : 'not started'}`);
 
-  const scenarios = APP_SCENARIOS.filter((scenario) => redis || !needsRedis(scenario));
+  const available = APP_SCENARIOS.filter((scenario) => redis || !needsRedis(scenario));
+  const scenarios = only === undefined ? available : selectScenarios(available, only);
+  if (scenarios.length === 0) throw new Error(`--only ${only}: no scenario's name or app contains it`);
   const appSamples = new Map<AppScenario, AppSample[]>(scenarios.map((scenario) => [scenario, []]));
-  const kvTargets = await prepareKvTargets({ store, redis, webdis });
+  const kvTargets = only === undefined ? await prepareKvTargets({ store, redis, webdis }) : [];
   const kvSamples = new Map<string, (KvSample | undefined)[]>();
   const reference: RedisBenchmarkSample[][] = [];
 
   for (let round = 1; round <= mode.rounds; round++) {
-    for (const scenario of scenarios) {
+    for (const scenario of roundOrder(scenarios, round)) {
       progress(`round ${round}/${mode.rounds}: ${scenario.name}`);
       const timing = scenario.app === 'strapi' ? mode.strapi : mode.app;
       appSamples.get(scenario)!.push(await measureAppScenario(scenario, { store, redis, timing, fixedRate: mode.fixedRate }));
@@ -83,36 +91,55 @@ async function main(): Promise<void> {
         kvSamples.set(key, [...(kvSamples.get(key) ?? []), await measureKvOperation(target, operation, mode.kv)]);
       }
     }
-    if (redis) reference.push(await runRedisBenchmark(redis, mode.redisBenchmarkRequests));
+    if (redis && only === undefined) reference.push(await runRedisBenchmark(redis, mode.redisBenchmarkRequests));
   }
-  progress(`over-admission: ${mode.overAdmissionRounds} round(s) of bursts with every core busy`);
-  const overAdmission = await measureOverAdmission(store.ready.memory, mode.overAdmissionRounds);
-  progress(`memory: ${mode.memoryCallers.toLocaleString('en-US')} callers`);
-  const memory = await measureMemory(store.ready.memory, mode.memoryCallers);
+  const otherSections = only === undefined ? await measureOtherSections(mode, store.ready.memory) : [];
 
   const minutes = (Date.now() - started.getTime()) / 60_000;
   const app = summariseApp(scenarios, appSamples);
   const kv = summariseKv(kvTargets, kvSamples);
   const notes = appNotes(app);
   const markdown = renderReport({
-    command: quick ? 'npm run bench -- --quick' : 'npm run bench',
+    command: `npm run bench${quick || only !== undefined ? ' --' : ''}${quick ? ' --quick' : ''}${only !== undefined ? ` --only ${only}` : ''}`,
     machine,
     started,
     minutes,
     sections: [
       { title: 'Targets (issue 15; ratios within this run, reported, not enforced)', body: targetsTable({ scenarios, app: appSamples, kv: kvSamples }) },
       {
-        title: `Apps under load (autocannon, ${CONNECTIONS} connections, ${mode.app.seconds} s per run after ${mode.app.warmupSeconds} s of warm-up (Strapi: ${mode.strapi.warmupSeconds} s), ${mode.rounds} round(s))`,
+        title: `Apps under load (autocannon, ${CONNECTIONS} connections, ${mode.app.seconds} s per run after a warm-up of ${count(mode.app.warmupRequests)} requests (Strapi: ${mode.strapi.seconds} s after ${count(mode.strapi.warmupRequests)}), ${mode.rounds} round(s))`,
         body: [appTable(app), '', APP_LEGEND, ...notes].join('\n'),
       },
-      { title: `Latency at a fixed moderate load (${mode.fixedRate.requestsPerSecond.toLocaleString('en-US')} requests/s, ${mode.fixedRate.connections} connections)`, body: `${latencyTable(app)}\n\n${latencyLegend(mode.fixedRate)}` },
-      { title: `The key-value REST server alone (${mode.kv.seconds} s per run)`, body: `${kvTable(kv, reference)}\n\n${KV_LEGEND}` },
-      { title: `Over-admission under CPU load: store timeout vs exact limits (${mode.overAdmissionRounds} round(s))`, body: `${overAdmissionTable(overAdmission)}\n\n${OVER_ADMISSION_LEGEND}` },
-      { title: 'Memory: distinct callers through the plugin middleware', body: `${memoryTable(memory)}\n\n${MEMORY_LEGEND}` },
+      { title: `Latency and app CPU at a fixed moderate load (${count(mode.fixedRate.requestsPerSecond)} requests/s, ${mode.fixedRate.connections} connections)`, body: `${latencyTable(app)}\n\n${latencyLegend(mode.fixedRate)}` },
+      ...(kvTargets.length === 0 ? [] : [{ title: `The key-value REST server alone (${mode.kv.seconds} s per run)`, body: `${kvTable(kv, reference)}\n\n${KV_LEGEND}` }]),
+      ...otherSections,
     ],
   });
   console.log(markdown);
-  if (!quick) progress(`wrote ${writeResults(markdown)}`);
+  if (!quick && only === undefined) progress(`wrote ${writeResults(markdown)}`);
+}
+
+const count = (value: number) => value.toLocaleString('en-US');
+
+/** The value after `name` on the command line (`--only strapi`), undefined without `name`. */
+function optionValue(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  if (index < 0) return undefined;
+  const value = process.argv[index + 1];
+  if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a value, e.g. ${name} strapi`);
+  return value;
+}
+
+/** The sections of a whole run after the rounds: over-admission under CPU load, and memory per caller. */
+async function measureOtherSections(mode: Mode, store: StoreEndpoint): Promise<{ title: string; body: string }[]> {
+  progress(`over-admission: ${mode.overAdmissionRounds} round(s) of bursts with every core busy`);
+  const overAdmission = await measureOverAdmission(store, mode.overAdmissionRounds);
+  progress(`memory: ${count(mode.memoryCallers)} callers`);
+  const memory = await measureMemory(store, mode.memoryCallers);
+  return [
+    { title: `Over-admission under CPU load: store timeout vs exact limits (${mode.overAdmissionRounds} round(s))`, body: `${overAdmissionTable(overAdmission)}\n\n${OVER_ADMISSION_LEGEND}` },
+    { title: 'Memory: distinct callers through the plugin middleware', body: `${memoryTable(memory)}\n\n${MEMORY_LEGEND}` },
+  ];
 }
 
 main()

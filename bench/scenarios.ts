@@ -3,6 +3,7 @@
 // sent to the child as JSON, so the parent and the child agree on one definition.
 import type { RateLimitConfigInput } from '../server/src';
 import type { BenchCredential } from './credentials';
+import type { StoreReady } from './store-process';
 
 type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
 
@@ -35,7 +36,7 @@ export interface AppScenario {
   readonly expect: 'allowed' | 'refused';
   /** The part the scenario plays in the targets (see targets.ts), if any. */
   readonly role?: ScenarioRole;
-  /** Also measured at a fixed moderate load (see fixed-rate-load.ts), for the latency the limiter adds. */
+  /** Also measured at a fixed moderate load (see fixed-rate-load.ts), for the latency and the app CPU the limiter adds when no request waits for another. */
   readonly latency?: boolean;
   /** Strapi only: every request carries this valid credential, made in the app (see credentials.ts). */
   readonly credential?: BenchCredential;
@@ -60,7 +61,7 @@ const bySource = (identifierSource: 'ip' | 'user'): LimiterSpec =>
   plugin('memory', { methods: ['GET'], path: ROUTE, identifierSource, limiter: { algorithm: 'fixed-window', tokens: HIGH, window: '1m' } });
 
 /** The same requests (a valid API token each) limited by IP: the `user` rows' baseline, so their ratios are the verification's cost. */
-const STRAPI_IP_WITH_TOKEN: AppScenario = { name: 'Strapi + plugin, ip, API token sent', app: 'strapi', limiter: bySource('ip'), expect: 'allowed', credential: 'api-token' };
+const STRAPI_IP_WITH_TOKEN: AppScenario = { name: 'Strapi + plugin, ip, API token sent', app: 'strapi', limiter: bySource('ip'), expect: 'allowed', credential: 'api-token', latency: true };
 
 export const APP_SCENARIOS: readonly AppScenario[] = [
   { name: 'Koa, no limiter', app: 'koa', limiter: { kind: 'none' }, expect: 'allowed', latency: true },
@@ -91,14 +92,54 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
   },
   { name: 'Koa answering the same 429 itself', app: 'koa', limiter: { kind: 'static-refusal' }, expect: 'refused', role: 'bare refusal' },
   { name: 'rate-limiter-flexible Memory', app: 'koa', limiter: { kind: 'rate-limiter-flexible', store: 'memory' }, expect: 'allowed' },
-  { name: 'Strapi, no limiter', app: 'strapi', limiter: { kind: 'none' }, expect: 'allowed' },
-  { name: 'Strapi + plugin sliding-window', app: 'strapi', limiter: plugin('memory', perCaller('sliding-window')), expect: 'allowed' },
+  // In Strapi, the plugin's cost reads at the fixed rate: at saturation it batches Strapi's answers (see app-bench.ts).
+  { name: 'Strapi, no limiter', app: 'strapi', limiter: { kind: 'none' }, expect: 'allowed', latency: true },
+  { name: 'Strapi + plugin sliding-window', app: 'strapi', limiter: plugin('memory', perCaller('sliding-window')), expect: 'allowed', latency: true },
   STRAPI_IP_WITH_TOKEN,
-  { name: 'Strapi + plugin, user, API token verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'api-token', baseline: STRAPI_IP_WITH_TOKEN.name },
-  { name: 'Strapi + plugin, user, JWT verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'jwt', baseline: STRAPI_IP_WITH_TOKEN.name },
+  { name: 'Strapi + plugin, user, API token verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'api-token', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
+  { name: 'Strapi + plugin, user, JWT verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'jwt', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
 ];
 
 /** Scenarios that need a redis-server: the plugin on the redis engine and rate-limiter-flexible's Redis store. */
 export function needsRedis(scenario: AppScenario): boolean {
   return 'store' in scenario.limiter && scenario.limiter.store === 'redis';
+}
+
+/** The plugin's url and token for a store; none for the embedded store (development, in the app's process). */
+export function pluginStoreConfig(store: 'memory' | 'redis' | 'embedded', stores: StoreReady): { url?: string; token?: string } {
+  if (store === 'embedded') return {};
+  const endpoint = stores[store];
+  if (!endpoint) throw new Error(`no ${store} store in this run`);
+  return { url: endpoint.url, token: endpoint.token };
+}
+
+/** The row a scenario is compared with: the one it names, else the first scenario of its app. */
+export function baselineOf(scenario: AppScenario, scenarios: readonly AppScenario[]): AppScenario | undefined {
+  return scenarios.find((candidate) => (scenario.baseline === undefined ? candidate.app === scenario.app : candidate.name === scenario.baseline));
+}
+
+/**
+ * `--only <word>`: the rows whose name or app contains `word` (case-insensitive), with the baselines
+ * their ratios need.
+ */
+export function selectScenarios(scenarios: readonly AppScenario[], word: string): AppScenario[] {
+  const wanted = word.toLowerCase();
+  const matching = scenarios.filter((scenario) => scenario.name.toLowerCase().includes(wanted) || scenario.app === wanted);
+  const needed = new Set(matching.flatMap((scenario) => [scenario, baselineOf(scenario, scenarios) ?? scenario]));
+  return scenarios.filter((scenario) => needed.has(scenario));
+}
+
+/**
+ * The rows in the order of round `round` (from 1), per app: a Williams-style order (first, second,
+ * last, third, second to last, ...) shifted by one row per round. Over as many rounds as an app has
+ * rows, each row runs once in each place, and the row before it changes from round to round, so no
+ * row always runs first, or always right after the same row.
+ */
+export function roundOrder(scenarios: readonly AppScenario[], round: number): AppScenario[] {
+  const apps = [...new Set(scenarios.map((scenario) => scenario.app))];
+  return apps.flatMap((app) => {
+    const rows = scenarios.filter((scenario) => scenario.app === app);
+    const zigzag = rows.map((_, place) => (place % 2 === 1 ? (place + 1) / 2 : (rows.length - place / 2) % rows.length));
+    return zigzag.map((index) => rows[(index + round - 1) % rows.length]);
+  });
 }

@@ -4,7 +4,7 @@
 import { startKvRestServer, type Engine } from '../mock';
 import { createMemoryEngine } from '../mock/kv-rest/memory';
 import { createRedisEngine } from '../mock/kv-rest/redis';
-import { serveCalls } from './ipc';
+import { reportStartFailure, serveCalls } from '../tests/fixtures/child-protocol';
 
 /** Round trips (HTTP requests that reached the engine) and the commands in them. */
 export interface EngineCounts {
@@ -63,7 +63,4 @@ async function main(): Promise<void> {
   });
 }
 
-main().catch((failure: unknown) => {
-  console.error(failure);
-  process.exit(1);
-});
+main().catch(reportStartFailure);

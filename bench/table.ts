@@ -13,6 +13,40 @@ export function medianOf<T>(samples: readonly T[], field: (sample: T) => number 
   return values.length === 0 ? undefined : median(values);
 }
 
+/**
+ * A median over rounds with the range of the rounds' values. With five rounds the median of what a
+ * round measures lies within [low, high] with about 94% confidence: each round falls on either side
+ * of it with even odds, and all five fall on one side with odds 2 in 32.
+ */
+export interface Spread {
+  readonly median: number;
+  readonly low: number;
+  readonly high: number;
+  readonly rounds: number;
+}
+
+/** Rounds a range needs before it says anything about noise. */
+const ROUNDS_FOR_A_RANGE = 3;
+
+export function spreadOf<T>(samples: readonly T[], field: (sample: T) => number | undefined): Spread | undefined {
+  const values = samples.map(field).filter((value): value is number => value !== undefined && !Number.isNaN(value));
+  if (values.length === 0) return undefined;
+  return { median: median(values), low: Math.min(...values), high: Math.max(...values), rounds: values.length };
+}
+
+/** True when the rounds fall on both sides of `reference`: this run cannot tell the value from it. */
+export function withinNoise(spread: Spread | undefined, reference: number): boolean {
+  return spread !== undefined && spread.rounds >= ROUNDS_FOR_A_RANGE && spread.low <= reference && reference <= spread.high;
+}
+
+/** `1.70 (1.52 to 1.81)`, with `, within noise` when the range includes `reference` (if given); the median alone below three rounds. */
+export function spreadCell(spread: Spread | undefined, digits: number, reference?: number, format: (value: number | undefined, digits: number) => string = cell): string {
+  if (spread === undefined) return cell(undefined);
+  if (spread.rounds < ROUNDS_FOR_A_RANGE) return format(spread.median, digits);
+  const range = `${format(spread.median, digits)} (${format(spread.low, digits)} to ${format(spread.high, digits)})`;
+  return reference !== undefined && withinNoise(spread, reference) ? `${range}, within noise` : range;
+}
+
 /** Each round's sample beside the baseline's sample of the same round, for rounds that have both. */
 export function pairedByRound<T>(own: readonly (T | undefined)[], baseline: readonly (T | undefined)[]): { sample: T; base: T }[] {
   return own.flatMap((sample, round) => {

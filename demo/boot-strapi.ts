@@ -63,7 +63,14 @@ export async function bootStrapi(options: BootOptions = {}): Promise<BootedStrap
   Object.assign(process.env, fixtureEnvironment(options, path.join(dataDir, 'data.db')));
   // Imported here so that users of this module who never boot Strapi do not load it.
   const { createStrapi } = await import('@strapi/strapi');
-  const strapi = (await createStrapi({ appDir, distDir: appDir, autoReload: false, serveAdminPanel: options.serveAdminPanel ?? false }).load()) as unknown as StrapiInstance;
+  let strapi: StrapiInstance;
+  try {
+    strapi = (await createStrapi({ appDir, distDir: appDir, autoReload: false, serveAdminPanel: options.serveAdminPanel ?? false }).load()) as unknown as StrapiInstance;
+  } catch (failure) {
+    // A boot that fails (a config error) leaves no database folder behind either.
+    rmSync(dataDir, { recursive: true, force: true });
+    throw failure;
+  }
   strapi.server.mount();
   return {
     strapi,

@@ -1,6 +1,6 @@
 // A wrong plugin config aborts Strapi's boot with a message that names the offending field.
 import { bootStrapiApp } from '../support/strapi-app';
-import { startStrapiProcess } from '../support/strapi-process';
+import { startStrapiChild } from '../fixtures/strapi-child';
 
 const strategy = (limiter: Record<string, unknown>) => [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter }];
 
@@ -17,6 +17,6 @@ describe('config errors abort boot', () => {
   // In its own process: NODE_ENV is read once per process, by Strapi and by the plugin alike.
   it('zero-config: refuses a missing url and token in production (NODE_ENV=production), naming both', async () => {
     const config = { strategy: strategy({ algorithm: 'fixed-window', tokens: 1, window: '1s' }) };
-    await expect(startStrapiProcess({ config }, { NODE_ENV: 'production' })).rejects.toThrow(/url: is required in production .*token: is required in production/s);
+    await expect(startStrapiChild({ config, env: { NODE_ENV: 'production' } })).rejects.toThrow(/url: is required in production .*token: is required in production/s);
   });
 });

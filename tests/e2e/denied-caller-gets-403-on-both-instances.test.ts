@@ -3,27 +3,24 @@
 // page's list shows it with the admin who denied it; a lift admits it at once on that instance and
 // within denyCacheMs on the other.
 import { startKvRestServer, type KvRestServer } from '../../mock';
-import { startStrapiProcess, type StrapiProcess } from '../support/strapi-process';
+import { startStrapiChild, type StrapiChild } from '../fixtures/strapi-child';
+import { sharedStoreConfig } from '../support/shared-store-config';
 
 const DENY_CACHE_MS = 2000;
 const ADMIN = { email: 'deny-admin@fixture.test', password: 'Fixture-Passw0rd', firstname: 'Deny', lastname: 'Admin' };
 
 describe('a denied caller on two Strapi instances sharing one store', () => {
   let kv: KvRestServer;
-  let instances: StrapiProcess[] = [];
+  let instances: StrapiChild[] = [];
   let token = '';
 
   beforeAll(async () => {
     kv = await startKvRestServer();
-    const config = {
-      url: kv.url,
-      token: kv.token,
-      // See instances-share-one-limit: two boots load the machine while the store compiles its scripts.
-      timeout: 5000,
+    const config = sharedStoreConfig(kv, {
       denyCacheMs: DENY_CACHE_MS,
       strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 100, window: '1h' } }],
-    };
-    instances = await Promise.all([startStrapiProcess({ config }), startStrapiProcess({ config })]);
+    });
+    instances = await Promise.all([startStrapiChild({ config }), startStrapiChild({ config })]);
     // Each instance has its own database: the first one gets its first (super) admin.
     const registered = await fetch(`${instances[0].url}/admin/register-admin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
     token = ((await registered.json()) as { data: { token: string } }).data.token;
@@ -35,7 +32,7 @@ describe('a denied caller on two Strapi instances sharing one store', () => {
 
   const admin = (path: string, body?: object) =>
     fetch(`${instances[0].url}${path}`, { method: body ? 'POST' : 'GET', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
-  const ping = (instance: StrapiProcess) => fetch(`${instance.url}/api/ping`, { headers: { 'x-caller': 'pest' } });
+  const ping = (instance: StrapiChild) => fetch(`${instance.url}/api/ping`, { headers: { 'x-caller': 'pest' } });
   const statuses = async () => Promise.all(instances.map(async (instance) => (await ping(instance)).status));
 
   it('gets 403 on both instances once denied through one, and is admitted again after the lift', async () => {

@@ -1,17 +1,18 @@
 // Two Strapi instances on one store share one limit: their combined admissions never exceed `tokens`.
 import { startKvRestServer, type KvRestServer } from '../../mock';
-import { sharedStoreConfig, startStrapiProcess, type StrapiProcess } from '../support/strapi-process';
+import { startStrapiChild, type StrapiChild } from '../fixtures/strapi-child';
+import { sharedStoreConfig } from '../support/shared-store-config';
 
 describe('two Strapi instances sharing one store', () => {
   let kv: KvRestServer;
-  let instances: StrapiProcess[] = [];
+  let instances: StrapiChild[] = [];
 
   beforeAll(async () => {
     kv = await startKvRestServer();
     const config = sharedStoreConfig(kv, {
       strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'token-bucket', tokens: 10, window: '1h' } }],
     });
-    instances = await Promise.all([startStrapiProcess({ config }), startStrapiProcess({ config })]);
+    instances = await Promise.all([startStrapiChild({ config }), startStrapiChild({ config })]);
   }, 120_000);
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.stop()));

@@ -6,20 +6,21 @@
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { ADMIN_PASSWORD } from '../support/admin-users';
 import { eventually } from '../support/eventually';
-import { sharedStoreConfig, startStrapiProcess, type StrapiProcess } from '../support/strapi-process';
+import { startStrapiChild, type StrapiChild } from '../fixtures/strapi-child';
+import { sharedStoreConfig } from '../support/shared-store-config';
 
 /** Held short here so the test waits about a second for the bound; the default is 10 s. */
 const BLOCKED_CACHE_MAX_MS = 1000;
 
 describe('a live limit set on one Strapi instance applies on the other', () => {
   let kv: KvRestServer;
-  let changing: StrapiProcess;
-  let other: StrapiProcess;
+  let changing: StrapiChild;
+  let other: StrapiChild;
   let superAdmin: string;
   let reader: string;
 
   /** A JSON request to an instance's admin API. */
-  async function admin(instance: StrapiProcess, method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: any }> {
+  async function admin(instance: StrapiChild, method: string, path: string, token: string | undefined, body?: unknown): Promise<{ status: number; body: any }> {
     const response = await fetch(`${instance.url}${path}`, {
       method,
       headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -48,7 +49,7 @@ describe('a live limit set on one Strapi instance applies on the other', () => {
       blockedCacheMaxMs: BLOCKED_CACHE_MAX_MS,
       strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } }],
     });
-    [changing, other] = await Promise.all([startStrapiProcess({ config }), startStrapiProcess({ config })]);
+    [changing, other] = await Promise.all([startStrapiChild({ config }), startStrapiChild({ config })]);
     await createAdmins();
   }, 120_000);
   afterAll(async () => {
@@ -56,8 +57,8 @@ describe('a live limit set on one Strapi instance applies on the other', () => {
     await kv?.close();
   });
 
-  const ping = (instance: StrapiProcess, caller: string) => fetch(`${instance.url}/api/ping`, { headers: { 'x-caller': caller } });
-  async function statuses(instance: StrapiProcess, caller: string, count: number): Promise<number[]> {
+  const ping = (instance: StrapiChild, caller: string) => fetch(`${instance.url}/api/ping`, { headers: { 'x-caller': caller } });
+  async function statuses(instance: StrapiChild, caller: string, count: number): Promise<number[]> {
     const seen: number[] = [];
     for (let i = 0; i < count; i++) seen.push((await ping(instance, caller)).status);
     return seen;

@@ -6,11 +6,11 @@ import path from 'node:path';
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { PACKAGE_ROOT } from '../../demo/boot-strapi';
 import { demoAppWithPackedPackage } from '../support/packed-package';
-import { startStrapiProcess, type StrapiProcess } from '../support/strapi-process';
+import { startStrapiChild, type StrapiChild } from '../fixtures/strapi-child';
 
 describe('the packed package inside a Strapi app', () => {
   let kv: KvRestServer;
-  let app: StrapiProcess | undefined;
+  let app: StrapiChild | undefined;
   let workDir: string;
 
   beforeAll(async () => {
@@ -21,7 +21,7 @@ describe('the packed package inside a Strapi app', () => {
     kv = await startKvRestServer();
     // Strapi requires installed plugins from its own location; in a real app that is the app's
     // node_modules, here it is the repository's, so the app's node_modules is added to the search.
-    app = await startStrapiProcess({
+    app = await startStrapiChild({
       appDir,
       resolve: null,
       config: {
@@ -29,7 +29,8 @@ describe('the packed package inside a Strapi app', () => {
         token: kv.token,
         strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } }],
       },
-    }, { NODE_PATH: path.join(appDir, 'node_modules') });
+      env: { NODE_PATH: path.join(appDir, 'node_modules') },
+    });
   }, 300_000);
   afterAll(async () => {
     await app?.stop();

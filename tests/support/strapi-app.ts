@@ -1,7 +1,8 @@
 // Test support: the demo Strapi app booted in-process with the plugin (see demo/boot-strapi.ts), a
 // supertest agent for it, and what it logged. Its log is recorded, never printed: printed through
 // jest's console it slowed the run and buried failures under hundreds of boot lines. One app per
-// test file: Strapi sets process-wide state.
+// test file: Strapi sets process-wide state. The other way, a Strapi app in its own process, is
+// tests/fixtures/strapi-child.ts, whose header says when to use which.
 import supertest from 'supertest';
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { bootStrapi, type BootedStrapi, type BootOptions } from '../../demo/boot-strapi';
