@@ -8,7 +8,7 @@
 // whole keyspace after every step, and on every MONITOR line.
 import fc from 'fast-check';
 import type { Redis } from '@upstash/redis';
-import type { Caller, Engine } from '../../../mock/kv-rest/engine';
+import type { Engine } from '../../../mock/kv-rest/engine';
 import { NATIVE_SCRIPTS } from '../../../mock/kv-rest/memory/scripting/native-scripts';
 import { checkPluginDenyList } from '../../../mock/kv-rest/memory/scripting/native-scripts/plugin-deny-check';
 import type { Reply } from '../../../mock/kv-rest/reply';
@@ -18,7 +18,7 @@ import { DENY_CHECK_SCRIPT, DENY_CHECK_SHA } from '../../../shared/deny-check-sc
 import { plain } from '../../support/plain-replies';
 import { executeAsSent } from '../../support/engine-commands';
 import { CLIENT } from './memory-engine-harness';
-import { startEngine, stopEngines, type EngineWithMonitor } from './native-and-lua-engines';
+import { expectSameRuns, startEngine, stopEngines, type Command, type EngineWithMonitor, type Step } from './native-and-lua-engines';
 
 const START = 1_700_000_000_000;
 /** UTF-8 text as the engine holds every value: one character per byte, as the HTTP side decodes it. */
@@ -34,14 +34,6 @@ const USER_SETUP = [
 let clock = START;
 beforeAll(() => jest.spyOn(Date, 'now').mockImplementation(() => clock));
 afterAll(() => jest.restoreAllMocks());
-
-type Command = readonly string[];
-interface Step {
-  readonly commands: readonly Command[];
-  readonly transaction: boolean;
-  readonly caller: Caller;
-  readonly advance: number;
-}
 
 const key = fc.constantFrom(...KEYS);
 /** Mostly the plugin's three keys in order; sometimes any keys, repeated ones or too few. */
@@ -125,7 +117,8 @@ async function withBothEngines(body: (native: EngineWithMonitor, lua: EngineWith
 }
 
 /** Runs `commands` on both engines, expects the same replies, and answers the native engine's. */
-async function agree(native: EngineWithMonitor, lua: EngineWithMonitor, commands: readonly Command[], options = { transaction: false, caller: CLIENT }): Promise<Reply[]> {
+async function agree(native: EngineWithMonitor, lua: EngineWithMonitor, commands: readonly Command[]): Promise<Reply[]> {
+  const options = { transaction: false, caller: CLIENT };
   const replies = await executeAsSent(native.engine, commands, options);
   expect(replies).toEqual(await executeAsSent(lua.engine, commands, options));
   return replies;
@@ -154,12 +147,7 @@ describe('the plugin deny check, native in the memory engine', () => {
         clock = START;
         await withBothEngines(async (native, lua) => {
           for (const engine of [native, lua]) await executeAsSent(engine.engine, [['SCRIPT', 'LOAD', DENY_CHECK_SCRIPT]], { transaction: false, caller: CLIENT });
-          for (const { commands, transaction, caller, advance } of steps) {
-            clock += advance;
-            await agree(native, lua, commands, { transaction, caller });
-            expect(await keyspace(native.engine)).toEqual(await keyspace(lua.engine));
-          }
-          expect(native.lines).toEqual(lua.lines);
+          await expectSameRuns(native, lua, steps, keyspace, (ms) => (clock += ms));
         });
       }),
       { numRuns: 100 },

@@ -12,7 +12,7 @@ import { DENY_CHECK_SHA } from '../../../shared/deny-check-script';
 import type { Reply } from '../../../mock/kv-rest/reply';
 import { scriptForRedis70, scriptSha } from '../../../mock/kv-rest/script-shebang';
 import { CLIENT } from './memory-engine-harness';
-import { startEngine, stopEngines } from './native-and-lua-engines';
+import { expectSameRuns, startEngine, stopEngines, type Command, type Step } from './native-and-lua-engines';
 import { captureRatelimitScripts, SCRIPT_NAMES, type ScriptName } from './ratelimit-script-texts';
 import { executeAsSent } from '../../support/engine-commands';
 
@@ -30,15 +30,6 @@ beforeAll(async () => {
   jest.spyOn(Date, 'now').mockImplementation(() => clock);
 });
 afterAll(() => jest.restoreAllMocks());
-
-type Command = readonly string[];
-interface Step {
-  readonly commands: readonly Command[];
-  readonly transaction: boolean;
-  readonly caller: Caller;
-  /** Milliseconds the clock moves before the step. */
-  readonly advance: number;
-}
 
 /** Numerals that are not plain (lua-numbers.ts), so the native scripts hand them to Lua. */
 const oddNumeral = fc.constantFrom('abc', ' 5', '0x10', '-0', '1e3', '', '2.5', '-3', '99999999999999999999');
@@ -160,13 +151,7 @@ describe('native @upstash/ratelimit scripts in the memory engine', () => {
             const load = SCRIPT_NAMES.flatMap((name) => [['SCRIPT', 'LOAD', texts.get(name)!], ['SCRIPT', 'LOAD', scriptForRedis70(texts.get(name)!)]]);
             await executeAsSent(engine.engine, load, { transaction: false, caller: CLIENT });
           }
-          for (const { commands, transaction, caller: who, advance } of steps) {
-            clock += advance;
-            const options = { transaction, caller: who };
-            expect(await executeAsSent(native.engine, commands, options)).toEqual(await executeAsSent(lua.engine, commands, options));
-            expect(await keyspace(native.engine)).toEqual(await keyspace(lua.engine));
-          }
-          expect(native.lines).toEqual(lua.lines);
+          await expectSameRuns(native, lua, steps, keyspace, (ms) => (clock += ms));
         } finally {
           await stopEngines([native, lua]);
         }
