@@ -1,43 +1,17 @@
-// The request path's deny check: one short script asks whether any of a request's members (deny-
-// members.ts) is on the list, dropping timed entries that have expired, and is queued in the same
-// turn of the event loop as the request's limit checks, so the pipelining requester sends it in the
-// same /pipeline round trip (limiter/store-requester.ts). It goes as EVALSHA and falls back to EVAL
+// The request path's deny check: one short script (shared/deny-check-script.ts) asks whether any of
+// a request's members (deny-members.ts) is on the list, dropping timed entries that have expired,
+// and is queued in the same turn of the event loop as the request's limit checks, so the pipelining
+// requester sends it in the same /pipeline round trip (limiter/store-requester.ts). It goes as EVALSHA and falls back to EVAL
 // on NOSCRIPT (a second round trip only after a store restart), as @upstash/ratelimit's own scripts
 // do; the library's deny check (`enableProtection`) is not used: it is one full-text EVAL per
 // limiter, counts a token for a denied caller, fetches an IP list from GitHub, and caches hits
 // process-wide for 60 s with no way to lift one. Hits are remembered per instance for `cacheMs`
 // (bounded by the number of entries), so a flood from a denied caller is answered from memory;
 // a lift here forgets its member at once, elsewhere it applies within `cacheMs`.
-import { createHash } from 'node:crypto';
 import type { Redis } from '@upstash/redis';
+import { DENY_CHECK_SCRIPT, DENY_CHECK_SHA } from '../../../shared/deny-check-script';
 import { BoundedExpiringMap } from '../limiter/bounded-expiring-map';
 import type { DenyListKeys } from './deny-members';
-
-/**
- * KEYS: all, until, meta; ARGV: now (ms), then the members. Per member: 0 when not denied, -1 when
- * denied with no expiry, else its expiry (ms epoch). An expired entry is removed and answers 0.
- */
-export const DENY_CHECK_SCRIPT = `local now = tonumber(ARGV[1])
-local found = {}
-for i = 2, #ARGV do
-  local hit = 0
-  if redis.call('SISMEMBER', KEYS[1], ARGV[i]) == 1 then
-    local expiry = redis.call('ZSCORE', KEYS[2], ARGV[i])
-    if not expiry then
-      hit = -1
-    elseif tonumber(expiry) > now then
-      hit = tonumber(expiry)
-    else
-      redis.call('SREM', KEYS[1], ARGV[i])
-      redis.call('ZREM', KEYS[2], ARGV[i])
-      redis.call('HDEL', KEYS[3], ARGV[i])
-    end
-  end
-  found[i - 1] = hit
-end
-return found`;
-
-const DENY_CHECK_SHA = createHash('sha1').update(DENY_CHECK_SCRIPT).digest('hex');
 
 export class DenyCheck {
   /** Member -> its expiry (or the cache's end), while remembered as denied. */

@@ -4,7 +4,8 @@
 // The store side is a stand-in that answers the script's reply shape (the real script runs in the
 // integration suite); it also shows the NOSCRIPT fallback to EVAL.
 import type { Redis } from '@upstash/redis';
-import { DENY_CHECK_SCRIPT, DenyCheck } from '../../../server/src/deny/deny-check';
+import { DENY_CHECK_SCRIPT } from '../../../shared/deny-check-script';
+import { DenyCheck } from '../../../server/src/deny/deny-check';
 import { denyListKeys } from '../../../server/src/deny/deny-members';
 
 /** A store whose deny check answers `reply`, recording what was sent; EVALSHA answers NOSCRIPT while `cold`. */

@@ -1,17 +1,20 @@
 // The scripts the memory engine runs natively, by the SHA-1 of their text as clients send it: every
-// Lua script of @upstash/ratelimit 2.2.0 (the version this package pins). These make the same calls
-// in TypeScript: measured in the engine alone, a sliding-window EVALSHA takes about 3.5 µs instead
-// of 26 µs on fengari (a GET: 0.4 µs); over HTTP the server spends about 25 µs of CPU on it instead
-// of 45. Any other text, another version's included, runs on Lua.
+// Lua script of @upstash/ratelimit 2.2.0 (the version this package pins), and the plugin's own deny
+// check (shared/deny-check-script.ts), which goes with every limited request. These make the same
+// calls in TypeScript: measured in the engine alone, a sliding-window EVALSHA takes about 3.5 µs
+// instead of 26 µs on fengari (a GET: 0.4 µs); over HTTP the server spends about 25 µs of CPU on it
+// instead of 45. Any other text, another version's included, runs on Lua.
 //
 // The limiter scripts have two texts: as sent (`#!lua flags=allow-key-locking`) and with the flag
 // Redis 7.0 does not know removed, which is what the redis engine sends (see scriptForRedis70): both
 // have the same body, so the same lines. The reset and deny-list scripts have no shebang. A test
 // captures the texts from the library and proves these SHAs.
+import { DENY_CHECK_SHA } from '../../../../../shared/deny-check-script';
 import { checkDenyList } from './deny-list';
 import { cachedFixedWindowLimit, cachedFixedWindowRemaining, fixedWindowLimit, fixedWindowRemaining } from './fixed-window';
 import { multiRegionFixedWindowLimit, multiRegionFixedWindowRemaining, multiRegionSlidingWindowLimit, multiRegionSlidingWindowRemaining } from './multi-region';
 import type { NativeScript } from './native-run';
+import { checkPluginDenyList } from './plugin-deny-check';
 import { resetUsedTokens } from './reset-used-tokens';
 import { slidingWindowLimit, slidingWindowRemaining } from './sliding-window';
 import { tokenBucketLimit, tokenBucketRemaining } from './token-bucket';
@@ -34,6 +37,8 @@ const PINNED_SCRIPTS: readonly (readonly [NativeScript, ...string[]])[] = [
   [multiRegionSlidingWindowRemaining, '87828c1088f6a8d1f512a434ea330189982a1c0a', 'a9e89c281ac76719570645727b151159becf6c04'],
   [resetUsedTokens, '54bd274ddc59fb3be0f42deee2f64322a10e2b50'],
   [checkDenyList, 'e8062088fe7e67994f617766e5d766490de1afb8'],
+  // The plugin's own deny check, by the SHA of the one text the plugin sends.
+  [checkPluginDenyList, DENY_CHECK_SHA],
 ];
 
 export const NATIVE_SCRIPTS: ReadonlyMap<string, NativeScript> = new Map(

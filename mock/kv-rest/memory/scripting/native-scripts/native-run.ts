@@ -102,6 +102,12 @@ export class NativeRun {
     return value?.type === 'hash' ? value.fields : undefined;
   }
 
+  /** A look at `key` that runs no command: `member`'s score, or undefined when it has none or `key` is not a sorted set. */
+  peekScore(key: string, member: string): number | undefined {
+    const value = this.peek(key);
+    return value?.type === 'zset' ? value.zset.score(member) : undefined;
+  }
+
   /**
    * False when `key` holds a string that is not a plain numeral (lua-numbers.ts), which Lua would read
    * its own way. A missing key, or one of another type (its GET fails with WRONGTYPE), is fine.
