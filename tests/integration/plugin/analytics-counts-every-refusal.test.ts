@@ -2,20 +2,13 @@
 // @upstash/ratelimit's analytics (what the admin view charts), including refusals answered from the
 // block cache without a limiter call (server/src/http/decision-events.ts).
 import { Analytics } from '@upstash/ratelimit';
-import { Redis } from '@upstash/redis';
-import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
+import { kvStoreForSuite, limitedApp, statuses, strategy } from './support';
 
 describe('analytics', () => {
-  let kv: KvRestServer;
-  let redis: Redis;
-  beforeAll(async () => {
-    kv = await startKvRestServer();
-    redis = new Redis({ url: kv.url, token: kv.token });
-  });
-  afterAll(() => kv.close());
+  const store = kvStoreForSuite();
 
   async function eventsOf(prefix: string, expectedTotal: number): Promise<Record<string, { success: number; blocked: number }>> {
-    const analytics = new Analytics({ redis, prefix });
+    const analytics = new Analytics({ redis: store.redis, prefix });
     // Events are written after the response; wait until they have all arrived.
     for (let attempt = 0; attempt < 50; attempt++) {
       const usage = await analytics.getUsage(Date.now() - 3_600_000);
@@ -27,7 +20,7 @@ describe('analytics', () => {
   }
 
   it('records allowed and blocked requests, also those refused from memory', async () => {
-    const app = limitedApp({ url: kv.url, token: kv.token, prefix: 'an1', analytics: true, strategy: [strategy({}, { tokens: 2 })] });
+    const app = limitedApp({ url: store.kv.url, token: store.kv.token, prefix: 'an1', analytics: true, strategy: [strategy({}, { tokens: 2 })] });
     try {
       expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 429, 429, 429]);
       expect(await eventsOf('an1', 5)).toEqual({ 'GET:/limited:127.0.0.1:fixed-window.1h': { success: 2, blocked: 3 } });
@@ -38,8 +31,8 @@ describe('analytics', () => {
 
   it('records one event per strategy that counted the request: a strategy whose token was given back records nothing', async () => {
     const app = limitedApp({
-      url: kv.url,
-      token: kv.token,
+      url: store.kv.url,
+      token: store.kv.token,
       prefix: 'an3',
       analytics: true,
       strategy: [strategy({}, { algorithm: 'fixed-window', tokens: 1, window: '1h' }), strategy({}, { algorithm: 'sliding-window', tokens: 5, window: '2h' })],
@@ -57,10 +50,10 @@ describe('analytics', () => {
   });
 
   it('writes no analytics keys when analytics is off', async () => {
-    const app = limitedApp({ url: kv.url, token: kv.token, prefix: 'an2', strategy: [strategy({}, { tokens: 1 })] });
+    const app = limitedApp({ url: store.kv.url, token: store.kv.token, prefix: 'an2', strategy: [strategy({}, { tokens: 1 })] });
     try {
       expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 429, 429]);
-      expect((await redis.keys('an2:events:*')).length).toBe(0);
+      expect((await store.redis.keys('an2:events:*')).length).toBe(0);
     } finally {
       app.close();
     }

@@ -1,23 +1,16 @@
 // The keys left in the store after real traffic, read back from the key-value server: exactly
 // `<prefix>:<method>:<route>:<identifier>:<limiter>` plus @upstash/ratelimit's window number for the
 // windows, with `%` and `:` of the route escaped.
-import { Redis } from '@upstash/redis';
-import { type KvRestServer, limitedApp, startKvRestServer, strategy } from './support';
+import { kvStoreForSuite, limitedApp, strategy } from './support';
 
 describe('store keys', () => {
-  let kv: KvRestServer;
-  let redis: Redis;
-  beforeAll(async () => {
-    kv = await startKvRestServer();
-    redis = new Redis({ url: kv.url, token: kv.token });
-  });
-  afterAll(() => kv.close());
+  const store = kvStoreForSuite();
 
   it('uses <prefix>:<method>:<route>:<identifier>:<limiter> for every algorithm, ALL, :id routes and header callers', async () => {
     const prefix = 'keys';
     const app = limitedApp({
-      url: kv.url,
-      token: kv.token,
+      url: store.kv.url,
+      token: store.kv.token,
       prefix,
       strategy: [
         strategy({ path: '/articles/:id' }, { algorithm: 'fixed-window', window: '1h' }),
@@ -30,7 +23,7 @@ describe('store keys', () => {
       await app.request.post('/upload/a/b').set('x-client-id', 'key:1*');
       await app.request.post('/upload/c');
       const hour = Math.floor(Date.now() / 3_600_000);
-      const keys = (await redis.keys(`${prefix}:*`)).sort();
+      const keys = (await store.redis.keys(`${prefix}:*`)).sort();
       // A window may have turned between the request and this read; accept the neighbouring one too.
       const windowed = (stem: string) => expect.stringMatching(new RegExp(`^${stem.replace(/[.*?[\]\\/]/g, '\\$&')}:(${hour}|${hour - 1})$`));
       expect(keys).toEqual([

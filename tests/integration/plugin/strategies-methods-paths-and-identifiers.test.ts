@@ -1,19 +1,12 @@
 // Which requests a strategy counts and as whom: methods vs ALL, `:id` and wildcard routes, header
 // identifiers (present, absent -> IP, name case), the allow-list, and keys in the documented format.
-import { Redis } from '@upstash/redis';
-import { type KvRestServer, limitedApp, startKvRestServer, statuses, strategy } from './support';
+import { kvStoreForSuite, limitedApp, statuses, strategy } from './support';
 
 describe('strategies', () => {
-  let kv: KvRestServer;
-  let redis: Redis;
-  beforeAll(async () => {
-    kv = await startKvRestServer();
-    redis = new Redis({ url: kv.url, token: kv.token });
-  });
-  afterAll(() => kv.close());
+  const store = kvStoreForSuite();
 
   let prefixCounter = 0;
-  const config = (strategies: unknown[], extra: Record<string, unknown> = {}) => ({ url: kv.url, token: kv.token, prefix: `p${++prefixCounter}`, strategy: strategies, ...extra });
+  const config = (strategies: unknown[], extra: Record<string, unknown> = {}) => ({ url: store.kv.url, token: store.kv.token, prefix: `p${++prefixCounter}`, strategy: strategies, ...extra });
 
   it('counts only the listed methods, and HEAD as the GET it is', async () => {
     const app = limitedApp(config([strategy({ methods: ['GET'] }, { tokens: 2 })]));
@@ -31,7 +24,7 @@ describe('strategies', () => {
     const app = limitedApp(settings);
     try {
       expect([(await app.request.get('/limited')).status, (await app.request.delete('/limited')).status, (await app.request.put('/limited')).status]).toEqual([200, 200, 429]);
-      const keys = await redis.keys(`${settings.prefix}:*`);
+      const keys = await store.redis.keys(`${settings.prefix}:*`);
       expect(keys.length).toBeGreaterThan(0);
       expect(keys.every((key) => key.startsWith(`${settings.prefix}:ALL:/limited:`))).toBe(true);
     } finally {
@@ -70,7 +63,7 @@ describe('strategies', () => {
       expect(await statuses(() => app.request.get('/limited').set('x-user', 'victim'), 1)).toEqual([200]);
       expect(await statuses(() => app.request.get('/limited').set('x-user', '*'), 1)).toEqual([200]);
       expect(await statuses(() => app.request.get('/limited').set('x-user', 'vict?m'), 1)).toEqual([200]);
-      const keys = (await redis.keys(`${settings.prefix}:*`)).sort();
+      const keys = (await store.redis.keys(`${settings.prefix}:*`)).sort();
       expect(keys.map((key) => key.split(':')[3])).toEqual(expect.arrayContaining(['%2A', 'vict%3Fm', 'victim']));
       expect(keys.every((key) => /^p\d+:GET:\/limited:[^:*?[\]]+:fixed-window\.1h:\d+$/.test(key))).toBe(true);
     } finally {
@@ -108,7 +101,7 @@ describe('strategies', () => {
       expect(await statuses(from('2001:db8:1:2::1'), 1)).toEqual([200]);
       expect(await statuses(from('2001:db8:1:2:ffff::9'), 1)).toEqual([429]);
       expect(await statuses(from('2001:db8:1:3::1'), 1)).toEqual([200]);
-      const keys = (await redis.keys(`${settings.prefix}:*`)).sort();
+      const keys = (await store.redis.keys(`${settings.prefix}:*`)).sort();
       expect(keys.map((key) => key.split(':').slice(3, 4)[0])).toEqual(['2001.db8.1.2.0.0.0.0/64', '2001.db8.1.3.0.0.0.0/64']);
     } finally {
       app.close();

@@ -30,6 +30,17 @@ export const strategy = (overrides: Partial<Strategy> = {}, limiter: Partial<Str
   limiter: { algorithm: 'fixed-window', tokens: 3, window: '1h', ...limiter },
 });
 
+/** A key-value REST server (memory engine) started for the whole suite, with an @upstash/redis client of it. */
+export function kvStoreForSuite(): { readonly kv: KvRestServer; readonly redis: Redis } {
+  const store = {} as { kv: KvRestServer; redis: Redis };
+  beforeAll(async () => {
+    store.kv = await startKvRestServer();
+    store.redis = new Redis({ url: store.kv.url, token: store.kv.token });
+  });
+  afterAll(() => store.kv?.close());
+  return store;
+}
+
 /** Apps a test opens, closed after each test (with the fake clock some of them set back to real). */
 export function appsClosedAfterEach(): LimitedApp[] {
   const apps: LimitedApp[] = [];
