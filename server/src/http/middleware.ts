@@ -77,6 +77,13 @@ const FROM_NOTE: Record<Outcome['from'], string> = { store: '', 'block cache': '
 /** Callers an instance limits in memory per strategy while the store is away (failureMode 'local'). */
 const MEMORY_LIMITER_CAPACITY = 100_000;
 
+/** The outcomes among `pending` that the store answered (none when there were none to wait for). */
+async function answeredOutcomes(pending: ReadonlyArray<Promise<Outcome>> | undefined): Promise<Outcome[]> {
+  if (!pending) return [];
+  const settled = await Promise.allSettled(pending);
+  return settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+}
+
 /** What the middleware returns once it has answered by itself: one settled promise, shared. */
 const ANSWERED: Promise<void> = Promise.resolve();
 
@@ -159,18 +166,24 @@ export class RateLimiter {
 
   private async decideInStore(ctx: Context, next: Next, checks: readonly Check[], now: number, denyQuery: DenyQuery | undefined): Promise<void> {
     let outcomes: Outcome[];
+    // Queued in this turn, before the limits: the deny check rides their /pipeline round trip.
+    const denial = denyQuery?.list.check(denyQuery.members, now);
+    // Awaited below; when a limit fails first, its failure (the same store's) is the one handled.
+    denial?.catch(() => undefined);
+    // Kept only with several strategies, so a failure still knows which of them took a token.
+    let pending: Array<Promise<Outcome>> | undefined;
     try {
-      // Queued in this turn, before the limits: the deny check rides their /pipeline round trip.
-      const denial = denyQuery?.list.check(denyQuery.members, now);
-      // Awaited below; when a limit fails first, its failure (the same store's) is the one handled.
-      denial?.catch(() => undefined);
       // One strategy (the usual case) skips Promise.all's extra promise and array.
-      outcomes = checks.length === 1 ? [await this.limit(checks[0])] : await Promise.all(checks.map((check) => this.limit(check)));
+      outcomes = checks.length === 1 ? [await this.limit(checks[0])] : await Promise.all((pending = checks.map((check) => this.limit(check))));
       const denied = denial && (await denial);
       this.health.recovered();
       if (denied !== undefined) return this.deny(ctx, checks, denied, outcomes);
     } catch (failure) {
       this.health.failed(failure);
+      // One command of the round trip can fail while the deny check answers: a deny the store gave
+      // refuses whatever the failure mode, and the strategies that did answer get their tokens back.
+      const denied = denial && (await denial.catch(() => undefined));
+      if (denied !== undefined) return this.deny(ctx, checks, denied, await answeredOutcomes(pending));
       // Closed refuses what an enforcing strategy covers; shadow strategies alone refuse nothing.
       if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
       const memory = this.memory;
