@@ -17,8 +17,10 @@ import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
 import type { RateLimitConfig } from '../config/schema';
 import { BlockedCache, blockKey } from '../limiter/blocked-cache';
-import { LastSeenLimits } from '../limiter/last-seen-limits';
+import { failedScript, ForeignLiveLimitError, ForeignLiveLimitWarnings, invalidLimitAnswer } from '../limiter/foreign-live-limit';
+import { isValidLimit, LastSeenLimits } from '../limiter/last-seen-limits';
 import { MemoryLimiter } from '../limiter/memory-limiter';
+import { StoreCommandError } from '../limiter/script-client';
 import { StoreHealth } from '../limiter/store-health';
 import { TokenRefunds } from '../limiter/token-refunds';
 import { DenyCheck } from '../deny/deny-check';
@@ -105,6 +107,8 @@ export class RateLimiter {
   private readonly lastLimits: LastSeenLimits;
   /** With `denyList` on, the deny check and its per-instance cache of hits. */
   readonly denyList: DenyCheck | undefined;
+  /** Strategies whose live key holds a value that is no limit, warned about once each. */
+  private readonly foreignLimits: ForeignLiveLimitWarnings;
 
   constructor(
     private readonly config: RateLimitConfig,
@@ -131,6 +135,7 @@ export class RateLimiter {
     this.events = config.analytics ? new DecisionEvents(redis, config.prefix) : undefined;
     this.shadowLog = new ShadowLog(logger);
     this.lastLimits = new LastSeenLimits(rules.map((rule) => rule.limit.tokens));
+    this.foreignLimits = new ForeignLiveLimitWarnings(logger);
     this.denyList = config.denyList ? new DenyCheck(redis, denyListKeys(config.prefix), config.denyCacheMs, config.blockedCacheSize) : undefined;
   }
 
@@ -179,7 +184,11 @@ export class RateLimiter {
       this.health.recovered();
       if (denied !== undefined) return this.deny(ctx, checks, denied, outcomes);
     } catch (failure) {
-      this.health.failed(failure);
+      // A foreign live value is no outage: the store answered, with no verdict for that strategy.
+      if (failure instanceof ForeignLiveLimitError) {
+        this.foreignLimits.warn(failure);
+        this.health.undecided();
+      } else this.health.failed(failure);
       // One command of the round trip can fail while the deny check answers: a deny the store gave
       // refuses whatever the failure mode, and the strategies that did answer get their tokens back.
       const denied = denial && (await denial.catch(() => undefined));
@@ -316,18 +325,26 @@ export class RateLimiter {
   /** Not async: an admitted request (the usual case) costs one promise per strategy, the library's own. */
   private limit(check: Check): Promise<Outcome> {
     // The limiters keep no analytics of their own (decision-events.ts records), so `pending` is settled.
-    return check.rule.limiter.limit(check.limiterKey).then((result) => {
-      const { rule } = check;
-      if (this.lastLimits.saw(rule.index, result.limit)) this.blocked.forgetStrategy(rule.index);
-      // A foreign value in the live key leaves the library's limit NaN: the headers keep the last valid one.
-      const limit = this.lastLimits.of(rule.index);
-      // A token bucket filled under a higher limit keeps its tokens after the limit is lowered, until
-      // it refills: the headers never say more remain than the limit.
-      const remaining = Math.min(limit, Math.max(0, result.remaining || 0));
-      const outcome: Outcome = { check, success: result.success, limit, remaining, reset: result.reset, from: 'store' };
-      // A shadow strategy refuses no one, so it is never remembered as blocked.
-      return result.success || rule.mode === 'shadow' ? outcome : this.remembered(outcome);
-    });
+    const { rule } = check;
+    return rule.limiter.limit(check.limiterKey).then(
+      (result) => {
+        // The answer of a script that read a foreign live value is no verdict (foreign-live-limit.ts).
+        if (!isValidLimit(result.limit)) throw invalidLimitAnswer(rule, result.limit);
+        this.foreignLimits.answered(rule.index);
+        if (this.lastLimits.saw(rule.index, result.limit)) this.blocked.forgetStrategy(rule.index);
+        const limit = result.limit;
+        // A token bucket filled under a higher limit keeps its tokens after the limit is lowered, until
+        // it refills: the headers never say more remain than the limit.
+        const remaining = Math.min(limit, Math.max(0, result.remaining || 0));
+        const outcome: Outcome = { check, success: result.success, limit, remaining, reset: result.reset, from: 'store' };
+        // A shadow strategy refuses no one, so it is never remembered as blocked.
+        return result.success || rule.mode === 'shadow' ? outcome : this.remembered(outcome);
+      },
+      (failure: unknown) => {
+        // The store answered with an error (not an outage): its script failed on the strategy's keys.
+        throw failure instanceof StoreCommandError ? failedScript(rule, failure) : failure;
+      },
+    );
   }
 
   /** A refused caller is answered from memory until the algorithm could admit it again, and told to retry then. */
