@@ -17,10 +17,9 @@ import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
 import type { RateLimitConfig } from '../config/schema';
 import { BlockedCache, blockKey } from '../limiter/blocked-cache';
-import { failedScript, ForeignLiveLimitError, ForeignLiveLimitWarnings, invalidLimitAnswer } from '../limiter/foreign-live-limit';
+import { ForeignLiveLimitError, ForeignLiveLimitWarnings, invalidLimitAnswer, scriptFailure } from '../limiter/foreign-live-limit';
 import { isValidLimit, LastSeenLimits } from '../limiter/last-seen-limits';
 import { MemoryLimiter } from '../limiter/memory-limiter';
-import { StoreCommandError } from '../limiter/script-client';
 import { StoreHealth } from '../limiter/store-health';
 import { TokenRefunds } from '../limiter/token-refunds';
 import { DenyCheck } from '../deny/deny-check';
@@ -341,8 +340,7 @@ export class RateLimiter {
         return result.success || rule.mode === 'shadow' ? outcome : this.remembered(outcome);
       },
       (failure: unknown) => {
-        // The store answered with an error (not an outage): its script failed on the strategy's keys.
-        throw failure instanceof StoreCommandError ? failedScript(rule, failure) : failure;
+        throw scriptFailure(rule, failure);
       },
     );
   }

@@ -11,6 +11,7 @@ import { MAX_TOKENS } from '../config/bounds';
 import { failureMessage } from '../failure-message';
 import type { Rule } from '../config/rules';
 import { liveLimitKey } from './live-limit-scope';
+import { StoreCommandError } from './script-client';
 
 export class ForeignLiveLimitError extends Error {
   override readonly name = 'ForeignLiveLimitError';
@@ -28,8 +29,14 @@ export class ForeignLiveLimitError extends Error {
 /** The error for an answer whose limit is no valid limit. */
 export const invalidLimitAnswer = (rule: Rule, limit: unknown): ForeignLiveLimitError => new ForeignLiveLimitError(rule, limit === undefined ? 'the script answered no limit' : `the script answered limit ${String(limit)}`);
 
-/** The error for a script that failed on the rule's keys. */
-export const failedScript = (rule: Rule, failure: unknown): ForeignLiveLimitError => new ForeignLiveLimitError(rule, `the script failed: ${failureMessage(failure)}`);
+/**
+ * A failure of the rule's store call as the middleware handles it: a script that failed while it
+ * ran (the store names the failing line `user_script:<n>`: it read a value of no limit or of the
+ * wrong type) is a ForeignLiveLimitError; anything else (a refused token, an outage) as it is.
+ */
+export function scriptFailure(rule: Rule, failure: unknown): unknown {
+  return failure instanceof StoreCommandError && failure.message.includes('user_script') ? new ForeignLiveLimitError(rule, `the script failed: ${failureMessage(failure)}`) : failure;
+}
 
 /** One warning per strategy while its live value stays foreign. */
 export class ForeignLiveLimitWarnings {

@@ -40,3 +40,9 @@ describe('finding 4: a foreign live value follows the failure mode, the same for
     expect([await statuses(get(closed.app), 2), await statuses(get(open.app), 3), (await open.app.limiter.readUsage()).failOpen]).toEqual([[503, 503], [200, 200, 200], { admitted: 3, outage: false }]);
   });
 });
+
+it('finding 4: an error reply that is no script\'s (a refused token) stays an outage, logged as one', async () => {
+  const app = limitedApp({ url: store.kv.url, token: 'not-the-token', prefix: 'finding-4-token', strategy: [strategy({}, { tokens: 2 })] });
+  apps.push(app);
+  expect([await statuses(() => app.request.get('/limited'), 2), app.logs.warn.map((line) => line.startsWith('[ratelimit] the key-value store failed ('))]).toEqual([[200, 200], [true]]);
+});
