@@ -8,6 +8,7 @@ import { Box, Button, Dialog, Field, Flex, NumberInput, Typography } from '@stra
 import { ConfirmDialog, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
 import { liveLimitPath, type LiveLimitResult, type StrategyUsage } from '../api';
 import { PERMISSIONS } from '../pluginId';
+import { failureMessage } from '../utils/failureMessage';
 import { useTranslate, type Translate } from '../utils/useTranslate';
 
 /** Whether the admin may change live limits (asked once per page, not per row). */
@@ -15,9 +16,6 @@ export function useCanConfigure(): boolean {
   const { allowedActions, isLoading } = useRBAC(PERMISSIONS.configure);
   return !isLoading && allowedActions.canConfigure === true;
 }
-
-/** The server's sentence for a failed change, else the failure itself. */
-const failureText = (failure: unknown): string => (failure as { response?: { data?: { error?: { message?: string } } } }).response?.data?.error?.message ?? String(failure);
 
 function liveText(t: Translate, strategy: StrategyUsage): string {
   if (strategy.liveTokens === null) return t('live.none', 'as configured');
@@ -46,7 +44,7 @@ export function LiveLimitCell({ strategy, canConfigure, onChange }: LiveLimitCel
       await request();
       toggleNotification({ type: 'success', message: done });
     } catch (failure) {
-      toggleNotification({ type: 'danger', message: t('live.failed', 'The limit could not be changed: {message}', { message: failureText(failure) }) });
+      toggleNotification({ type: 'danger', message: t('live.failed', 'The limit could not be changed: {message}', { message: failureMessage(failure) }) });
     }
     await onChange();
   };

@@ -4,6 +4,8 @@
 // answers 503 with a sentence for the page, never a stack.
 import type { Context } from 'koa';
 import { failureMessage } from '../failure-message';
+import { adminOf } from './admin-of';
+import { isStrategyIndex, pathStrategyIndex, strategyIndexMessage } from './strategy-index';
 import { MAX_TOKENS } from '../config/bounds';
 import { isValidLimit } from '../limiter/last-seen-limits';
 import { DEFAULT_USAGE_LIMITS, type UsageLimits } from './usage-service';
@@ -38,19 +40,6 @@ function callerLimit(value: unknown): number {
   return Number.isInteger(limit) && limit > 0 ? Math.min(limit, MAX_CALLERS_CEILING) : DEFAULT_USAGE_LIMITS.maxCallers;
 }
 
-/** A strategy index as sent in the path (`/strategies/2/limit`): decimal digits naming a configured strategy. */
-function pathIndex(value: unknown, strategies: number): number | undefined {
-  if (typeof value !== 'string' || !/^\d{1,6}$/.test(value)) return undefined;
-  const index = Number(value);
-  return index < strategies ? index : undefined;
-}
-
-/** Who changed a live limit, for the log: the admin user Strapi's admin auth strategy put in ctx.state. */
-function adminName(ctx: Context): string {
-  const email = (ctx.state as { user?: { email?: unknown } }).user?.email;
-  return typeof email === 'string' && email !== '' ? email : 'an unnamed admin';
-}
-
 /** @param source the app's rate limiter, looked up when a request arrives. */
 export const usageController = (source: () => UsageSource) => ({
   async read(ctx: Context): Promise<void> {
@@ -78,14 +67,12 @@ export const usageController = (source: () => UsageSource) => ({
     const strategies = limiter.config.strategy.length;
     const body = ((ctx.request as { body?: unknown }).body ?? {}) as { strategy?: unknown; identifier?: unknown };
     const { strategy, identifier } = body;
-    if (!Number.isInteger(strategy) || (strategy as number) < 0 || (strategy as number) >= strategies) {
-      return badRequest(ctx, `strategy must be the index of a configured strategy (0 to ${strategies - 1})`);
-    }
+    if (!isStrategyIndex(strategy, strategies)) return badRequest(ctx, strategyIndexMessage(strategies));
     if (typeof identifier !== 'string' || identifier.length === 0 || identifier.includes(':')) {
       return badRequest(ctx, 'identifier must be a caller identifier as listed by GET /ratelimit/usage');
     }
     try {
-      const deletedKeys = await limiter.resetCaller(strategy as number, identifier);
+      const deletedKeys = await limiter.resetCaller(strategy, identifier);
       ctx.body = { data: { strategy, identifier, deletedKeys } };
     } catch (error) {
       storeDown(ctx, error);
@@ -95,10 +82,10 @@ export const usageController = (source: () => UsageSource) => ({
 
 async function changeLimit(ctx: Context, limiter: UsageSource, tokens: number | null): Promise<void> {
   const strategies = limiter.config.strategy.length;
-  const index = pathIndex((ctx.params as { index?: unknown } | undefined)?.index, strategies);
-  if (index === undefined) return badRequest(ctx, `the strategy index must be the index of a configured strategy (0 to ${strategies - 1})`);
+  const index = pathStrategyIndex((ctx.params as { index?: unknown } | undefined)?.index, strategies);
+  if (index === undefined) return badRequest(ctx, strategyIndexMessage(strategies));
   try {
-    ctx.body = { data: await limiter.setLiveLimit(index, tokens, adminName(ctx)) };
+    ctx.body = { data: await limiter.setLiveLimit(index, tokens, adminOf(ctx)) };
   } catch (error) {
     storeDown(ctx, error);
   }

@@ -4,16 +4,10 @@
 import type { Context } from 'koa';
 import type { DenyAdmin } from '../deny/deny-admin';
 import { DenyInputError } from '../deny/deny-input';
+import { adminOf } from './admin-of';
 import { badRequest, storeDown } from './controllers';
 
 export type DenySource = DenyAdmin;
-
-/** Who made a change, for the log line: the admin's email, else their id. */
-function adminOf(ctx: Context): string {
-  const user = (ctx.state as { user?: { email?: unknown; id?: unknown } }).user;
-  if (typeof user?.email === 'string') return user.email;
-  return user?.id === undefined ? 'an unknown admin' : `admin ${String(user.id)}`;
-}
 
 async function answer(ctx: Context, work: () => Promise<unknown>): Promise<void> {
   try {

@@ -6,6 +6,7 @@
 // beside "Reset"); each with an optional `duration` from 1s to 365d. An allow-listed caller cannot be
 // denied (the allow-list admits it before any check). Input only ever becomes a set member.
 import { isIP } from 'node:net';
+import { isStrategyIndex, strategyIndexMessage } from '../admin-api/strategy-index';
 import { MAX_DENY_MS, MIN_DENY_MS } from '../config/bounds';
 import { parseDuration } from '../config/duration';
 import type { AllowList } from '../http/allow-list';
@@ -82,10 +83,10 @@ function headerTarget(context: DenyContext, headerValue: unknown, value: unknown
 /** A caller as listed on a strategy: its member follows how the strategy identifies callers. */
 function listedTarget(context: DenyContext, strategyValue: unknown, identifierValue: unknown): { member: string; identity: Identity } {
   const count = context.strategies.length;
-  if (!Number.isInteger(strategyValue) || (strategyValue as number) < 0 || (strategyValue as number) >= count) return fail(`strategy must be the index of a configured strategy (0 to ${count - 1})`);
+  if (!isStrategyIndex(strategyValue, count)) return fail(strategyIndexMessage(count));
   const identifier = text(identifierValue, 'identifier', MAX_IDENTIFIER_LENGTH + 10);
   if (!IDENTIFIER.test(identifier)) return fail('identifier must be a caller identifier as listed by GET /ratelimit/usage');
-  const source = context.strategies[strategyValue as number].identifierSource;
+  const source = context.strategies[strategyValue].identifierSource;
   // A header strategy's caller without the header, and a `user` strategy's caller without credentials, are IPs.
   const ip = identifier.startsWith('ip=') ? identifier.slice(3) : identifier;
   if (source.startsWith('header.') && !identifier.startsWith('ip=')) {

@@ -17,7 +17,8 @@ import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
 import type { RateLimitConfig } from '../config/schema';
 import { BlockedCache, blockKey } from '../limiter/blocked-cache';
-import { LastSeenLimits } from '../limiter/last-seen-limits';
+import { ForeignLiveLimitError, ForeignLiveLimitWarnings, invalidLimitAnswer, scriptFailure } from '../limiter/foreign-live-limit';
+import { isValidLimit, LastSeenLimits } from '../limiter/last-seen-limits';
 import { MemoryLimiter } from '../limiter/memory-limiter';
 import { StoreHealth } from '../limiter/store-health';
 import { TokenRefunds } from '../limiter/token-refunds';
@@ -77,6 +78,13 @@ const FROM_NOTE: Record<Outcome['from'], string> = { store: '', 'block cache': '
 /** Callers an instance limits in memory per strategy while the store is away (failureMode 'local'). */
 const MEMORY_LIMITER_CAPACITY = 100_000;
 
+/** The outcomes among `pending` that the store answered (none when there were none to wait for). */
+async function answeredOutcomes(pending: ReadonlyArray<Promise<Outcome>> | undefined): Promise<Outcome[]> {
+  if (!pending) return [];
+  const settled = await Promise.allSettled(pending);
+  return settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+}
+
 /** What the middleware returns once it has answered by itself: one settled promise, shared. */
 const ANSWERED: Promise<void> = Promise.resolve();
 
@@ -98,6 +106,8 @@ export class RateLimiter {
   private readonly lastLimits: LastSeenLimits;
   /** With `denyList` on, the deny check and its per-instance cache of hits. */
   readonly denyList: DenyCheck | undefined;
+  /** Strategies whose live key holds a value that is no limit, warned about once each. */
+  private readonly foreignLimits: ForeignLiveLimitWarnings;
 
   constructor(
     private readonly config: RateLimitConfig,
@@ -124,6 +134,7 @@ export class RateLimiter {
     this.events = config.analytics ? new DecisionEvents(redis, config.prefix) : undefined;
     this.shadowLog = new ShadowLog(logger);
     this.lastLimits = new LastSeenLimits(rules.map((rule) => rule.limit.tokens));
+    this.foreignLimits = new ForeignLiveLimitWarnings(logger);
     this.denyList = config.denyList ? new DenyCheck(redis, denyListKeys(config.prefix), config.denyCacheMs, config.blockedCacheSize) : undefined;
   }
 
@@ -159,18 +170,28 @@ export class RateLimiter {
 
   private async decideInStore(ctx: Context, next: Next, checks: readonly Check[], now: number, denyQuery: DenyQuery | undefined): Promise<void> {
     let outcomes: Outcome[];
+    // Queued in this turn, before the limits: the deny check rides their /pipeline round trip.
+    const denial = denyQuery?.list.check(denyQuery.members, now);
+    // Awaited below; when a limit fails first, its failure (the same store's) is the one handled.
+    denial?.catch(() => undefined);
+    // Kept only with several strategies, so a failure still knows which of them took a token.
+    let pending: Array<Promise<Outcome>> | undefined;
     try {
-      // Queued in this turn, before the limits: the deny check rides their /pipeline round trip.
-      const denial = denyQuery?.list.check(denyQuery.members, now);
-      // Awaited below; when a limit fails first, its failure (the same store's) is the one handled.
-      denial?.catch(() => undefined);
       // One strategy (the usual case) skips Promise.all's extra promise and array.
-      outcomes = checks.length === 1 ? [await this.limit(checks[0])] : await Promise.all(checks.map((check) => this.limit(check)));
+      outcomes = checks.length === 1 ? [await this.limit(checks[0])] : await Promise.all((pending = checks.map((check) => this.limit(check))));
       const denied = denial && (await denial);
       this.health.recovered();
       if (denied !== undefined) return this.deny(ctx, checks, denied, outcomes);
     } catch (failure) {
-      this.health.failed(failure);
+      // A foreign live value is no outage: the store answered, with no verdict for that strategy.
+      if (failure instanceof ForeignLiveLimitError) {
+        this.foreignLimits.warn(failure);
+        this.health.undecided();
+      } else this.health.failed(failure);
+      // One command of the round trip can fail while the deny check answers: a deny the store gave
+      // refuses whatever the failure mode, and the strategies that did answer get their tokens back.
+      const denied = denial && (await denial.catch(() => undefined));
+      if (denied !== undefined) return this.deny(ctx, checks, denied, await answeredOutcomes(pending));
       // Closed refuses what an enforcing strategy covers; shadow strategies alone refuse nothing.
       if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
       const memory = this.memory;
@@ -303,18 +324,25 @@ export class RateLimiter {
   /** Not async: an admitted request (the usual case) costs one promise per strategy, the library's own. */
   private limit(check: Check): Promise<Outcome> {
     // The limiters keep no analytics of their own (decision-events.ts records), so `pending` is settled.
-    return check.rule.limiter.limit(check.limiterKey).then((result) => {
-      const { rule } = check;
-      if (this.lastLimits.saw(rule.index, result.limit)) this.blocked.forgetStrategy(rule.index);
-      // A foreign value in the live key leaves the library's limit NaN: the headers keep the last valid one.
-      const limit = this.lastLimits.of(rule.index);
-      // A token bucket filled under a higher limit keeps its tokens after the limit is lowered, until
-      // it refills: the headers never say more remain than the limit.
-      const remaining = Math.min(limit, Math.max(0, result.remaining || 0));
-      const outcome: Outcome = { check, success: result.success, limit, remaining, reset: result.reset, from: 'store' };
-      // A shadow strategy refuses no one, so it is never remembered as blocked.
-      return result.success || rule.mode === 'shadow' ? outcome : this.remembered(outcome);
-    });
+    const { rule } = check;
+    return rule.limiter.limit(check.limiterKey).then(
+      (result) => {
+        // The answer of a script that read a foreign live value is no verdict (foreign-live-limit.ts).
+        if (!isValidLimit(result.limit)) throw invalidLimitAnswer(rule, result.limit);
+        this.foreignLimits.answered(rule.index);
+        if (this.lastLimits.saw(rule.index, result.limit)) this.blocked.forgetStrategy(rule.index);
+        const limit = result.limit;
+        // A token bucket filled under a higher limit keeps its tokens after the limit is lowered, until
+        // it refills: the headers never say more remain than the limit.
+        const remaining = Math.min(limit, Math.max(0, result.remaining || 0));
+        const outcome: Outcome = { check, success: result.success, limit, remaining, reset: result.reset, from: 'store' };
+        // A shadow strategy refuses no one, so it is never remembered as blocked.
+        return result.success || rule.mode === 'shadow' ? outcome : this.remembered(outcome);
+      },
+      (failure: unknown) => {
+        throw scriptFailure(rule, failure);
+      },
+    );
   }
 
   /** A refused caller is answered from memory until the algorithm could admit it again, and told to retry then. */

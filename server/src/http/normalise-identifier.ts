@@ -36,25 +36,40 @@ export function clientAddress(ip: string): string {
   return isIPv4(address) && /^\d{1,5}$/.test(ip.slice(colon + 1)) ? address : ip;
 }
 
-/** Expands an IPv6 address to its eight 16-bit groups. */
+/** Expands a valid IPv6 address (no zone) to its eight 16-bit groups; a dotted tail (`::ffff:1.2.3.4`) is its last two groups. */
 function ipv6Groups(address: string): number[] {
-  const [head, tail] = address.includes('::') ? address.split('::') : [address, undefined];
+  const tail = address.lastIndexOf(':');
+  const last = address.slice(tail + 1);
+  const hex = last.includes('.') ? `${address.slice(0, tail + 1)}${dottedGroups(last)}` : address;
+  const [head, rest] = hex.includes('::') ? hex.split('::') : [hex, undefined];
   const parse = (part: string): number[] => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
   const front = parse(head);
-  if (tail === undefined) return front;
-  const back = parse(tail);
+  if (rest === undefined) return front;
+  const back = parse(rest);
   return [...front, ...new Array(8 - front.length - back.length).fill(0), ...back];
 }
 
+/** `1.2.3.4` as the two hex groups `102:304`. */
+function dottedGroups(ipv4: string): string {
+  const [a, b, c, d] = ipv4.split('.').map(Number);
+  return `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+}
+
+/** Whether eight groups are an IPv4-mapped address (`::ffff:a.b.c.d` in any spelling). */
+const isIpv4Mapped = (groups: readonly number[]): boolean => groups[5] === 0xffff && groups.slice(0, 5).every((group) => group === 0);
+
 /**
  * The caller's address as an identifier: IPv4-mapped IPv6 becomes plain IPv4, and IPv6 is grouped
- * by its first `subnetBits` bits (one /64 is what one customer typically gets).
+ * by its first `subnetBits` bits (one /64 is what one customer typically gets). Every spelling of
+ * one address (upper case, zeros written out, a dotted tail, a hex-written mapped IPv4) gives one
+ * identifier, so a deny or an allow-list entry written in any of them names the caller it means.
  */
 export function ipIdentifier(ip: string, subnetBits: number): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped) return mapped[1];
-  if (isIPv4(ip) || !isIPv6(ip) || ip.includes('.')) return normaliseIdentifier(ip);
+  if (isIPv4(ip) || !isIPv6(ip)) return normaliseIdentifier(ip);
   const groups = ipv6Groups(ip.split('%')[0]);
+  if (isIpv4Mapped(groups)) return `${groups[6] >> 8}.${groups[6] & 255}.${groups[7] >> 8}.${groups[7] & 255}`;
   let remaining = subnetBits;
   const masked = groups.map((group) => {
     const bits = Math.max(0, Math.min(16, remaining));

@@ -2,8 +2,8 @@
 // (`result.limit`, a live limit when one is stored, else the configured tokens), or the configured
 // tokens before any answer. What the instance decides without the store uses it: refusals from the
 // block cache, the sliding window's reopening, and the in-memory limits of `failureMode: 'local'`
-// (an outage keeps applying the last live limit seen). Store answers that are not a valid limit (a
-// foreign value in the live key makes the fixed window answer NaN) are not remembered.
+// (an outage keeps applying the last live limit seen). An answer whose limit is not a valid one is
+// no verdict (foreign-live-limit.ts) and never reaches it.
 import { MAX_TOKENS } from '../config/bounds';
 
 /** Whether `value` is a limit the plugin would accept: a whole number from 1 to MAX_TOKENS. */

@@ -16,8 +16,8 @@ type ScriptReply = number | null | number[];
 const isScriptReply = (value: unknown): value is ScriptReply =>
   value === null || typeof value === 'number' || (Array.isArray(value) && value.every((item) => typeof item === 'number'));
 
-/** An error reply of the store; the library's NOSCRIPT fallback reads its text. */
-class StoreCommandError extends Error {
+/** An error reply of the store (it answered: no outage); the library's NOSCRIPT fallback reads its text. */
+export class StoreCommandError extends Error {
   override readonly name = 'StoreCommandError';
 }
 

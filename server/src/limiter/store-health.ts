@@ -34,6 +34,11 @@ export class StoreHealth {
     this.logger.warn(`[ratelimit] the key-value store failed (${failureMessage(failure)}); ${mode} until it answers again (${this.admittedTotal} let through unchecked since start)`);
   }
 
+  /** The store answered but gave no verdict (limiter/foreign-live-limit.ts): no outage; in `open` mode the request goes through unchecked. */
+  undecided(): void {
+    if (this.failureMode === 'open') this.admittedTotal += 1;
+  }
+
   /** A store call answered: an outage, if any, is over. */
   recovered(now = Date.now()): void {
     if (this.outageStartedAt === undefined) return;

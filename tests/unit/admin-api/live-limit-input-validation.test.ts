@@ -30,7 +30,7 @@ function recordingSource() {
   return { changes, controller: usageController(() => source) };
 }
 
-const badIndex = (last: number) => ({ data: null, error: { status: 400, name: 'ValidationError', message: `the strategy index must be the index of a configured strategy (0 to ${last})`, details: {} } });
+const badIndex = (last: number) => ({ data: null, error: { status: 400, name: 'ValidationError', message: `strategy must be the index of a configured strategy (0 to ${last})`, details: {} } });
 const badTokens = { data: null, error: { status: 400, name: 'ValidationError', message: `tokens must be a whole number from 1 to ${MAX_TOKENS}`, details: {} } };
 
 it.each<[string, unknown]>([
@@ -82,7 +82,7 @@ it('a valid PUT and DELETE change the checked strategy, naming the admin from ct
     { data: { strategy: 0, configured: 10, live: null } },
     [
       [2, MAX_TOKENS, 'admin@example.com'],
-      [0, null, 'an unnamed admin'],
+      [0, null, 'an unknown admin'],
     ],
   ]);
 });
