@@ -10,7 +10,7 @@ import { commandsInRequest, countsBetween, redisCountsFromInfo, storeCostCell, s
 import { startKoaApp } from '../../fixtures/koa-app';
 
 const STORES = { memory: { url: 'http://127.0.0.1:1', token: 't' } };
-const slidingWindow = { methods: ['GET' as const], path: '/limited', identifierSource: 'ip' as const, limiter: { algorithm: 'sliding-window' as const, tokens: 1000, window: '1m' as const } };
+const slidingWindow = { methods: ['GET' as const], path: '/limited' as const, identifierSource: 'ip' as const, limiter: { algorithm: 'sliding-window' as const, tokens: 1000, window: '1m' as const } };
 
 describe('issue 17: store commands per request in the bench table', () => {
   it('counts one command for a single-command request and every command of a /pipeline or /multi-exec body', () => {
