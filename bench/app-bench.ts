@@ -7,11 +7,11 @@ import { startStrapiChild } from '../tests/fixtures/strapi-child';
 import type { ChildCalls, NodeChild } from '../tests/fixtures/node-child';
 import type { AppUsage } from './app-meter';
 import { forkChild, processCpuMicros, tracked } from './processes';
-import { runFixedRate, type FixedRateOptions, type FixedRateResult } from './fixed-rate-load';
+import { runFixedRate } from './fixed-rate-load';
 import type { AppChildInput, KoaAppReady } from './koa-app-process';
 import { runLoad } from './load';
 import { baselineOf, IDENTIFIER_HEADER, pluginConfig, ROUTE, type AppScenario } from './scenarios';
-import { countsBetween, redisCountsFromInfo, storeCostCell, storeCostPerRequest, storeTransportOf } from './store-cost';
+import { countsBetween, redisCountsFromInfo, storeCostCell, storeCostPerRequest, storeTransportOf, medianStoreCost, type StoreCost } from './store-cost';
 import type { StrapiAppExtra } from './strapi-app-extension';
 import type { EngineCounts, StoreReady, StoreUsage } from './store-process';
 import { cell, markdownTable, medianOf, pairedByRound, signedCell, spreadCell, spreadOf, type Spread } from './table';
@@ -67,6 +67,8 @@ export interface AppSample {
   readonly fixedRateP99Micros?: number;
   /** The app's CPU per request at the fixed moderate load, where no request waits for another. */
   readonly fixedRateCpuMicrosPerRequest?: number;
+  /** What reached the store per request sent at the fixed moderate load, where few requests share a store call. */
+  readonly fixedRateStoreCost?: StoreCost;
 }
 
 /**
@@ -120,21 +122,16 @@ async function startApp(scenario: AppScenario, context: AppBenchContext): Promis
 
 export async function measureAppScenario(scenario: AppScenario, context: AppBenchContext): Promise<AppSample> {
   const app = await startApp(scenario, context);
-  let info: Redis | undefined;
+  const transport = storeTransportOf(scenario.limiter);
+  const info = transport === 'redis reads' && context.redis ? new Redis(context.redis.url) : undefined;
   try {
     const load = { url: `${app.url}${ROUTE}`, perConnectionHeader: IDENTIFIER_HEADER, headers: app.headers };
     await runLoad({ ...load, requests: context.timing.warmupRequests });
-    const transport = storeTransportOf(scenario.limiter);
-    info = transport === 'redis reads' && context.redis ? new Redis(context.redis.url) : undefined;
-    const storeBefore = await readStore(scenario, context, info);
-    await app.calls.call('cpu-start');
-    const result = await runLoad({ ...load, seconds: context.timing.seconds });
-    const appUsage = await app.calls.call<AppUsage>('cpu-stop');
-    const storeAfter = await readStore(scenario, context, info);
-    const storeCounts = transport === 'in-process' ? appUsage.store : countsBetween(storeBefore.counts, storeAfter.counts, transport === 'redis reads' ? INFO_READING : undefined);
+    const measure = <T>(run: () => Promise<T>) => measured(scenario, context, app, info, run);
+    const { result, appUsage, storeMicros, storeCounts } = await measure(() => runLoad({ ...load, seconds: context.timing.seconds }));
     const storeCost = storeCostPerRequest(storeCounts, result.requests);
-    const fixedRate = scenario.latency ? await measureFixedRate(app, { ...context.fixedRate, url: load.url, headers: load.headers, perCallerHeader: IDENTIFIER_HEADER }) : undefined;
-    const perRequest = (total: number | undefined) => (total === undefined || result.requests === 0 ? undefined : total / result.requests);
+    const fixedRate = scenario.latency ? await measure(() => runFixedRate({ ...context.fixedRate, url: load.url, headers: load.headers, perCallerHeader: IDENTIFIER_HEADER })) : undefined;
+    const fixedRateSent = fixedRate?.result.sent ?? 0;
     return {
       requestsPerSecond: result.requestsPerSecond,
       p50Ms: result.p50Ms,
@@ -144,12 +141,13 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
       storeCallsPerRequest: storeCost?.callsPerRequest,
       storeCommandsPerRequest: storeCost?.commandsPerRequest,
       storeFailures: appUsage.storeFailures,
-      storeCpuMicrosPerRequest: perRequest(storeAfter.micros === undefined || storeBefore.micros === undefined ? undefined : storeAfter.micros - storeBefore.micros),
+      storeCpuMicrosPerRequest: storeMicros === undefined || result.requests === 0 ? undefined : storeMicros / result.requests,
       non2xxShare: result.requests === 0 ? 0 : result.non2xx / result.requests,
-      errors: result.errors + (fixedRate?.errors ?? 0),
-      fixedRateP50Micros: fixedRate?.p50Micros,
-      fixedRateP99Micros: fixedRate?.p99Micros,
-      fixedRateCpuMicrosPerRequest: fixedRate?.cpuMicrosPerRequest,
+      errors: result.errors + (fixedRate?.result.errors ?? 0),
+      fixedRateP50Micros: fixedRate?.result.p50Micros,
+      fixedRateP99Micros: fixedRate?.result.p99Micros,
+      fixedRateCpuMicrosPerRequest: fixedRate && fixedRate.appUsage.cpuMicros / fixedRateSent,
+      fixedRateStoreCost: fixedRate && storeCostPerRequest(fixedRate.storeCounts, fixedRateSent),
     };
   } finally {
     info?.disconnect();
@@ -157,11 +155,17 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
   }
 }
 
-async function measureFixedRate(app: AppUnderLoad, options: FixedRateOptions): Promise<FixedRateResult & { cpuMicrosPerRequest: number }> {
+/** `run` between the app's `cpu-start` and `cpu-stop` and two readings of the store: the app's usage, and the store's CPU and counts over the span. */
+async function measured<T>(scenario: AppScenario, context: AppBenchContext, app: AppUnderLoad, info: Redis | undefined, run: () => Promise<T>): Promise<{ result: T; appUsage: AppUsage; storeMicros?: number; storeCounts?: EngineCounts }> {
+  const transport = storeTransportOf(scenario.limiter);
+  const before = await readStore(scenario, context, info);
   await app.calls.call('cpu-start');
-  const result = await runFixedRate(options);
-  const usage = await app.calls.call<AppUsage>('cpu-stop');
-  return { ...result, cpuMicrosPerRequest: usage.cpuMicros / result.sent };
+  const result = await run();
+  const appUsage = await app.calls.call<AppUsage>('cpu-stop');
+  const after = await readStore(scenario, context, info);
+  const storeCounts = transport === 'in-process' ? appUsage.store : countsBetween(before.counts, after.counts, transport === 'redis reads' ? INFO_READING : undefined);
+  const storeMicros = before.micros === undefined || after.micros === undefined ? undefined : after.micros - before.micros;
+  return { result, appUsage, storeMicros, storeCounts };
 }
 
 /** One scenario over its rounds: medians, and paired differences with the baseline of the same round. */
@@ -186,6 +190,7 @@ export interface AppSummary {
   readonly fixedRateP50Micros?: number;
   readonly fixedRateP99Micros?: number;
   readonly fixedRateCpuMicrosPerRequest?: number;
+  readonly fixedRateStoreCost?: StoreCost;
   /** Per round, app CPU per request at the fixed rate minus the baseline's. */
   readonly fixedRateCpuOverBaselineMicros?: Spread;
   readonly rounds: number;
@@ -218,6 +223,7 @@ export function summariseApp(scenarios: readonly AppScenario[], samples: Readonl
       fixedRateP50Micros: medianOf(own, (sample) => sample.fixedRateP50Micros),
       fixedRateP99Micros: medianOf(own, (sample) => sample.fixedRateP99Micros),
       fixedRateCpuMicrosPerRequest: medianOf(own, fixedRateCpu),
+      fixedRateStoreCost: medianStoreCost(own.map((sample) => sample.fixedRateStoreCost)),
       fixedRateCpuOverBaselineMicros: spreadOf(paired, ({ sample, base }) => {
         const [mine, theirs] = [fixedRateCpu(sample), fixedRateCpu(base)];
         return mine === undefined || theirs === undefined ? undefined : mine - theirs;

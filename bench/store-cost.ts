@@ -4,7 +4,7 @@
 // peer); this file reads those counts and turns them into the table's cell.
 import type { LimiterSpec } from './scenarios';
 import type { EngineCounts } from './store-process';
-import { cell } from './table';
+import { cell, median } from './table';
 
 /**
  * How the calls reach the store: `http`, one HTTP request each (the key-value REST server);
@@ -60,6 +60,14 @@ export interface StoreCost {
 export function storeCostPerRequest(counts: EngineCounts | undefined, requests: number): StoreCost | undefined {
   if (!counts || requests === 0) return undefined;
   return { calls: counts.calls, callsPerRequest: counts.calls / requests, commandsPerRequest: counts.commands / requests };
+}
+
+/** The median of each field over the rounds that measured one; undefined when none did. */
+export function medianStoreCost(costs: readonly (StoreCost | undefined)[]): StoreCost | undefined {
+  const measured = costs.filter((cost): cost is StoreCost => cost !== undefined);
+  if (measured.length === 0) return undefined;
+  const of = (field: (cost: StoreCost) => number) => median(measured.map(field));
+  return { calls: of((cost) => cost.calls), callsPerRequest: of((cost) => cost.callsPerRequest), commandsPerRequest: of((cost) => cost.commandsPerRequest) };
 }
 
 /** The table's cell: `2.00 (1.00 HTTP)`, `2.00 (2.00 in-process, 0 HTTP)`, `1.00 (0.31 redis reads)`; `0` when nothing reached the store. */

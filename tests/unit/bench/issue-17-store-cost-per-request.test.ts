@@ -6,7 +6,7 @@ import supertest from 'supertest';
 import { createRateLimitMiddleware } from '../../../server/src';
 import { countEmbeddedStoreRequests } from '../../../bench/embedded-store-meter';
 import { APP_SCENARIOS, pluginConfig, selectScenarios, type LimiterSpec } from '../../../bench/scenarios';
-import { commandsInRequest, countsBetween, redisCountsFromInfo, storeCostCell, storeCostPerRequest, storeTransportOf } from '../../../bench/store-cost';
+import { commandsInRequest, countsBetween, medianStoreCost, redisCountsFromInfo, storeCostCell, storeCostPerRequest, storeTransportOf } from '../../../bench/store-cost';
 import { startKoaApp } from '../../fixtures/koa-app';
 
 const STORES = { memory: { url: 'http://127.0.0.1:1', token: 't' } };
@@ -49,6 +49,17 @@ describe('issue 17: store commands per request in the bench table', () => {
     expect(storeCostPerRequest(between, 0)).toBeUndefined();
     expect(storeCostPerRequest(undefined, 1000)).toBeUndefined();
     expect(countsBetween(undefined, { calls: 1, commands: 1 })).toBeUndefined();
+  });
+
+  it('takes the median of each field over the rounds that measured the store', () => {
+    const rounds = [
+      { calls: 900, callsPerRequest: 0.9, commandsPerRequest: 2 },
+      undefined,
+      { calls: 1000, callsPerRequest: 1, commandsPerRequest: 2 },
+      { calls: 1100, callsPerRequest: 1.1, commandsPerRequest: 3 },
+    ];
+    expect(medianStoreCost(rounds)).toEqual({ calls: 1000, callsPerRequest: 1, commandsPerRequest: 2 });
+    expect(medianStoreCost([undefined, undefined])).toBeUndefined();
   });
 
   it('says in the cell how the calls reached the store: HTTP, in-process (no round trip) or redis reads', () => {
