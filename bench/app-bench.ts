@@ -2,16 +2,18 @@
 // fixed moderate rate) and turns the rounds into the table: medians, and ratios against the baseline
 // of the same app measured in the same round, with the rounds' range and whether it is within noise.
 import path from 'node:path';
+import Redis from 'ioredis';
 import { startStrapiChild } from '../tests/fixtures/strapi-child';
 import type { ChildCalls, NodeChild } from '../tests/fixtures/node-child';
 import type { AppUsage } from './app-meter';
 import { forkChild, processCpuMicros, tracked } from './processes';
-import { runFixedRate, type FixedRateOptions, type FixedRateResult } from './fixed-rate-load';
+import { runFixedRate } from './fixed-rate-load';
 import type { AppChildInput, KoaAppReady } from './koa-app-process';
 import { runLoad } from './load';
-import { baselineOf, IDENTIFIER_HEADER, pluginStoreConfig, ROUTE, type AppScenario } from './scenarios';
+import { baselineOf, IDENTIFIER_HEADER, pluginConfig, ROUTE, type AppScenario } from './scenarios';
+import { countsBetween, redisCountsFromInfo, storeCostCell, storeCostPerRequest, storeTransportOf, medianStoreCost, type StoreCost } from './store-cost';
 import type { StrapiAppExtra } from './strapi-app-extension';
-import type { StoreReady, StoreUsage } from './store-process';
+import type { EngineCounts, StoreReady, StoreUsage } from './store-process';
 import { cell, markdownTable, medianOf, pairedByRound, signedCell, spreadCell, spreadOf, type Spread } from './table';
 
 export interface Timing {
@@ -50,7 +52,7 @@ export interface AppSample {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly appCpuMicrosPerRequest: number;
-  /** Store round trips (HTTP requests) during the measured run, and commands in them; plugin scenarios only. */
+  /** Calls that reached the store during the measured run (how they travel: store-cost.ts), and commands per request; plugin and peer (redis) scenarios only. */
   readonly storeCalls?: number;
   readonly storeCallsPerRequest?: number;
   readonly storeCommandsPerRequest?: number;
@@ -65,18 +67,28 @@ export interface AppSample {
   readonly fixedRateP99Micros?: number;
   /** The app's CPU per request at the fixed moderate load, where no request waits for another. */
   readonly fixedRateCpuMicrosPerRequest?: number;
+  /** What reached the store per request sent at the fixed moderate load, where few requests share a store call. */
+  readonly fixedRateStoreCost?: StoreCost;
 }
 
-/** The CPU time of the processes that serve the scenario's store: the KV REST server and/or redis-server. */
-async function storeCpu(scenario: AppScenario, context: AppBenchContext): Promise<{ usage?: StoreUsage; micros?: number }> {
+/**
+ * A reading of the processes that serve the scenario's store (the KV REST server and/or redis-server):
+ * their CPU time, and the commands that reached the store with the calls that carried them (the REST
+ * server's counting engine; for the peer, the redis-server's INFO through `info`).
+ */
+async function readStore(scenario: AppScenario, context: AppBenchContext, info: Redis | undefined): Promise<{ micros?: number; counts?: EngineCounts }> {
   const spec = scenario.limiter;
   // The embedded store and rate-limiter-flexible's Memory store live in the app process: their CPU is the app's.
   if (spec.kind === 'none' || spec.kind === 'static-refusal' || (spec.kind === 'rate-limiter-flexible' && spec.store === 'memory') || spec.store === 'embedded') return {};
   const usage = spec.kind === 'plugin' ? await context.store.calls.call<StoreUsage>('usage') : undefined;
+  const counts = spec.kind === 'plugin' ? usage?.[spec.store] : info && redisCountsFromInfo(String(await info.call('info', 'stats', 'commandstats')));
   const redisMicros = spec.store === 'redis' && context.redis ? processCpuMicros(context.redis.pid) : 0;
-  if (redisMicros === undefined) return { usage };
-  return { usage, micros: (usage?.cpuMicros ?? 0) + redisMicros };
+  if (redisMicros === undefined) return { counts };
+  return { counts, micros: (usage?.cpuMicros ?? 0) + redisMicros };
 }
+
+/** The second INFO reading's own read event, counted in it. */
+const INFO_READING: EngineCounts = { calls: 1, commands: 0 };
 
 /** An app child of a scenario, ready for load. */
 interface AppUnderLoad {
@@ -98,7 +110,7 @@ async function startApp(scenario: AppScenario, context: AppBenchContext): Promis
   if (spec.kind === 'rate-limiter-flexible' || spec.kind === 'static-refusal') throw new Error('the Strapi scenarios compare the plugin with no limiter only');
   const strapi = tracked(
     await startStrapiChild<StrapiAppExtra>({
-      config: spec.kind === 'plugin' ? { ...pluginStoreConfig(spec.store, context.store.ready), strategy: spec.strategy } : {},
+      config: spec.kind === 'plugin' ? pluginConfig(spec, context.store.ready) : {},
       pluginEnabled: spec.kind === 'plugin',
       logLevel: 'error',
       startTimeoutMs: 180_000,
@@ -110,47 +122,50 @@ async function startApp(scenario: AppScenario, context: AppBenchContext): Promis
 
 export async function measureAppScenario(scenario: AppScenario, context: AppBenchContext): Promise<AppSample> {
   const app = await startApp(scenario, context);
+  const transport = storeTransportOf(scenario.limiter);
+  const info = transport === 'redis reads' && context.redis ? new Redis(context.redis.url) : undefined;
   try {
     const load = { url: `${app.url}${ROUTE}`, perConnectionHeader: IDENTIFIER_HEADER, headers: app.headers };
     await runLoad({ ...load, requests: context.timing.warmupRequests });
-    const storeBefore = await storeCpu(scenario, context);
-    await app.calls.call('cpu-start');
-    const result = await runLoad({ ...load, seconds: context.timing.seconds });
-    const appUsage = await app.calls.call<AppUsage>('cpu-stop');
-    const storeAfter = await storeCpu(scenario, context);
-    const spec = scenario.limiter;
-    const counts = (usage: StoreUsage | undefined) => (spec.kind === 'plugin' && spec.store !== 'embedded' ? usage?.[spec.store] : undefined);
-    const [countsBefore, countsAfter] = [counts(storeBefore.usage), counts(storeAfter.usage)];
-    const storeCalls = countsBefore && countsAfter ? countsAfter.calls - countsBefore.calls : undefined;
-    const storeCommands = countsBefore && countsAfter ? countsAfter.commands - countsBefore.commands : undefined;
-    const fixedRate = scenario.latency ? await measureFixedRate(app, { ...context.fixedRate, url: load.url, headers: load.headers, perCallerHeader: IDENTIFIER_HEADER }) : undefined;
-    const perRequest = (total: number | undefined) => (total === undefined || result.requests === 0 ? undefined : total / result.requests);
+    const measure = <T>(run: () => Promise<T>) => measured(scenario, context, app, info, run);
+    const { result, appUsage, storeMicros, storeCounts } = await measure(() => runLoad({ ...load, seconds: context.timing.seconds }));
+    const storeCost = storeCostPerRequest(storeCounts, result.requests);
+    const fixedRate = scenario.latency ? await measure(() => runFixedRate({ ...context.fixedRate, url: load.url, headers: load.headers, perCallerHeader: IDENTIFIER_HEADER })) : undefined;
+    const fixedRateSent = fixedRate?.result.sent ?? 0;
     return {
       requestsPerSecond: result.requestsPerSecond,
       p50Ms: result.p50Ms,
       p99Ms: result.p99Ms,
       appCpuMicrosPerRequest: appUsage.cpuMicros / result.requests,
-      storeCalls,
-      storeCallsPerRequest: perRequest(storeCalls),
-      storeCommandsPerRequest: perRequest(storeCommands),
+      storeCalls: storeCost?.calls,
+      storeCallsPerRequest: storeCost?.callsPerRequest,
+      storeCommandsPerRequest: storeCost?.commandsPerRequest,
       storeFailures: appUsage.storeFailures,
-      storeCpuMicrosPerRequest: perRequest(storeAfter.micros === undefined || storeBefore.micros === undefined ? undefined : storeAfter.micros - storeBefore.micros),
+      storeCpuMicrosPerRequest: storeMicros === undefined || result.requests === 0 ? undefined : storeMicros / result.requests,
       non2xxShare: result.requests === 0 ? 0 : result.non2xx / result.requests,
-      errors: result.errors + (fixedRate?.errors ?? 0),
-      fixedRateP50Micros: fixedRate?.p50Micros,
-      fixedRateP99Micros: fixedRate?.p99Micros,
-      fixedRateCpuMicrosPerRequest: fixedRate?.cpuMicrosPerRequest,
+      errors: result.errors + (fixedRate?.result.errors ?? 0),
+      fixedRateP50Micros: fixedRate?.result.p50Micros,
+      fixedRateP99Micros: fixedRate?.result.p99Micros,
+      fixedRateCpuMicrosPerRequest: fixedRate && fixedRate.appUsage.cpuMicros / fixedRateSent,
+      fixedRateStoreCost: fixedRate && storeCostPerRequest(fixedRate.storeCounts, fixedRateSent),
     };
   } finally {
+    info?.disconnect();
     await app.stop();
   }
 }
 
-async function measureFixedRate(app: AppUnderLoad, options: FixedRateOptions): Promise<FixedRateResult & { cpuMicrosPerRequest: number }> {
+/** `run` between the app's `cpu-start` and `cpu-stop` and two readings of the store: the app's usage, and the store's CPU and counts over the span. */
+async function measured<T>(scenario: AppScenario, context: AppBenchContext, app: AppUnderLoad, info: Redis | undefined, run: () => Promise<T>): Promise<{ result: T; appUsage: AppUsage; storeMicros?: number; storeCounts?: EngineCounts }> {
+  const transport = storeTransportOf(scenario.limiter);
+  const before = await readStore(scenario, context, info);
   await app.calls.call('cpu-start');
-  const result = await runFixedRate(options);
-  const usage = await app.calls.call<AppUsage>('cpu-stop');
-  return { ...result, cpuMicrosPerRequest: usage.cpuMicros / result.sent };
+  const result = await run();
+  const appUsage = await app.calls.call<AppUsage>('cpu-stop');
+  const after = await readStore(scenario, context, info);
+  const storeCounts = transport === 'in-process' ? appUsage.store : countsBetween(before.counts, after.counts, transport === 'redis reads' ? INFO_READING : undefined);
+  const storeMicros = before.micros === undefined || after.micros === undefined ? undefined : after.micros - before.micros;
+  return { result, appUsage, storeMicros, storeCounts };
 }
 
 /** One scenario over its rounds: medians, and paired differences with the baseline of the same round. */
@@ -175,6 +190,7 @@ export interface AppSummary {
   readonly fixedRateP50Micros?: number;
   readonly fixedRateP99Micros?: number;
   readonly fixedRateCpuMicrosPerRequest?: number;
+  readonly fixedRateStoreCost?: StoreCost;
   /** Per round, app CPU per request at the fixed rate minus the baseline's. */
   readonly fixedRateCpuOverBaselineMicros?: Spread;
   readonly rounds: number;
@@ -207,6 +223,7 @@ export function summariseApp(scenarios: readonly AppScenario[], samples: Readonl
       fixedRateP50Micros: medianOf(own, (sample) => sample.fixedRateP50Micros),
       fixedRateP99Micros: medianOf(own, (sample) => sample.fixedRateP99Micros),
       fixedRateCpuMicrosPerRequest: medianOf(own, fixedRateCpu),
+      fixedRateStoreCost: medianStoreCost(own.map((sample) => sample.fixedRateStoreCost)),
       fixedRateCpuOverBaselineMicros: spreadOf(paired, ({ sample, base }) => {
         const [mine, theirs] = [fixedRateCpu(sample), fixedRateCpu(base)];
         return mine === undefined || theirs === undefined ? undefined : mine - theirs;
@@ -218,9 +235,9 @@ export function summariseApp(scenarios: readonly AppScenario[], samples: Readonl
 }
 
 export function appTable(summaries: readonly AppSummary[]): string {
-  const header = ['scenario', 'req/s', 'vs baseline', 'p50 ms', 'p99 ms', 'app CPU µs/req', 'CPU over baseline µs', 'store commands/req (round trips)', 'store CPU µs/req', 'non-2xx', 'errors'];
-  const storeCalls = (summary: AppSummary) =>
-    summary.storeCalls === undefined ? cell(undefined) : summary.storeCalls === 0 ? '0' : `${cell(summary.storeCommandsPerRequest, 2)} (${cell(summary.storeCallsPerRequest, 2)})`;
+  const header = ['scenario', 'req/s', 'vs baseline', 'p50 ms', 'p99 ms', 'app CPU µs/req', 'CPU over baseline µs', 'store commands/req (calls carrying them)', 'store CPU µs/req', 'non-2xx', 'errors'];
+  const storeCost = (summary: AppSummary) =>
+    storeCostCell({ calls: summary.storeCalls, callsPerRequest: summary.storeCallsPerRequest, commandsPerRequest: summary.storeCommandsPerRequest }, storeTransportOf(summary.scenario.limiter));
   const rows = summaries.map((summary) => [
     summary.scenario.name,
     cell(summary.requestsPerSecond),
@@ -229,7 +246,7 @@ export function appTable(summaries: readonly AppSummary[]): string {
     cell(summary.p99Ms, 1),
     cell(summary.appCpuMicrosPerRequest, 1),
     summary.baseline === summary.scenario ? '+0.0' : spreadCell(summary.cpuOverBaselineMicros, 1, 0, signedCell),
-    storeCalls(summary),
+    storeCost(summary),
     cell(summary.storeCpuMicrosPerRequest, 1),
     `${cell(100 * (summary.non2xxShare ?? 0))}%`,
     cell(summary.errors),
@@ -244,7 +261,8 @@ export const APP_LEGEND = [
   '- Rounds interleave the rows, each round in another order within each app, and every row of an app warms up on the same number of requests. "vs baseline" and "CPU over baseline" are the median of the per-round values and, from three rounds on, their range; "within noise" where that range includes no difference (1.00, or +0): this run cannot tell the row from its baseline.',
   '- Under this closed-loop load (each connection sends its next request when the answer arrives) a plugin that waits for its store answers many requests together (one /pipeline for the commands of concurrent requests): the writes of a burst of answers cost less per request, for the app and for the load generator sharing its cores. A row can then be faster than its baseline without the plugin costing less: the fixed-rate table below, where no request waits for another, shows the plugin\'s own CPU.',
   '- A row named "(vs the ip row)" takes its ratio and CPU over baseline against that row instead: the same requests, each carrying a valid credential, limited by `ip` (no verification) or by `user` (the credential verified per request), so the difference is the verification.',
-  '- store commands/req (round trips): commands that reached the key-value engine per request, and the HTTP requests carrying them (the plugin batches the commands of concurrent requests into one /pipeline).',
+  '- store commands/req (calls carrying them): counted where the store is, over the measured run, per request served. The plugin on the key-value REST server: commands that reached its engine and the HTTP requests (round trips) carrying them (the plugin batches the commands of concurrent requests into one /pipeline). On the embedded store: commands and the in-process calls carrying them (no HTTP, no round trip). The peer: its commands in the redis-server\'s INFO commandstats and the server\'s read events (total_reads_processed; one read can carry several requests\' commands). rate-limiter-flexible Memory has no store to count (—).',
+  '- Every plugin row runs the plugin\'s defaults, the deny list on (one deny-check command per request, queued with the limit checks), except the rows named "denyList: false"; the rows named "defaults: deny list on" take their ratio and CPU over baseline against their denyList: false row, so those are the deny list\'s cost. The targets compare the plugin with its defaults.',
   '- store CPU: the key-value REST server process, plus the redis-server for the redis engine and rate-limiter-flexible\'s Redis store.',
 ].join('\n');
 

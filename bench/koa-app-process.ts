@@ -1,7 +1,7 @@
 // Child process: the Koa app under load, one scenario per process (see scenarios.ts): a plain Koa app
 // with one trivial route behind the scenario's limiter. It measures its own CPU time between the
-// parent's `cpu-start` and `cpu-stop` calls. (The Strapi scenarios run in tests/fixtures/strapi-child.ts,
-// with strapi-app-extension.ts.)
+// parent's `cpu-start` and `cpu-stop` calls, and on the embedded store what reached that store. (The
+// Strapi scenarios run in tests/fixtures/strapi-child.ts, with strapi-app-extension.ts.)
 import Redis from 'ioredis';
 import type { Middleware } from 'koa';
 import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -11,7 +11,8 @@ import { jsonRefusal } from '../server/src/http/middleware';
 import { reportStartFailure, serveCalls } from '../tests/fixtures/child-protocol';
 import { startKoaApp } from '../tests/fixtures/koa-app';
 import { createAppMeter, type AppMeter } from './app-meter';
-import { HIGH, IDENTIFIER_HEADER, pluginStoreConfig, ROUTE, type AppScenario, type LimiterSpec } from './scenarios';
+import { countEmbeddedStoreRequests } from './embedded-store-meter';
+import { HIGH, IDENTIFIER_HEADER, pluginConfig, ROUTE, type AppScenario, type LimiterSpec } from './scenarios';
 import type { StoreReady } from './store-process';
 
 export interface AppChildInput {
@@ -52,7 +53,7 @@ const staticRefusal: Middleware = (ctx) => {
 function koaLimiter(spec: LimiterSpec, input: AppChildInput, meter: AppMeter): Middleware | undefined {
   if (spec.kind === 'none') return undefined;
   if (spec.kind === 'static-refusal') return staticRefusal;
-  if (spec.kind === 'plugin') return createRateLimitMiddleware({ ...pluginStoreConfig(spec.store, input.stores), strategy: [...spec.strategy] }, { logger: meter.logger, environment: 'development' });
+  if (spec.kind === 'plugin') return createRateLimitMiddleware(pluginConfig(spec, input.stores), { logger: meter.logger, environment: 'development' });
   if (spec.store === 'memory') return rateLimiterFlexible(new RateLimiterMemory({ points: HIGH, duration: 60 }));
   if (!input.redisUrl) throw new Error(`no redis-server for ${input.scenario.name}`);
   return rateLimiterFlexible(new RateLimiterRedis({ storeClient: new Redis(input.redisUrl), points: HIGH, duration: 60, keyPrefix: 'bench-rlf' }));
@@ -60,8 +61,9 @@ function koaLimiter(spec: LimiterSpec, input: AppChildInput, meter: AppMeter): M
 
 async function main(): Promise<void> {
   const input = JSON.parse(process.argv[2]) as AppChildInput;
-  const meter = createAppMeter();
-  const limiter = koaLimiter(input.scenario.limiter, input, meter);
+  const spec = input.scenario.limiter;
+  const meter = createAppMeter(spec.kind === 'plugin' && spec.store === 'embedded' ? countEmbeddedStoreRequests() : undefined);
+  const limiter = koaLimiter(spec, input, meter);
   const app = startKoaApp(limiter ? [limiter] : [], (ctx) => {
     if (ctx.path === ROUTE) ctx.body = { ok: true, id: null };
   });

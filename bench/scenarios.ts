@@ -17,7 +17,8 @@ export type LimiterSpec =
   /** No limiter, but every request answered with the plugin's own 429 (headers and body): what a refusal costs Koa. */
   | { readonly kind: 'static-refusal' }
   /** The plugin on a key-value REST server (memory or redis engine, its own process), or with no url: the embedded store, in the app's process. */
-  | { readonly kind: 'plugin'; readonly store: 'memory' | 'redis' | 'embedded'; readonly strategy: readonly Strategy[] }
+  /** `denyList: false` turns the deny check off; without it the plugin runs its default, the deny list on (one more command per request). */
+  | { readonly kind: 'plugin'; readonly store: 'memory' | 'redis' | 'embedded'; readonly strategy: readonly Strategy[]; readonly denyList?: false }
   | { readonly kind: 'rate-limiter-flexible'; readonly store: 'memory' | 'redis' };
 
 /**
@@ -56,6 +57,17 @@ const perCaller = (algorithm: Strategy['limiter']['algorithm'], path: Strategy['
 
 const plugin = (store: 'memory' | 'redis' | 'embedded', ...strategy: Strategy[]): LimiterSpec => ({ kind: 'plugin', store, strategy });
 
+/** The plugin's sliding window on `store` with the deny list off: the row its default (deny list on) is compared with. */
+const withoutDenyList = (store: 'memory' | 'embedded'): AppScenario => ({
+  name: `plugin sliding-window, ${store === 'embedded' ? 'embedded store' : 'memory engine'}, denyList: false`,
+  app: 'koa',
+  limiter: { kind: 'plugin', store, strategy: [perCaller('sliding-window')], denyList: false },
+  expect: 'allowed',
+  latency: true,
+});
+const EMBEDDED_WITHOUT_DENY_LIST = withoutDenyList('embedded');
+const MEMORY_WITHOUT_DENY_LIST = withoutDenyList('memory');
+
 /** One strategy on the route by `ip` or `user`: all connections are one caller either way (loopback, one credential). */
 const bySource = (identifierSource: 'ip' | 'user'): LimiterSpec =>
   plugin('memory', { methods: ['GET'], path: ROUTE, identifierSource, limiter: { algorithm: 'fixed-window', tokens: HIGH, window: '1m' } });
@@ -65,9 +77,27 @@ const STRAPI_IP_WITH_TOKEN: AppScenario = { name: 'Strapi + plugin, ip, API toke
 
 export const APP_SCENARIOS: readonly AppScenario[] = [
   { name: 'Koa, no limiter', app: 'koa', limiter: { kind: 'none' }, expect: 'allowed', latency: true },
-  { name: 'plugin sliding-window, embedded store', app: 'koa', limiter: plugin('embedded', perCaller('sliding-window')), expect: 'allowed', role: 'plugin', latency: true },
+  EMBEDDED_WITHOUT_DENY_LIST,
+  {
+    name: 'plugin sliding-window, embedded store, defaults: deny list on (vs the denyList: false row)',
+    app: 'koa',
+    limiter: plugin('embedded', perCaller('sliding-window')),
+    expect: 'allowed',
+    role: 'plugin',
+    latency: true,
+    baseline: EMBEDDED_WITHOUT_DENY_LIST.name,
+  },
   { name: 'rate-limiter-flexible + ioredis + redis-server', app: 'koa', limiter: { kind: 'rate-limiter-flexible', store: 'redis' }, expect: 'allowed', role: 'peer', latency: true },
-  { name: 'plugin sliding-window, memory engine', app: 'koa', limiter: plugin('memory', perCaller('sliding-window')), expect: 'allowed', role: 'one strategy', latency: true },
+  MEMORY_WITHOUT_DENY_LIST,
+  {
+    name: 'plugin sliding-window, memory engine, defaults: deny list on (vs the denyList: false row)',
+    app: 'koa',
+    limiter: plugin('memory', perCaller('sliding-window')),
+    expect: 'allowed',
+    role: 'one strategy',
+    latency: true,
+    baseline: MEMORY_WITHOUT_DENY_LIST.name,
+  },
   {
     name: 'plugin, three strategies on one route, memory engine',
     app: 'koa',
@@ -105,8 +135,13 @@ export function needsRedis(scenario: AppScenario): boolean {
   return 'store' in scenario.limiter && scenario.limiter.store === 'redis';
 }
 
+/** The plugin's config for a scenario, Koa and Strapi alike: its store, its strategies, and `denyList: false` where the row says so. */
+export function pluginConfig(spec: Extract<LimiterSpec, { kind: 'plugin' }>, stores: StoreReady): RateLimitConfigInput {
+  return { ...pluginStoreConfig(spec.store, stores), strategy: [...spec.strategy], ...(spec.denyList === false ? { denyList: false } : {}) };
+}
+
 /** The plugin's url and token for a store; none for the embedded store (development, in the app's process). */
-export function pluginStoreConfig(store: 'memory' | 'redis' | 'embedded', stores: StoreReady): { url?: string; token?: string } {
+function pluginStoreConfig(store: 'memory' | 'redis' | 'embedded', stores: StoreReady): { url?: string; token?: string } {
   if (store === 'embedded') return {};
   const endpoint = stores[store];
   if (!endpoint) throw new Error(`no ${store} store in this run`);
