@@ -6,6 +6,7 @@ import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from
 import type { Algorithm, WindowText } from '../../../server/src';
 import { readUsage } from '../../../server/src/admin-api/usage-service';
 import { PipeliningRequester } from '../../../server/src/limiter/store-requester';
+import { fakeDateOnly, moveToNextWindow } from '../../support/fake-date';
 import { hit, startAdminStore, type AdminStoreFixture } from './support';
 
 const UNRELATED_KEYS = 100_000;
@@ -35,6 +36,7 @@ beforeAll(async () => {
   }
 });
 afterAll(() => store.close());
+afterEach(() => jest.useRealTimers());
 
 it('finding 7: one usage refresh of 6 strategies costs 21 SCANs and one read per caller with 100,000 unrelated keys present', async () => {
   const limiter = (algorithm: Algorithm, window: WindowText) => ({ algorithm, tokens: 5, window });
@@ -49,6 +51,10 @@ it('finding 7: one usage refresh of 6 strategies costs 21 SCANs and one read per
       { methods: ['PUT', 'DELETE', 'PATCH'], path: '/api/*', identifierSource: 'ip', limiter: limiter('sliding-window', '1h') },
     ],
   });
+  // At the start of an hour, on a clock that stands still: no window (10 s to 1 h) turns between the
+  // requests and the report, however slow the machine.
+  fakeDateOnly();
+  moveToNextWindow(3_600_000);
   await hit(store.redis, config, 0, 'ALL', '10.0.0.1', 2);
   await hit(store.redis, config, 1, 'GET', '10.0.0.1', 1);
   await hit(store.redis, config, 2, 'POST', '10.0.0.2', 1);
