@@ -1,29 +1,16 @@
 // With `analytics: true`, every decision of a strategy that counted a request is an event in
 // @upstash/ratelimit's analytics (what the admin view charts), including refusals answered from the
 // block cache without a limiter call (server/src/http/decision-events.ts).
-import { Analytics } from '@upstash/ratelimit';
-import { kvStoreForSuite, limitedApp, statuses, strategy } from './support';
+import { analyticsUsage, limitedApp, statuses, storeForSuite, strategy } from './support';
 
 describe('analytics', () => {
-  const store = kvStoreForSuite();
-
-  async function eventsOf(prefix: string, expectedTotal: number): Promise<Record<string, { success: number; blocked: number }>> {
-    const analytics = new Analytics({ redis: store.redis, prefix });
-    // Events are written after the response; wait until they have all arrived.
-    for (let attempt = 0; attempt < 50; attempt++) {
-      const usage = await analytics.getUsage(Date.now() - 3_600_000);
-      const total = Object.values(usage).reduce((sum, counts) => sum + counts.success + counts.blocked, 0);
-      if (total >= expectedTotal) return usage;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return analytics.getUsage(Date.now() - 3_600_000);
-  }
+  const store = storeForSuite();
 
   it('records allowed and blocked requests, also those refused from memory', async () => {
     const app = limitedApp({ url: store.kv.url, token: store.kv.token, prefix: 'an1', analytics: true, strategy: [strategy({}, { tokens: 2 })] });
     try {
       expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 429, 429, 429]);
-      expect(await eventsOf('an1', 5)).toEqual({ 'GET:/limited:127.0.0.1:fixed-window.1h': { success: 2, blocked: 3 } });
+      expect(await analyticsUsage(store.redis, 'an1', 5)).toEqual({ 'GET:/limited:127.0.0.1:fixed-window.1h': { success: 2, blocked: 3 } });
     } finally {
       app.close();
     }
@@ -40,7 +27,7 @@ describe('analytics', () => {
     try {
       // The second request is refused by the burst window from the store, the third from the block cache.
       expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 429, 429]);
-      expect(await eventsOf('an3', 4)).toEqual({
+      expect(await analyticsUsage(store.redis, 'an3', 4)).toEqual({
         'GET:/limited:127.0.0.1:fixed-window.1h': { success: 1, blocked: 2 },
         'GET:/limited:127.0.0.1:sliding-window.2h': { success: 1, blocked: 0 },
       });

@@ -1,21 +1,9 @@
 // With `analytics`, a shadow strategy's would-be refusals are a series of their own
 // (`<prefix>:shadow:events:<hour>`, server/src/http/decision-events.ts), apart from the enforced
 // decisions the chart shows, and the usage report gives each shadow strategy its total.
-import { Analytics } from '@upstash/ratelimit';
-import { limitedApp, statuses, storeForSuite, strategy } from './support';
+import { analyticsUsage, limitedApp, statuses, storeForSuite, strategy } from './support';
 
 const store = storeForSuite();
-
-/** Polls an Analytics prefix until `expectedEvents` events have arrived (they are written after the response). */
-async function usageOf(prefix: string, expectedEvents: number): Promise<Record<string, { success: number; blocked: number }>> {
-  const analytics = new Analytics({ redis: store.redis, prefix });
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const usage = await analytics.getUsage(Date.now() - 3_600_000).catch(() => ({}));
-    if (Object.values(usage).reduce((sum, counts) => sum + counts.success + counts.blocked, 0) >= expectedEvents) return usage;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return analytics.getUsage(Date.now() - 3_600_000);
-}
 
 it("records a shadow strategy's would-be refusals as their own series, keeps them out of the enforced series, and reports them per strategy", async () => {
   const app = limitedApp({
@@ -31,8 +19,8 @@ it("records a shadow strategy's would-be refusals as their own series, keeps the
   });
   try {
     expect(await statuses(() => app.request.get('/limited'), 5)).toEqual([200, 200, 200, 200, 200]);
-    expect(await usageOf('shadow-series:shadow', 3)).toEqual({ 'GET:/limited:sliding-window.2h': { success: 0, blocked: 3 } });
-    expect(await usageOf('shadow-series', 5)).toEqual({ 'GET:/limited:127.0.0.1:fixed-window.1h': { success: 5, blocked: 0 } });
+    expect(await analyticsUsage(store.redis, 'shadow-series:shadow', 3)).toEqual({ 'GET:/limited:sliding-window.2h': { success: 0, blocked: 3 } });
+    expect(await analyticsUsage(store.redis, 'shadow-series', 5)).toEqual({ 'GET:/limited:127.0.0.1:fixed-window.1h': { success: 5, blocked: 0 } });
     const report = await app.limiter.readUsage();
     expect(report.strategies.map(({ mode, wouldBlock }) => ({ mode, wouldBlock }))).toEqual([
       { mode: 'enforce', wouldBlock: undefined },

@@ -1,10 +1,10 @@
 // The keys left in the store after real traffic, read back from the key-value server: exactly
 // `<prefix>:<method>:<route>:<identifier>:<limiter>` plus @upstash/ratelimit's window number for the
 // windows, with `%` and `:` of the route escaped.
-import { kvStoreForSuite, limitedApp, strategy } from './support';
+import { storeForSuite, limitedApp, strategy } from './support';
 
 describe('store keys', () => {
-  const store = kvStoreForSuite();
+  const store = storeForSuite();
 
   it('uses <prefix>:<method>:<route>:<identifier>:<limiter> for every algorithm, ALL, :id routes and header callers', async () => {
     const prefix = 'keys';

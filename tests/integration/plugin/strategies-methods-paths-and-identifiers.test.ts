@@ -1,9 +1,9 @@
 // Which requests a strategy counts and as whom: methods vs ALL, `:id` and wildcard routes, header
 // identifiers (present, absent -> IP, name case), the allow-list, and keys in the documented format.
-import { kvStoreForSuite, limitedApp, statuses, strategy } from './support';
+import { storeForSuite, limitedApp, statuses, strategy } from './support';
 
 describe('strategies', () => {
-  const store = kvStoreForSuite();
+  const store = storeForSuite();
 
   let prefixCounter = 0;
   const config = (strategies: unknown[], extra: Record<string, unknown> = {}) => ({ url: store.kv.url, token: store.kv.token, prefix: `p${++prefixCounter}`, strategy: strategies, ...extra });

@@ -1,5 +1,6 @@
 // Test support for the plugin's Koa middleware: a Koa app with the limiter in front of a trivial
 // route, against a real key-value REST server (memory engine).
+import { Analytics } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import supertest from 'supertest';
 import { startKvRestServer, type KvRestServer } from '../../../mock';
@@ -30,17 +31,6 @@ export const strategy = (overrides: Partial<Strategy> = {}, limiter: Partial<Str
   limiter: { algorithm: 'fixed-window', tokens: 3, window: '1h', ...limiter },
 });
 
-/** A key-value REST server (memory engine) started for the whole suite, with an @upstash/redis client of it. */
-export function kvStoreForSuite(): { readonly kv: KvRestServer; readonly redis: Redis } {
-  const store = {} as { kv: KvRestServer; redis: Redis };
-  beforeAll(async () => {
-    store.kv = await startKvRestServer();
-    store.redis = new Redis({ url: store.kv.url, token: store.kv.token });
-  });
-  afterAll(() => store.kv?.close());
-  return store;
-}
-
 /** Apps a test opens, closed after each test (with the fake clock some of them set back to real). */
 export function appsClosedAfterEach(): LimitedApp[] {
   const apps: LimitedApp[] = [];
@@ -64,8 +54,22 @@ export function storeForSuite(): { readonly kv: KvRestServer; readonly redis: Re
     store.kv = await startKvRestServer();
     store.redis = new Redis({ url: store.kv.url, token: store.kv.token });
   });
-  afterAll(() => store.kv.close());
+  afterAll(() => store.kv?.close());
   return store;
+}
+
+/**
+ * @upstash/ratelimit's analytics under `prefix` over the last hour, polled until `expectedEvents`
+ * events have arrived (the plugin writes them after the response).
+ */
+export async function analyticsUsage(redis: Redis, prefix: string, expectedEvents: number): Promise<Record<string, { success: number; blocked: number }>> {
+  const analytics = new Analytics({ redis, prefix });
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const usage = await analytics.getUsage(Date.now() - 3_600_000).catch(() => ({}));
+    if (Object.values(usage).reduce((sum, counts) => sum + counts.success + counts.blocked, 0) >= expectedEvents) return usage;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return analytics.getUsage(Date.now() - 3_600_000);
 }
 
 export { startKvRestServer, type KvRestServer };
