@@ -50,12 +50,6 @@ interface Check {
   readonly caller: string;
 }
 
-/** A request's deny-list members (deny/deny-members.ts), collected with its checks, and the list to check them on. */
-interface DenyQuery {
-  readonly list: DenyCheck;
-  readonly members: string[];
-}
-
 interface Match {
   readonly rule: CompiledRule;
   /** The method in the rule's keys. */
@@ -156,22 +150,23 @@ export class RateLimiter {
   };
 
   private decide(ctx: Context, next: Next, matched: readonly Match[], verified: VerifiedCaller | undefined): Promise<void> {
-    const denyQuery: DenyQuery | undefined = this.denyList && { list: this.denyList, members: [] };
-    const checks = this.checksFor(ctx, matched, verified, denyQuery?.members);
+    // With the deny list on, the request's members (deny/deny-members.ts) are collected with its checks.
+    const denyMembers: string[] | undefined = this.denyList && [];
+    const checks = this.checksFor(ctx, matched, verified, denyMembers);
     if (checks.length === 0) return next();
     const now = Date.now();
     // A caller denied in memory is refused before anything else, whatever the store's state.
-    const denied = denyQuery?.list.cached(denyQuery.members, now);
+    const denied = denyMembers && this.denyList?.cached(denyMembers, now);
     if (denied !== undefined) return this.deny(ctx, checks, denied, []);
     // A caller blocked by any strategy is refused from memory: no store call, no token spent elsewhere.
     const cached = this.cachedRefusal(checks, now);
-    return cached ? this.answer(ctx, next, [cached], now) : this.decideInStore(ctx, next, checks, now, denyQuery);
+    return cached ? this.answer(ctx, next, [cached], now) : this.decideInStore(ctx, next, checks, now, denyMembers);
   }
 
-  private async decideInStore(ctx: Context, next: Next, checks: readonly Check[], now: number, denyQuery: DenyQuery | undefined): Promise<void> {
+  private async decideInStore(ctx: Context, next: Next, checks: readonly Check[], now: number, denyMembers: readonly string[] | undefined): Promise<void> {
     let outcomes: Outcome[];
     // Queued in this turn, before the limits: the deny check rides their /pipeline round trip.
-    const denial = denyQuery?.list.check(denyQuery.members, now);
+    const denial = denyMembers && this.denyList?.check(denyMembers, now);
     // Awaited below; when a limit fails first, its failure (the same store's) is the one handled.
     denial?.catch(() => undefined);
     // Kept only with several strategies, so a failure still knows which of them took a token.
