@@ -6,8 +6,7 @@ import type { Context } from 'koa';
 import { failureMessage } from '../failure-message';
 import { adminOf } from './admin-of';
 import { isStrategyIndex, pathStrategyIndex, strategyIndexMessage } from './strategy-index';
-import { MAX_TOKENS } from '../config/bounds';
-import { isValidLimit } from '../limiter/last-seen-limits';
+import { isValidLimit, MAX_TOKENS } from '../config/bounds';
 import { DEFAULT_USAGE_LIMITS, type UsageLimits } from './usage-service';
 import type { LiveLimitResult, UsageReport } from './usage-types';
 

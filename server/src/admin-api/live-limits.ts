@@ -6,7 +6,7 @@
 // valid limit is reported as 'invalid', never trusted and never a crash: "Back to config" removes it.
 import type { Redis } from '@upstash/redis';
 import type { Rule } from '../config/rules';
-import { isValidLimit } from '../limiter/last-seen-limits';
+import { isValidLimit } from '../config/bounds';
 import { liveLimitKey } from '../limiter/live-limit-scope';
 import type { LiveTokens } from './usage-types';
 

@@ -15,6 +15,9 @@ export const MAX_WINDOW_MS = MAX_WINDOW_DAYS * DAY_MS;
 /** `tokens` and `refillRate`: every count and sum the algorithms keep stays an exact integer. */
 export const MAX_TOKENS = 1_000_000_000;
 
+/** Whether `value` is a limit the plugin would accept (configured or live): a whole number from 1 to MAX_TOKENS. */
+export const isValidLimit = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_TOKENS;
+
 /** The longest key lifetime the store is asked for: the largest whole number a double holds exactly. */
 export const MAX_KEY_LIFETIME_MS = Number.MAX_SAFE_INTEGER;
 

@@ -4,10 +4,7 @@
 // block cache, the sliding window's reopening, and the in-memory limits of `failureMode: 'local'`
 // (an outage keeps applying the last live limit seen). An answer whose limit is not a valid one is
 // no verdict (foreign-live-limit.ts) and never reaches it.
-import { MAX_TOKENS } from '../config/bounds';
-
-/** Whether `value` is a limit the plugin would accept: a whole number from 1 to MAX_TOKENS. */
-export const isValidLimit = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 1 && (value as number) <= MAX_TOKENS;
+import { isValidLimit } from '../config/bounds';
 
 export class LastSeenLimits {
   private readonly seen: number[];
