@@ -82,7 +82,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
       return deleted;
     },
     setLiveLimit: (strategyIndex: number, tokens: number | null, by: string) => changeLiveLimit({ redis, config, logger, changed: limiter.liveLimitChanged }, strategyIndex, tokens, by),
-    ...createDenyAdmin(redis, config, hasherFor, limiter.denyList, logger),
+    ...createDenyAdmin(redis, config, hasherFor, limiter.allowed, limiter.denyList, logger),
     close,
   });
 }

@@ -6,7 +6,7 @@
 import type { Redis } from '@upstash/redis';
 import type { DenyListReport, DenyResult } from '../admin-api/usage-types';
 import type { RateLimitConfig } from '../config/schema';
-import { compileAllowList } from '../http/allow-list';
+import type { AllowList } from '../http/allow-list';
 import type { HeaderValueHasher } from '../http/header-privacy';
 import type { DenyCheck } from './deny-check';
 import { parseDenyRequest, parseLiftRequest, type DenyContext } from './deny-input';
@@ -28,9 +28,10 @@ interface DenyLogger {
   info(message: string): void;
 }
 
-export function createDenyAdmin(redis: Redis, config: RateLimitConfig, hasherFor: (header: string) => HeaderValueHasher, check: DenyCheck | undefined, logger: DenyLogger): DenyAdmin {
+/** `allowed` and `check` are the limiter's own: the allow-list it admits by, the deny list it checks. */
+export function createDenyAdmin(redis: Redis, config: RateLimitConfig, hasherFor: (header: string) => HeaderValueHasher, allowed: AllowList, check: DenyCheck | undefined, logger: DenyLogger): DenyAdmin {
   const keys = denyListKeys(config.prefix);
-  const context: DenyContext = { strategies: config.strategy, ipv6Subnet: config.ipv6Subnet, hasherFor, allowed: compileAllowList(config.allowList, hasherFor) };
+  const context: DenyContext = { strategies: config.strategy, ipv6Subnet: config.ipv6Subnet, hasherFor, allowed };
   return {
     async denyCaller(request, by) {
       const { member, durationMs } = parseDenyRequest(context, request);

@@ -85,7 +85,8 @@ const ANSWERED: Promise<void> = Promise.resolve();
 
 export class RateLimiter {
   private readonly blocked: BlockedCache;
-  private readonly allowed: AllowList;
+  /** Callers never limited (nor checked against the deny list). */
+  readonly allowed: AllowList;
   private readonly refunds: TokenRefunds;
   /** Whether each rule (by index) identifies callers by their verified principal (`user`). */
   private readonly userRules: readonly boolean[];
