@@ -5,10 +5,11 @@
 // package's own `strapi-plugin-ratelimit/mock` export, never by importing mock/ from server/ (the two
 // stay independent, and production never loads the engine). A request's body is handed over as the
 // values a client would send as JSON and checked by the very code that checks the HTTP server's
-// parsed bodies, with no JSON text in between.
+// parsed bodies, and its answers are the values the HTTP server's JSON would parse to
+// (http/json-value.ts): no JSON text either way.
 import { commandFromJsonValue, commandsFromJsonValues } from './http/command-input';
 import { CommandRunner, type RunContext } from './http/command-runner';
-import { encodeEnvelope, encodeEnvelopes } from './http/encode-json';
+import { envelopeValue, envelopeValues } from './http/json-value';
 import { HttpError } from '../http-kit/http-error';
 import { RequestLimits } from './http/limits';
 import { generateToken, TokenRegistry } from './http/tokens';
@@ -33,20 +34,20 @@ export function createEmbeddedStore(): EmbeddedStore {
   // No token reaches this store: the registry only has to exist for the runner. The REST server's
   // default limits apply (sizes bounded, no daily count).
   const runner = new CommandRunner(engine, new TokenRegistry(generateToken(), generateToken()), new RequestLimits(KV_REST_DEFAULTS));
-  const answer = async (path: string, body: unknown): Promise<string> => {
-    if (path === '') return encodeEnvelope((await runner.runEach([commandFromJsonValue(body)], CONTEXT))[0], false);
-    if (path === 'pipeline') return encodeEnvelopes(await runner.runEach(commandsFromJsonValues(body), CONTEXT), false);
+  const answer = async (path: string, body: unknown): Promise<unknown> => {
+    if (path === '') return envelopeValue((await runner.runEach([commandFromJsonValue(body)], CONTEXT))[0]);
+    if (path === 'pipeline') return envelopeValues(await runner.runEach(commandsFromJsonValues(body), CONTEXT));
     if (path === 'multi-exec') {
       const replies = await runner.runTransaction(commandsFromJsonValues(body), CONTEXT);
       if (!Array.isArray(replies)) throw new HttpError(400, replies.message);
-      return encodeEnvelopes(replies, false);
+      return envelopeValues(replies);
     }
     throw new HttpError(404, `ERR the embedded store serves one command, /pipeline and /multi-exec, not /${path}`);
   };
   return {
     async request(path, body) {
       try {
-        return JSON.parse(await answer(path, body));
+        return await answer(path, body);
       } catch (failure) {
         if (failure instanceof HttpError) return { error: failure.message };
         throw failure;

@@ -57,4 +57,20 @@ describe('the embedded store', () => {
       stringify.mockRestore();
     }
   });
+
+  it('issue 15: answers with values, writing no JSON text and parsing none', async () => {
+    const stringify = jest.spyOn(JSON, 'stringify');
+    const parse = jest.spyOn(JSON, 'parse');
+    try {
+      expect(await store.request('pipeline', [['SET', 'no-json', 'é'], ['GET', 'no-json'], ['INCR', 'no-json']])).toEqual([
+        { result: 'OK' },
+        { result: 'é' },
+        { error: 'ERR value is not an integer or out of range' },
+      ]);
+      expect([stringify.mock.calls, parse.mock.calls]).toEqual([[], []]);
+    } finally {
+      stringify.mockRestore();
+      parse.mockRestore();
+    }
+  });
 });
