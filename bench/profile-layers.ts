@@ -2,12 +2,13 @@
 // as one table of rules, so that what a column holds is read in one place and printed under the
 // table from the same rules. A frame is matched by the native it is (socket writes, GC), the Node
 // module it comes from, the npm package it comes from, or the project folder it was compiled to.
-// Natives not named here (builtins, `runMicrotasks`, regular expressions) have no layer of their own:
+// Natives not named here (builtins, regular expressions) have no layer of their own:
 // their time goes to the JavaScript function that called them (see cpu-profile.ts).
 
 export type Layer =
   | 'kernel writes'
   | "Node's HTTP"
+  | 'promise jobs'
   | 'Node, other'
   | 'Koa'
   | 'plugin'
@@ -38,6 +39,8 @@ export const LAYER_RULES: readonly LayerRule[] = [
   // libuv's socket writes, the syscall itself: an app answering a waiting client wakes it here.
   { layer: 'kernel writes', natives: ['writev', 'writeUtf8String', 'writeBuffer', 'writeLatin1String', 'writeAsciiString', 'writeUcs2String'] },
   { layer: "Node's HTTP", nodeModules: ['node:_http_', 'node:http', 'node:net', 'node:internal/net', 'node:stream', 'node:internal/streams/', 'node:internal/stream_base_commons', 'node:internal/http'] },
+  // The microtask queue's own work, around every promise reaction (the reactions' functions count for their own layers).
+  { layer: 'promise jobs', natives: ['runMicrotasks'], nodeModules: ['node:internal/process/task_queues'] },
   { layer: 'Node, other', nodeModules: ['node:'] },
   {
     layer: 'Koa',

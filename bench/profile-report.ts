@@ -102,7 +102,7 @@ function profileLegend(): string {
   return [
     `- Each scenario runs in a fresh app child under \`node --cpu-prof\` (one sample every ${SAMPLING_INTERVAL_MICROS} µs), with the warm-up and the closed-loop load of \`npm run bench\`; only the samples of the measured run count, per completed request.`,
     '- app CPU (process): user + system time of the whole app process (every thread, the profiler\'s own included, so above `npm run bench`\'s figure); profiled: the main thread\'s sampled time, idle excluded (the wall-clock time between samples: on an idle machine, its CPU time), split into the columns below.',
-    '- A sample counts for the function on top of its stack; a native no column names (a builtin, `runMicrotasks`, a regular expression) counts for the function that called it. The columns:',
+    '- A sample counts for the function on top of its stack; a native no column names (a builtin, a regular expression) counts for the function that called it. The columns:',
     ...layerLegend().map((line) => `  ${line}`),
   ].join('\n');
 }
