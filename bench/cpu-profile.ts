@@ -80,17 +80,22 @@ export function breakdownOf(profile: CpuProfile, span?: Span): ProfileBreakdown 
   return { busyMicros, byLayer, functions };
 }
 
-/** Each node's charge (none for idle), walking up from a native no rule names to its caller; `other` at the root. */
+/**
+ * Each node's charge (none for idle): its own layer, given the layers below it on the stack, or for a
+ * native no rule names its caller's charge; `other` at the root. Walked from the roots down.
+ */
 function chargesOf(nodes: readonly ProfileNode[]): Map<number, Charge> {
-  const parentOf = new Map<number, ProfileNode>();
-  for (const node of nodes) for (const child of node.children ?? []) parentOf.set(child, node);
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const children = new Set(nodes.flatMap((node) => node.children ?? []));
   const charges = new Map<number, Charge>();
-  for (const node of nodes) {
-    if (node.callFrame.functionName === IDLE && node.callFrame.url === '') continue;
-    let payer: ProfileNode | undefined = node;
-    let layer: Layer | undefined;
-    while (payer && (layer = layerOfFrame(payer.callFrame)) === undefined) payer = parentOf.get(payer.id);
-    charges.set(node.id, payer && layer ? { layer, frame: payer.callFrame } : { layer: 'other', frame: node.callFrame });
+  const pending = nodes.filter((node) => !children.has(node.id)).map((node) => ({ node, below: new Set<Layer>(), caller: undefined as Charge | undefined }));
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const { node, below, caller } = next;
+    const layer = layerOfFrame(node.callFrame, below);
+    const charge = layer ? { layer, frame: node.callFrame } : (caller ?? { layer: 'other', frame: node.callFrame });
+    if (!(node.callFrame.functionName === IDLE && node.callFrame.url === '')) charges.set(node.id, charge);
+    const belowChildren = layer && !below.has(layer) ? new Set([...below, layer]) : below;
+    for (const child of (node.children ?? []).flatMap((id) => byId.get(id) ?? [])) pending.push({ node: child, below: belowChildren, caller: charge });
   }
   return charges;
 }
