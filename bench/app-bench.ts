@@ -91,7 +91,7 @@ async function readStore(scenario: AppScenario, context: AppBenchContext, info: 
 const INFO_READING: EngineCounts = { calls: 1, commands: 0 };
 
 /** An app child of a scenario, ready for load. */
-interface AppUnderLoad {
+export interface AppUnderLoad {
   readonly url: string;
   /** Headers every request of the load sends: the scenario's credential, if it has one. */
   readonly headers: Readonly<Record<string, string>>;
@@ -99,14 +99,18 @@ interface AppUnderLoad {
   stop(): Promise<void>;
 }
 
-/** The Koa scenarios in koa-app-process.ts; the Strapi ones in the tests' Strapi child, with strapi-app-extension.ts inside it. */
-async function startApp(scenario: AppScenario, context: AppBenchContext): Promise<AppUnderLoad> {
+/**
+ * The Koa scenarios in koa-app-process.ts, with Node's `execArgv` if given (`--cpu-prof`: profile.ts);
+ * the Strapi ones in the tests' Strapi child, with strapi-app-extension.ts inside it.
+ */
+export async function startApp(scenario: AppScenario, context: Pick<AppBenchContext, 'store' | 'redis'>, execArgv: readonly string[] = []): Promise<AppUnderLoad> {
   if (scenario.app === 'koa') {
     const input: AppChildInput = { scenario, stores: context.store.ready, redisUrl: context.redis?.url };
-    const koa = await forkChild<KoaAppReady>('koa-app-process', [JSON.stringify(input)]);
+    const koa = await forkChild<KoaAppReady>('koa-app-process', [JSON.stringify(input)], { execArgv });
     return { url: koa.ready.url, headers: {}, calls: koa.calls, stop: koa.stop };
   }
   const spec = scenario.limiter;
+  if (execArgv.length > 0) throw new Error('the Strapi child takes no Node options here');
   if (spec.kind === 'rate-limiter-flexible' || spec.kind === 'static-refusal') throw new Error('the Strapi scenarios compare the plugin with no limiter only');
   const strapi = tracked(
     await startStrapiChild<StrapiAppExtra>({
@@ -266,14 +270,18 @@ export const APP_LEGEND = [
   '- store CPU: the key-value REST server process, plus the redis-server for the redis engine and rate-limiter-flexible\'s Redis store.',
 ].join('\n');
 
+/** A note when a scenario's answers are not what it expects (every request allowed, or every one refused), given its share of non-2xx answers. */
+export function unexpectedAnswerNotes(scenario: AppScenario, non2xxShare: number): string[] {
+  if (scenario.expect === 'allowed' && non2xxShare > 0) return [`- ${scenario.name}: ${cell(100 * non2xxShare, 2)}% of the answers were not 2xx, though every request should have been allowed.`];
+  if (scenario.expect === 'refused' && non2xxShare < 0.99) return [`- ${scenario.name}: only ${cell(100 * non2xxShare, 2)}% of the answers were refusals, though every caller should have been blocked.`];
+  return [];
+}
+
 /** What the table cannot show: answers other than the scenario expects, and store outages (fail-open). */
 export function appNotes(summaries: readonly AppSummary[]): string[] {
   return summaries.flatMap((summary) => {
     const name = summary.scenario.name;
-    const refused = summary.non2xxShare ?? 0;
-    const notes: string[] = [];
-    if (summary.scenario.expect === 'allowed' && refused > 0) notes.push(`- ${name}: ${cell(100 * refused, 2)}% of the answers were not 2xx, though every request should have been allowed.`);
-    if (summary.scenario.expect === 'refused' && refused < 0.99) notes.push(`- ${name}: only ${cell(100 * refused, 2)}% of the answers were refusals, though every caller should have been blocked.`);
+    const notes = unexpectedAnswerNotes(summary.scenario, summary.non2xxShare ?? 0);
     if (summary.storeFailureRounds > 0) {
       notes.push(`- ${name}: the store did not answer within the plugin's timeout (fail-open, requests let through unlimited) in ${summary.storeFailureRounds} of ${summary.rounds} rounds.`);
     }

@@ -64,7 +64,7 @@ export function tracked<Child extends { readonly process: ChildProcess; stop(): 
 }
 
 /** Forks one of bench/'s compiled child modules (e.g. `koa-app-process`) and waits for its `ready`; its output is kept for the error if it fails. */
-export async function forkChild<Ready>(module: string, args: readonly string[], options: { execArgv?: string[]; startTimeoutMs?: number } = {}): Promise<NodeChild<Ready>> {
+export async function forkChild<Ready>(module: string, args: readonly string[], options: { execArgv?: readonly string[]; startTimeoutMs?: number } = {}): Promise<NodeChild<Ready>> {
   return tracked(await forkNodeChild<Ready>(path.join(__dirname, `${module}.js`), { name: module, args, ...options }));
 }
 

@@ -19,6 +19,10 @@ function safeRead(file: string): string {
 }
 
 export interface Report {
+  /** The heading; `Benchmark results` by default. */
+  readonly title?: string;
+  /** How to read the figures; by default how `npm run bench` takes them over its rounds. */
+  readonly method?: string;
   readonly command: string;
   readonly machine: string;
   readonly started: Date;
@@ -29,19 +33,19 @@ export interface Report {
 
 export function renderReport(report: Report): string {
   const intro = [
-    '# Benchmark results',
+    `# ${report.title ?? 'Benchmark results'}`,
     '',
     `- date: ${report.started.toISOString()}`,
     `- machine: ${report.machine}`,
     `- command: \`${report.command}\` (${report.minutes.toFixed(1)} minutes)`,
-    '- medians over the rounds; ratios and differences are taken against the baseline of the same round',
+    `- ${report.method ?? 'medians over the rounds; ratios and differences are taken against the baseline of the same round'}`,
   ];
   return [...intro, ...report.sections.flatMap((section) => ['', `## ${section.title}`, '', section.body])].join('\n') + '\n';
 }
 
-/** bench/RESULTS.md in the source tree (this file runs from dist/bench/). */
-export function writeResults(markdown: string): string {
-  const file = path.resolve(__dirname, '../../bench/RESULTS.md');
+/** bench/RESULTS.md, or another file of bench/ (PROFILE.md), in the source tree (this file runs from dist/bench/). */
+export function writeResults(markdown: string, name = 'RESULTS.md'): string {
+  const file = path.resolve(__dirname, '../../bench', name);
   writeFileSync(file, markdown);
   return file;
 }

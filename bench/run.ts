@@ -9,6 +9,7 @@ import { KV_LEGEND, kvSampleKey, kvTable, KV_OPERATIONS, measureKvOperation, pre
 import { latencyLegend, latencyTable } from './latency-table';
 import { measureMemory, MEMORY_LEGEND, memoryTable } from './memory';
 import { measureOverAdmission, OVER_ADMISSION_LEGEND, overAdmissionTable } from './over-admission';
+import { commandOf, progress, runOptions } from './command-line';
 import { CONNECTIONS } from './load';
 import { forkChild, stopAllProcesses, stopProcessesOnSignals } from './processes';
 import { machineDescription, renderReport, writeResults } from './report';
@@ -55,12 +56,9 @@ const FULL: Mode = {
   overAdmissionRounds: 5,
 };
 
-const progress = (message: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
-
 async function main(): Promise<void> {
   stopProcessesOnSignals();
-  const quick = process.argv.includes('--quick');
-  const only = optionValue('--only');
+  const { quick, only } = runOptions();
   const mode = quick ? QUICK : FULL;
   const started = new Date();
   const machine = machineDescription();
@@ -100,7 +98,7 @@ async function main(): Promise<void> {
   const kv = summariseKv(kvTargets, kvSamples);
   const notes = appNotes(app);
   const markdown = renderReport({
-    command: `npm run bench${quick || only !== undefined ? ' --' : ''}${quick ? ' --quick' : ''}${only !== undefined ? ` --only ${only}` : ''}`,
+    command: commandOf('npm run bench', { quick, only }),
     machine,
     started,
     minutes,
@@ -120,15 +118,6 @@ async function main(): Promise<void> {
 }
 
 const count = (value: number) => value.toLocaleString('en-US');
-
-/** The value after `name` on the command line (`--only strapi`), undefined without `name`. */
-function optionValue(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  if (index < 0) return undefined;
-  const value = process.argv[index + 1];
-  if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a value, e.g. ${name} strapi`);
-  return value;
-}
 
 /** The sections of a whole run after the rounds: over-admission under CPU load, and memory per caller. */
 async function measureOtherSections(mode: Mode, store: StoreEndpoint): Promise<{ title: string; body: string }[]> {

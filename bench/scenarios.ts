@@ -164,6 +164,13 @@ export function selectScenarios(scenarios: readonly AppScenario[], word: string)
   return scenarios.filter((scenario) => needed.has(scenario));
 }
 
+/** The Koa rows the targets read (those with a role), with the rows they take their ratios against: what `npm run bench:profile` profiles. */
+export function koaTargetScenarios(scenarios: readonly AppScenario[]): AppScenario[] {
+  const koa = scenarios.filter((scenario) => scenario.app === 'koa');
+  const wanted = new Set(koa.filter((scenario) => scenario.role !== undefined).flatMap((scenario) => [scenario, baselineOf(scenario, koa) ?? scenario]));
+  return koa.filter((scenario) => wanted.has(scenario));
+}
+
 /**
  * The rows in the order of round `round` (from 1), per app: a Williams-style order (first, second,
  * last, third, second to last, ...) shifted by one row per round. Over as many rounds as an app has

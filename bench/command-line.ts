@@ -1,0 +1,31 @@
+// The benchmark's command line, the same for every entry point (run.ts, profile.ts): its options
+// (`npm run bench -- --quick --only strapi`), the command as a report prints it, and progress on stderr.
+
+export interface RunOptions {
+  /** `--quick`: a shorter run. */
+  readonly quick: boolean;
+  /** `--only <word>`: the rows whose name contains the word. */
+  readonly only?: string;
+}
+
+export function runOptions(): RunOptions {
+  return { quick: process.argv.includes('--quick'), only: optionValue('--only') };
+}
+
+/** The value after `name` on the command line (`--only strapi`), undefined without `name`. */
+function optionValue(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  if (index < 0) return undefined;
+  const value = process.argv[index + 1];
+  if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a value, e.g. ${name} strapi`);
+  return value;
+}
+
+/** The command as the report prints it: `npm run bench -- --quick --only strapi`. */
+export function commandOf(script: string, options: RunOptions): string {
+  const flags = [...(options.quick ? ['--quick'] : []), ...(options.only === undefined ? [] : [`--only ${options.only}`])];
+  return flags.length === 0 ? script : `${script} -- ${flags.join(' ')}`;
+}
+
+/** A line on stderr with the time of day, so that stdout holds the report alone. */
+export const progress = (message: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${message}\n`);
