@@ -19,7 +19,10 @@ function incrementBy(ctx: CommandContext, key: string, delta: number | bigint): 
   if (isErrorReply(next)) return next;
   const text = String(next);
   // Redis stores the result as a new integer object: no longer raw.
-  if (found) Object.assign(found, { value: text, raw: false });
+  if (found) {
+    found.value = text;
+    found.raw = false;
+  }
   else ctx.db.set(key, { type: 'string', value: text });
   return integer(next);
 }
