@@ -104,7 +104,12 @@ function withPolicy(spec: CommandSpec): CommandSpec {
 
 const SPECS: readonly CommandSpec[] = completedWithRedisMetadata(WRITTEN).map(withPolicy);
 
-const TABLE: ReadonlyMap<string, CommandSpec> = new Map(SPECS.map((spec) => [spec.name, spec]));
+/**
+ * Each command by its lower-case name and by its upper-case one (how clients and scripts write it),
+ * so that the usual spellings are found without lower-casing the name first; any other spelling is
+ * lower-cased once.
+ */
+const TABLE: ReadonlyMap<string, CommandSpec> = new Map(SPECS.flatMap((spec) => [[spec.name, spec], [spec.name.toUpperCase(), spec]]));
 
 /** Every top-level command of the table. */
 export const allCommands = (): readonly CommandSpec[] => SPECS;
@@ -141,9 +146,9 @@ export type Lookup =
  * so that both engines answer unknown commands and wrong arity the same way Redis words them.
  */
 export function lookupCommand(args: readonly string[]): Lookup {
-  const name = args[0].toLowerCase();
-  const spec = TABLE.get(name);
+  const spec = TABLE.get(args[0]) ?? TABLE.get(args[0].toLowerCase());
   if (!spec) return { ok: false, failure: 'unknown', error: unknownCommandText(args) };
+  const { name } = spec;
   if (!arityMatches(spec.arity, args.length)) return { ok: false, failure: 'arity', error: wrongArityText(name) };
   if (!spec.subcommands) return withRefusal(spec, args);
   // Bare COMMAND (all of Redis's metadata in one reply) is the one container Redis runs alone; the
@@ -155,10 +160,19 @@ export function lookupCommand(args: readonly string[]): Lookup {
   return withRefusal(sub, args);
 }
 
+/** The lookup answering each spec as it is, built once: most calls of most commands (a script's GET) need nothing else. */
+const FOUND = new Map<CommandSpec, Lookup>();
+
+function found(spec: CommandSpec): Lookup {
+  let lookup = FOUND.get(spec);
+  if (lookup === undefined) FOUND.set(spec, (lookup = { ok: true, spec }));
+  return lookup;
+}
+
 /** The spec, marked unsupported for this call when its arguments ask for what REST refuses. */
 function withRefusal(spec: CommandSpec, args: readonly string[]): Lookup {
   const refused = spec.refusalFor?.(args);
-  return { ok: true, spec: refused === undefined ? spec : { ...spec, unsupported: refused } };
+  return refused === undefined ? found(spec) : { ok: true, spec: { ...spec, unsupported: refused } };
 }
 
 function arityMatches(arity: number, count: number): boolean {

@@ -12,7 +12,7 @@ import { EventStreams, requireEventStream } from './event-streams';
 import { HttpError } from '../../http-kit/http-error';
 import { UNAUTHORIZED_TEXT } from './http-error';
 import { answerFailure, failureAnswer } from '../../http-kit/error-funnel';
-import { readBody } from '../../http-kit/read-body';
+import { readBodyThen } from '../../http-kit/read-body';
 import type { TokenRegistry } from './tokens';
 
 const ALLOWED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT']);
@@ -30,6 +30,15 @@ export interface HandlerOptions {
 interface Format {
   readonly base64: boolean;
   readonly resp2: boolean;
+}
+
+/** A request that passed the checks made before its body is read: method, token, output format. */
+interface Admitted {
+  readonly hasBody: boolean;
+  readonly path: string;
+  readonly query: string;
+  readonly format: Format;
+  readonly context: RunContext;
 }
 
 export class RequestHandler {
@@ -51,8 +60,25 @@ export class RequestHandler {
   }
 
   readonly handle = (request: IncomingMessage, response: ServerResponse): void => {
-    this.route(request, response).catch((failure: unknown) => this.fail(request, response, failure));
+    let admitted: Admitted;
+    try {
+      admitted = this.admit(request);
+    } catch (failure) {
+      return this.fail(request, response, failure);
+    }
+    if (!admitted.hasBody) return this.answer(request, response, admitted, undefined);
+    readBodyThen(
+      request,
+      this.options.maxBodyBytes,
+      'ERR ',
+      (body) => this.answer(request, response, admitted, body),
+      (failure) => this.fail(request, response, failure),
+    );
   };
+
+  private answer(request: IncomingMessage, response: ServerResponse, admitted: Admitted, body: Buffer | undefined): void {
+    this.route(request, response, admitted, body).catch((failure: unknown) => this.fail(request, response, failure));
+  }
 
   private fail(request: IncomingMessage, response: ServerResponse, failure: unknown): void {
     const { status, message } = failureAnswer(failure, () => false, (internal) => `ERR internal error: ${internal instanceof Error ? internal.message : String(internal)}`);
@@ -70,7 +96,8 @@ export class RequestHandler {
     response.end(request.method === 'HEAD' ? undefined : body);
   }
 
-  private async route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /** The checks made before a byte of the body is read, so a caller without a token never has one buffered. */
+  private admit(request: IncomingMessage): Admitted {
     const method = request.method ?? 'GET';
     if (!ALLOWED_METHODS.has(method)) throw new HttpError(405, `ERR method ${method} is not allowed: use GET, HEAD, POST or PUT`);
     const url = request.url ?? '/';
@@ -81,9 +108,10 @@ export class RequestHandler {
     if (!principal) throw new HttpError(401, UNAUTHORIZED_TEXT);
     const format = this.format(request);
     const context: RunContext = { principal, address: this.connections.address(request.socket) };
-    const body = BODY_METHODS.has(method) ? await readBody(request, this.options.maxBodyBytes, 'ERR ') : undefined;
-    const hasBody = BODY_METHODS.has(method);
+    return { hasBody: BODY_METHODS.has(method), path, query, format, context };
+  }
 
+  private async route(request: IncomingMessage, response: ServerResponse, { hasBody, path, query, format, context }: Admitted, body: Buffer | undefined): Promise<void> {
     if (path === '/' || path === '') {
       if (!hasBody) throw new HttpError(400, 'ERR no command: use /<command>/<args> or POST a JSON array to /');
       return this.single(request, response, commandFromJsonBody(body), context, format);

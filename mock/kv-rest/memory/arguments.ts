@@ -9,8 +9,34 @@ const INTEGER = /^(0|-?[1-9][0-9]*)$/;
 const MAX_INT64 = 9223372036854775807n;
 const MIN_INT64 = -9223372036854775808n;
 
+/** Digits whose value is summed exactly in a double: 15 (below 2^53), so no rounding to check. */
+const MAX_SUMMED_DIGITS = 15;
+
+/**
+ * The value of an integer of at most 15 digits written the way Redis accepts it, or undefined for
+ * any other text (longer ones are left to INTEGER and BigInt). A scan instead of the regular
+ * expression: counters and script arguments read one or more of these per command.
+ */
+function shortInteger(text: string): number | undefined {
+  const length = text.length;
+  const negative = text.charCodeAt(0) === 45; // '-'
+  const start = negative ? 1 : 0;
+  if (length === start || length - start > MAX_SUMMED_DIGITS) return undefined;
+  const first = text.charCodeAt(start);
+  if (first === 48) return length === 1 ? 0 : undefined; // '0' alone; no '-0', no leading zero
+  let value = 0;
+  for (let index = start; index < length; index++) {
+    const digit = text.charCodeAt(index) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    value = value * 10 + digit;
+  }
+  return negative ? -value : value;
+}
+
 /** A signed 64-bit integer written the way Redis accepts it (no spaces, no `+`, no leading zeros). */
 export function parseInteger(text: string): number | ErrorReply {
+  const short = shortInteger(text);
+  if (short !== undefined) return short;
   if (!INTEGER.test(text)) return NOT_AN_INTEGER;
   const value = Number(text);
   if (Number.isSafeInteger(value)) return value;

@@ -34,6 +34,19 @@ export function refuseValues(values: readonly string[], limits: ReplyLimits): Er
   return bytes > limits.maxBytes ? tooLarge(`${bytes} bytes`, limits.maxBytes, 'maxReplyBytes') : undefined;
 }
 
+/** Short arrays of strings and numbers (most replies, a rate limiter's every one) are checked without a stack. */
+const FLAT_CHECKED_ITEMS = 64;
+
+const isNotArray = (item: Reply): boolean => item.kind !== 'array';
+
+/** refuseReply of an array holding no arrays: its items are its elements, its strings its bytes (summed in any order: none is negative). */
+function refuseFlatReply(items: readonly Reply[], limits: ReplyLimits): ErrorReply | undefined {
+  if (items.length > limits.maxElements) return tooLarge(`more than ${limits.maxElements} elements`, limits.maxElements, 'maxReplyElements');
+  let bytes = 0;
+  for (const item of items) if (item.kind === 'bulk' || item.kind === 'simple') bytes += item.value.length;
+  return bytes > limits.maxBytes ? tooLarge(`more than ${limits.maxBytes} bytes`, limits.maxBytes, 'maxReplyBytes') : undefined;
+}
+
 /**
  * An error when a built array reply passes the bound; walked without recursion, so depth costs no
  * stack. A single string is never refused: it is bounded by the largest string already, and refusing
@@ -41,6 +54,7 @@ export function refuseValues(values: readonly string[], limits: ReplyLimits): Er
  */
 export function refuseReply(reply: Reply, limits: ReplyLimits): ErrorReply | undefined {
   if (reply.kind !== 'array') return undefined;
+  if (reply.items.length <= FLAT_CHECKED_ITEMS && reply.items.every(isNotArray)) return refuseFlatReply(reply.items, limits);
   let elements = 0;
   let bytes = 0;
   const pending: Reply[] = [reply];

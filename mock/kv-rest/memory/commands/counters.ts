@@ -12,14 +12,17 @@ const NAN_OR_INFINITY = error('ERR increment would produce NaN or Infinity');
 const MIN_INT64 = -9223372036854775808n;
 
 /** Adds `delta` to the integer at `key` (0 when absent). */
-function incrementBy(ctx: CommandContext, key: string, delta: bigint): Reply {
+function incrementBy(ctx: CommandContext, key: string, delta: number | bigint): Reply {
   const found = ctx.db.lookupTyped(key, 'string', ctx.now);
   if (isErrorReply(found)) return found;
   const next = incrementInteger(found?.value ?? '0', delta);
   if (isErrorReply(next)) return next;
   const text = String(next);
   // Redis stores the result as a new integer object: no longer raw.
-  if (found) Object.assign(found, { value: text, raw: false });
+  if (found) {
+    found.value = text;
+    found.raw = false;
+  }
   else ctx.db.set(key, { type: 'string', value: text });
   return integer(next);
 }
@@ -28,15 +31,16 @@ function incrementBy(ctx: CommandContext, key: string, delta: bigint): Reply {
  * `current + delta` when `current` is an int64 text and the sum fits, else Redis's error. Plain
  * numbers while everything stays within 2^53 (the common case), BigInt beyond.
  */
-export function incrementInteger(current: string, delta: bigint, notAnInteger: ErrorReply = NOT_AN_INTEGER): number | bigint | ErrorReply {
+export function incrementInteger(current: string, delta: number | bigint, notAnInteger: ErrorReply = NOT_AN_INTEGER): number | bigint | ErrorReply {
   const small = parseInteger(current);
-  if (typeof small === 'number' && Number.isSafeInteger(small)) {
-    const sum = small + Number(delta);
-    if (Number.isSafeInteger(sum) && Number.isSafeInteger(Number(delta))) return sum;
+  const step = Number(delta);
+  if (typeof small === 'number' && Number.isSafeInteger(small) && Number.isSafeInteger(step)) {
+    const sum = small + step;
+    if (Number.isSafeInteger(sum)) return sum;
   }
   const value = parseInt64(current);
   if (typeof value !== 'bigint') return notAnInteger;
-  const sum = value + delta;
+  const sum = value + BigInt(delta);
   return inInt64Range(sum) ? sum : OVERFLOW;
 }
 
@@ -53,6 +57,9 @@ export function incrementFloat(current: string, incrementText: string, notAFloat
 function counter(direction: 1n | -1n, fixedStep: boolean) {
   return (args: readonly string[], ctx: CommandContext): Reply => {
     if (fixedStep) return incrementBy(ctx, args[1], direction);
+    // A step within 2^53 (every step a rate limiter sends) stays a plain number: no BigInt per call.
+    const small = parseInteger(args[2]);
+    if (typeof small === 'number' && Number.isSafeInteger(small)) return incrementBy(ctx, args[1], direction === 1n ? small : -small);
     const step = parseInt64(args[2]);
     if (typeof step !== 'bigint') return step;
     if (direction === -1n && step === MIN_INT64) return DECREMENT_OVERFLOW;

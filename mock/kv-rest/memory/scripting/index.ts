@@ -40,7 +40,9 @@ export function createScriptingHandlers(options: ScriptingOptions = {}): Command
   const evaluateSha = (readOnly: boolean) => (args: readonly string[], ctx: CommandContext): Reply => {
     const split = keysAndArgs(args);
     if ('kind' in split) return split;
-    return runner.run({ sha: args[1].toLowerCase(), keys: split.keys, args: split.argv, readOnly, ctx });
+    // Clients send the SHA in lower case, as SCRIPT LOAD answers it: no lower-cased copy then.
+    const sha = runner.has(args[1]) ? args[1] : args[1].toLowerCase();
+    return runner.run({ sha, keys: split.keys, args: split.argv, readOnly, ctx });
   };
 
   const scriptLoad = (args: readonly string[]): Reply => {

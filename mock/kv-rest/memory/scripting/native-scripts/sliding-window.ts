@@ -19,7 +19,10 @@ interface SlidingWindowInput {
 /** KEYS: current, previous, dynamic limit key?; ARGV: limit, now, window: undefined when Lua must run it. */
 function slidingWindowInput(run: NativeRun): SlidingWindowInput | undefined {
   const [currentKey, previousKey, dynamicLimitKey] = run.keys;
-  const [tokens, now, window] = run.argv.slice(0, 3).map(plainNumber);
+  const { argv } = run;
+  const tokens = plainNumber(argv[0]);
+  const now = plainNumber(argv[1]);
+  const window = plainNumber(argv[2]);
   if (currentKey === undefined || previousKey === undefined || tokens === undefined || now === undefined || window === undefined) return undefined;
   if (!dynamicLimitIsPlain(run, dynamicLimitKey) || !run.holdsPlainNumberOrNothing(currentKey) || !run.holdsPlainNumberOrNothing(previousKey)) return undefined;
   return { currentKey, previousKey, dynamicLimitKey, tokens, now, window };
