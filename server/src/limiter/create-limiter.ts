@@ -4,7 +4,7 @@
 import { Ratelimit } from '@upstash/ratelimit';
 import type { Rule } from '../config/rules';
 import { readLiveLimitAt } from './live-limit-scope';
-import type { ScriptClient } from './script-client';
+import type { LibraryScriptClient } from './script-client';
 
 type Window = Parameters<typeof Ratelimit.fixedWindow>[1];
 
@@ -12,7 +12,7 @@ type Window = Parameters<typeof Ratelimit.fixedWindow>[1];
  * The limiter of a rule: counting under the rule's prefix, reading the rule's live limit. `redis`: an
  * @upstash/redis client, or the plugin's script client over the same store (script-client.ts).
  */
-export function createLimiter(rule: Pick<Rule, 'limit' | 'keys'>, redis: ScriptClient): Ratelimit {
+export function createLimiter(rule: Pick<Rule, 'limit' | 'keys'>, redis: LibraryScriptClient): Ratelimit {
   const { limit, keys } = rule;
   const { algorithm, tokens, refillRate } = limit;
   const window = limit.window.upstash as Window;
