@@ -65,7 +65,7 @@ export class DenyCheck {
    */
   private firstDenied(reply: ScriptReply, members: readonly string[], now: number): string | undefined {
     if (!Array.isArray(reply) || reply.length !== members.length) {
-      throw new StoreUnavailableError(`the key-value store answered the deny check of ${members.length} members with ${Array.isArray(reply) ? `${reply.length} numbers` : String(reply)}`);
+      throw new StoreUnavailableError(`the key-value store answered the deny check with ${Array.isArray(reply) ? `an array of ${reply.length}` : String(reply)} where one number per member (${members.length}) was due`);
     }
     for (let index = 0; index < reply.length; index++) {
       if (reply[index] === 0) continue;

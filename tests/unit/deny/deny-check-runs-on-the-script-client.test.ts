@@ -29,10 +29,10 @@ describe('the deny check on the script client', () => {
         (failure: Error) => `${failure.name}: ${failure.message}`,
       );
     expect(await Promise.all([outcome([0], ['a', 'b']), outcome([0, -1, 0], ['a', 'b']), outcome(-1, ['a']), outcome(null, ['a']), outcome(['-1'], ['a']), outcome([0, -1], ['a', 'b'])])).toEqual([
-      'StoreUnavailableError: the key-value store answered the deny check of 2 members with 1 numbers',
-      'StoreUnavailableError: the key-value store answered the deny check of 2 members with 3 numbers',
-      'StoreUnavailableError: the key-value store answered the deny check of 1 members with -1',
-      'StoreUnavailableError: the key-value store answered the deny check of 1 members with null',
+      'StoreUnavailableError: the key-value store answered the deny check with an array of 1 where one number per member (2) was due',
+      'StoreUnavailableError: the key-value store answered the deny check with an array of 3 where one number per member (2) was due',
+      'StoreUnavailableError: the key-value store answered the deny check with -1 where one number per member (1) was due',
+      'StoreUnavailableError: the key-value store answered the deny check with null where one number per member (1) was due',
       'StoreUnavailableError: the key-value store answered EVALSHA with a reply no rate-limit script gives',
       'denied: b',
     ]);
