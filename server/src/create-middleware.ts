@@ -67,7 +67,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
   const hasherFor = compileHeaderPrivacy(config.hashHeaderValues, headerHashKey(config.token));
   const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes, scripts);
   const logger = options.logger ?? consoleLogger;
-  const limiter = new RateLimiter(config, rules, logger, options.refuse ?? jsonRefusal, redis, hasherFor, options.verifyCaller);
+  const limiter = new RateLimiter(config, rules, logger, options.refuse ?? jsonRefusal, redis, scripts, hasherFor, options.verifyCaller);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
   const failOpen = (): FailOpenReport => limiter.health.report();
   return Object.assign(middleware, {

@@ -1,25 +1,29 @@
 // The request path's deny check: one short script (shared/deny-check-script.ts) asks whether any of
-// a request's members (deny-members.ts) is on the list, dropping timed entries that have expired,
-// and is queued in the same turn of the event loop as the request's limit checks, so the pipelining
-// requester sends it in the same /pipeline round trip (limiter/store-requester.ts). It goes as EVALSHA and falls back to EVAL
-// on NOSCRIPT (a second round trip only after a store restart), as @upstash/ratelimit's own scripts
-// do; the library's deny check (`enableProtection`) is not used: it is one full-text EVAL per
-// limiter, counts a token for a denied caller, fetches an IP list from GitHub, and caches hits
-// process-wide for 60 s with no way to lift one. Hits are remembered per instance for `cacheMs`
-// (bounded by the number of entries), so a flood from a denied caller is answered from memory;
-// a lift here forgets its member at once, elsewhere it applies within `cacheMs`.
-import type { Redis } from '@upstash/redis';
+// a request's members (deny-members.ts) is on the list, dropping timed entries that have expired.
+// It runs on the plugin's script client (limiter/script-client.ts), the limits' own path to the
+// store: sent in the same turn of the event loop as the request's limit checks, it rides their
+// /pipeline round trip (limiter/store-requester.ts), as EVALSHA falling back to EVAL on NOSCRIPT
+// (a second round trip only after a store restart). The library's deny check (`enableProtection`)
+// is not used: it is one full-text EVAL per limiter, counts a token for a denied caller, fetches an
+// IP list from GitHub, and caches hits process-wide for 60 s with no way to lift one. Hits are
+// remembered per instance for `cacheMs` (bounded by the number of entries), so a flood from a denied
+// caller is answered from memory; a lift here forgets its member at once, elsewhere it applies
+// within `cacheMs`.
 import { DENY_CHECK_SCRIPT, DENY_CHECK_SHA } from '../../../shared/deny-check-script';
 import { BoundedExpiringMap } from '../limiter/bounded-expiring-map';
+import type { ScriptClient, ScriptReply, StoreScript } from '../limiter/script-client';
+import { StoreUnavailableError } from '../limiter/store-connections';
 import type { DenyListKeys } from './deny-members';
+
+const DENY_CHECK: StoreScript = { text: DENY_CHECK_SCRIPT, sha: DENY_CHECK_SHA };
 
 export class DenyCheck {
   /** Member -> its expiry (or the cache's end), while remembered as denied. */
   private readonly hits: BoundedExpiringMap<true>;
-  private readonly keyList: string[];
+  private readonly keyList: readonly string[];
 
   constructor(
-    private readonly redis: Redis,
+    private readonly scripts: Pick<ScriptClient, 'run'>,
     keys: DenyListKeys,
     private readonly cacheMs: number,
     capacity: number,
@@ -31,27 +35,17 @@ export class DenyCheck {
   /** The first member remembered as denied, or undefined (no store call). */
   cached(members: readonly string[], now: number): string | undefined {
     if (this.hits.size === 0) return undefined;
-    return members.find((member) => this.hits.get(member, now) !== undefined);
+    for (const member of members) if (this.hits.get(member, now) !== undefined) return member;
+    return undefined;
   }
 
   /**
    * Asks the store, in the caller's turn of the event loop (so the command joins that turn's
-   * pipeline); resolves with the first denied member, or undefined. Rejects when the store fails.
+   * pipeline); resolves with the first denied member, or undefined. Rejects when the store fails or
+   * answers anything but one number per member.
    */
-  async check(members: readonly string[], now: number): Promise<string | undefined> {
-    const args = [now, ...members];
-    let found: unknown;
-    try {
-      found = await this.redis.evalsha(DENY_CHECK_SHA, this.keyList, args);
-    } catch (failure) {
-      if (!String(failure).includes('NOSCRIPT')) throw failure;
-      found = await this.redis.eval(DENY_CHECK_SCRIPT, this.keyList, args);
-    }
-    const answers = Array.isArray(found) ? found : [];
-    const index = answers.findIndex((answer) => Number(answer) !== 0);
-    if (index < 0 || index >= members.length) return undefined;
-    this.remember(members[index], Number(answers[index]), now);
-    return members[index];
+  check(members: readonly string[], now: number): Promise<string | undefined> {
+    return this.scripts.run(DENY_CHECK, this.keyList, [now, ...members]).then((reply) => this.firstDenied(reply, members, now));
   }
 
   /** Remembers a member as denied until `expiry` (-1: none) or the cache's end, whichever is first. */
@@ -63,5 +57,21 @@ export class DenyCheck {
   /** Forgets a lifted member at once on this instance. */
   forget(member: string): void {
     this.hits.delete(member);
+  }
+
+  /**
+   * The first member the script's reply names as denied (per member: 0 not denied, -1 denied with
+   * no expiry, else its expiry in ms), remembered. A reply that is not one number per member is refused.
+   */
+  private firstDenied(reply: ScriptReply, members: readonly string[], now: number): string | undefined {
+    if (!Array.isArray(reply) || reply.length !== members.length) {
+      throw new StoreUnavailableError(`the key-value store answered the deny check with ${Array.isArray(reply) ? `an array of ${reply.length}` : String(reply)} where one number per member (${members.length}) was due`);
+    }
+    for (let index = 0; index < reply.length; index++) {
+      if (reply[index] === 0) continue;
+      this.remember(members[index], reply[index], now);
+      return members[index];
+    }
+    return undefined;
   }
 }

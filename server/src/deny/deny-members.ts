@@ -36,9 +36,10 @@ export function identityMember(identity: Identity): string | undefined {
 /**
  * The members of a request's IP: its identifier as keyed and, for IPv6 grouped by its prefix, the
  * raw address a console entry names (an IPv4-mapped address is its IPv4 address, nothing more).
+ * Runs on every limited request: the address is parsed only when the identifier has a prefix length.
  */
 export function ipMembers(ip: IpIdentity): string[] {
-  return isIPv6(ip.address) && ip.id.includes('/') ? [ip.id, ip.address] : [ip.id];
+  return ip.id.includes('/') && isIPv6(ip.address) ? [ip.id, ip.address] : [ip.id];
 }
 
 /** What kind of caller a member names, for the page (`other`: a console entry of no plugin form, such as a user agent). */

@@ -5,7 +5,7 @@ import type { Redis } from '@upstash/redis';
 import { asConfigError } from '../config/errors';
 import type { CompiledConfig, Rule } from '../config/rules';
 import { createLimiter } from '../limiter/create-limiter';
-import type { ScriptClient } from '../limiter/script-client';
+import type { LibraryScriptClient } from '../limiter/script-client';
 import { compileReopening, type Reopening } from '../limiter/reopening';
 import type { HeaderValueHasher } from './header-privacy';
 import { compileIdentifier, type IdentifierExtractor } from './identify';
@@ -21,7 +21,7 @@ export interface CompiledRule extends Rule {
   readonly windowSeconds: number;
 }
 
-function compileStrategy(rule: Rule, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes: readonly string[] | undefined, scripts: ScriptClient): CompiledRule {
+function compileStrategy(rule: Rule, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes: readonly string[] | undefined, scripts: LibraryScriptClient): CompiledRule {
   return {
     ...rule,
     matches: compilePathMatcher(rule.path, contentApiPrefixes),
@@ -44,7 +44,7 @@ export function compileStrategies(
   redis: Redis,
   hasherFor: (header: string) => HeaderValueHasher,
   contentApiPrefixes?: readonly string[],
-  scripts: ScriptClient = redis,
+  scripts: LibraryScriptClient = redis,
 ): CompiledRule[] {
   return config.rules.map((rule) => asConfigError(`strategy[${rule.index}]`, () => compileStrategy(rule, redis, hasherFor, contentApiPrefixes, scripts)));
 }

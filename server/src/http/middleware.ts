@@ -22,6 +22,7 @@ import { isValidLimit } from '../config/bounds';
 import { LastSeenLimits } from '../limiter/last-seen-limits';
 import { MemoryLimiter } from '../limiter/memory-limiter';
 import { StoreHealth } from '../limiter/store-health';
+import type { ScriptClient } from '../limiter/script-client';
 import { TokenRefunds } from '../limiter/token-refunds';
 import { DenyCheck } from '../deny/deny-check';
 import { denyListKeys, identityMember, ipMembers } from '../deny/deny-members';
@@ -111,6 +112,7 @@ export class RateLimiter {
     private readonly logger: RateLimitLogger,
     private readonly refuse: RefusalResponder,
     readonly redis: Redis,
+    scripts: ScriptClient,
     hasherFor: (header: string) => HeaderValueHasher,
     private readonly verifyCaller?: CallerVerifier,
   ) {
@@ -131,7 +133,7 @@ export class RateLimiter {
     this.shadowLog = new ShadowLog(logger);
     this.lastLimits = new LastSeenLimits(rules.map((rule) => rule.limit.tokens));
     this.foreignLimits = new ForeignLiveLimitWarnings(logger);
-    this.denyList = config.denyList ? new DenyCheck(redis, denyListKeys(config.prefix), config.denyCacheMs, config.blockedCacheSize) : undefined;
+    this.denyList = config.denyList ? new DenyCheck(scripts, denyListKeys(config.prefix), config.denyCacheMs, config.blockedCacheSize) : undefined;
   }
 
   /**

@@ -5,7 +5,7 @@
 import { Ratelimit } from '@upstash/ratelimit';
 import type { Rule } from '../config/rules';
 import { readLiveLimitAt } from './live-limit-scope';
-import type { ScriptClient } from './script-client';
+import type { LibraryScriptClient } from './script-client';
 
 type Window = Parameters<typeof Ratelimit.fixedWindow>[1];
 type LimitResponse = Awaited<ReturnType<Ratelimit['limit']>>;
@@ -40,7 +40,7 @@ export function algorithmOf(limit: Rule['limit']): ReturnType<typeof Ratelimit.f
  * The limiter of a rule: counting under the rule's prefix, reading the rule's live limit. `redis`: an
  * @upstash/redis client, or the plugin's script client over the same store (script-client.ts).
  */
-export function createLimiter(rule: Pick<Rule, 'limit' | 'keys'>, redis: ScriptClient): Ratelimit {
+export function createLimiter(rule: Pick<Rule, 'limit' | 'keys'>, redis: LibraryScriptClient): Ratelimit {
   const { keys } = rule;
   // The plugin keeps its own bounded block cache and its own timeout (see http/middleware.ts), and
   // records analytics itself once a request's verdict is known (http/decision-events.ts).

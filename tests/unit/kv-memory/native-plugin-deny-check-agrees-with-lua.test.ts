@@ -7,13 +7,14 @@
 // transactions, by restricted users too) on one fake clock, and must agree on every reply, on the
 // whole keyspace after every step, and on every MONITOR line.
 import fc from 'fast-check';
-import type { Redis } from '@upstash/redis';
+import { Redis, type Requester } from '@upstash/redis';
 import type { Engine } from '../../../mock/kv-rest/engine';
 import { NATIVE_SCRIPTS } from '../../../mock/kv-rest/memory/scripting/native-scripts';
 import { checkPluginDenyList } from '../../../mock/kv-rest/memory/scripting/native-scripts/plugin-deny-check';
 import type { Reply } from '../../../mock/kv-rest/reply';
 import { DenyCheck } from '../../../server/src/deny/deny-check';
 import { denyListKeys } from '../../../server/src/deny/deny-members';
+import { createScriptClient } from '../../../server/src/limiter/script-client';
 import { DENY_CHECK_SCRIPT, DENY_CHECK_SHA } from '../../../shared/deny-check-script';
 import { plain } from '../../support/plain-replies';
 import { executeAsSent } from '../../support/engine-commands';
@@ -128,9 +129,9 @@ const check = (nowArgument: string[], ...members: string[]) => ['EVALSHA', DENY_
 
 describe('the plugin deny check, native in the memory engine', () => {
   it('is registered under the SHA of the one text the plugin sends, which is what SCRIPT LOAD answers for it', async () => {
-    const sent: string[] = [];
-    const redis = { evalsha: async (sha: string) => (sent.push(sha), [0]) } as unknown as Redis;
-    await new DenyCheck(redis, denyListKeys('@cms'), 0, 0).check(['ip:192.0.2.1'], START);
+    const sent: unknown[] = [];
+    const requester: Requester = { request: async ({ body }) => (sent.push((body as unknown[])[1]), { result: [0] } as never) };
+    await new DenyCheck(createScriptClient(requester, new Redis(requester)), denyListKeys('@cms'), 0, 0).check(['ip:192.0.2.1'], START);
     await withBothEngines(async (native) => {
       const [loaded] = await executeAsSent(native.engine, [['SCRIPT', 'LOAD', DENY_CHECK_SCRIPT]], { transaction: false, caller: CLIENT });
       expect({ sent, loaded: plain(loaded), registered: NATIVE_SCRIPTS.get(DENY_CHECK_SHA) }).toEqual({
