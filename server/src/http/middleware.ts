@@ -42,13 +42,21 @@ export interface RateLimitLogger {
   warn(message: string): void;
 }
 
-interface Check {
-  readonly rule: CompiledRule;
+/** One strategy's check of a request. Its limiter key is built when first read: a refusal from the block cache needs none. */
+class Check {
+  private key: string | undefined;
+
+  constructor(
+    readonly rule: CompiledRule,
+    /** The method and the caller in the keys (the block cache, debug lines, the sliding window's reopening). */
+    readonly method: string,
+    readonly caller: string,
+  ) {}
+
   /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see config/keys.ts). */
-  readonly limiterKey: string;
-  /** The method and the caller in the keys (debug lines, the sliding window's reopening). */
-  readonly method: string;
-  readonly caller: string;
+  get limiterKey(): string {
+    return (this.key ??= this.rule.keys.limiterKey(this.method, this.caller));
+  }
 }
 
 interface Match {
@@ -261,8 +269,7 @@ export class RateLimiter {
     for (const { rule, method } of matched) {
       const identity = verified && this.userRules[rule.index] ? verifiedIdentity(verified) : rule.identify(ctx, byIp);
       if (this.allowed(identity)) continue;
-      const limiterKey = rule.keys.limiterKey(method, identity.id);
-      checks.push({ rule, limiterKey, method, caller: identity.id });
+      checks.push(new Check(rule, method, identity.id));
       if (members) {
         const member = identityMember(identity);
         if (member !== undefined && !members.includes(member)) members.push(member);
@@ -289,7 +296,7 @@ export class RateLimiter {
   readonly forgetBlocked = (strategyIndex: number, caller: string): void => {
     const rule = this.rules[strategyIndex];
     if (!rule) return;
-    for (const method of rule.methods) this.blocked.forget(blockKey(strategyIndex, rule.keys.limiterKey(method, caller)));
+    for (const method of rule.methods) this.blocked.forget(blockKey(strategyIndex, method, caller));
   };
 
   /**
@@ -309,7 +316,7 @@ export class RateLimiter {
     let longest: Check | undefined;
     let longestReset = 0;
     for (const check of checks) {
-      const reset = this.blocked.blockedUntil(blockKey(check.rule.index, check.limiterKey), now);
+      const reset = this.blocked.blockedUntil(blockKey(check.rule.index, check.method, check.caller), now);
       if (reset !== undefined && reset > longestReset) {
         longest = check;
         longestReset = reset;
@@ -351,7 +358,7 @@ export class RateLimiter {
     // A window refusal is held at most blockedCacheMaxMs, so a limit raised elsewhere reaches this
     // instance within it; a raised limit adds no token to an empty bucket, so bucket refusals last to the refill.
     const heldUntil = rule.limit.algorithm === 'token-bucket' ? reopensAt : Date.now() + this.config.blockedCacheMaxMs;
-    this.blocked.block(blockKey(rule.index, check.limiterKey), reopensAt, heldUntil);
+    this.blocked.block(blockKey(rule.index, check.method, check.caller), reopensAt, heldUntil);
     return { ...outcome, reset: reopensAt };
   }
 

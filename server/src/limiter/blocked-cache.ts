@@ -4,8 +4,14 @@
 // sooner, which is how a raised live limit reaches an instance that only refuses from memory.
 import { BoundedExpiringMap } from './bounded-expiring-map';
 
-/** The block cache's key: one strategy, one caller on it. */
-export const blockKey = (strategyIndex: number, limiterKey: string): string => `${strategyIndex}\n${limiterKey}`;
+/**
+ * The block cache's key: one strategy, one method in its keys, one caller on them (what the
+ * strategy's limiter key holds besides its fixed route and limiter). Short on purpose: every
+ * request of a blocked caller builds and hashes it, and hashing a fresh string costs by its length
+ * (the whole limiter key made the look-up the blocked path's largest cost). Unambiguous: the index
+ * is digits and the method has no `:`, so the caller is everything after the second `:`.
+ */
+export const blockKey = (strategyIndex: number, method: string, caller: string): string => `${strategyIndex}:${method}:${caller}`;
 
 export class BlockedCache {
   private readonly resets: BoundedExpiringMap<number>;
@@ -31,7 +37,7 @@ export class BlockedCache {
 
   /** Forgets every caller of one strategy at once (after its limit was raised). */
   forgetStrategy(strategyIndex: number): void {
-    this.resets.deleteStartingWith(blockKey(strategyIndex, ''));
+    this.resets.deleteStartingWith(`${strategyIndex}:`);
   }
 
   get size(): number {
