@@ -38,7 +38,8 @@ export function identityMember(identity: Identity): string | undefined {
  * raw address a console entry names (an IPv4-mapped address is its IPv4 address, nothing more).
  */
 export function ipMembers(ip: IpIdentity): string[] {
-  return isIPv6(ip.address) && ip.id.includes('/') ? [ip.id, ip.address] : [ip.id];
+  // The cheap test first: only a grouped IPv6 identifier has a `/`, so IPv4 callers skip the IPv6 parse.
+  return ip.id.includes('/') && isIPv6(ip.address) ? [ip.id, ip.address] : [ip.id];
 }
 
 /** What kind of caller a member names, for the page (`other`: a console entry of no plugin form, such as a user agent). */
