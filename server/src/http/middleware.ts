@@ -16,7 +16,7 @@ import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
 import type { RateLimitConfig } from '../config/schema';
-import { BlockedCache, blockKey } from '../limiter/blocked-cache';
+import { BlockedCache } from '../limiter/blocked-cache';
 import { ForeignLiveLimitError, ForeignLiveLimitWarnings, invalidLimitAnswer, scriptFailure } from '../limiter/foreign-live-limit';
 import { isValidLimit } from '../config/bounds';
 import { LastSeenLimits } from '../limiter/last-seen-limits';
@@ -296,7 +296,7 @@ export class RateLimiter {
   readonly forgetBlocked = (strategyIndex: number, caller: string): void => {
     const rule = this.rules[strategyIndex];
     if (!rule) return;
-    for (const method of rule.methods) this.blocked.forget(blockKey(strategyIndex, method, caller));
+    for (const method of rule.methods) this.blocked.forget(strategyIndex, method, caller);
   };
 
   /**
@@ -311,12 +311,12 @@ export class RateLimiter {
 
   /** The block that lasts longest among the request's strategies, so Retry-After is not too early. */
   private cachedRefusal(checks: readonly Check[], now: number): Outcome | undefined {
-    // Nobody blocked (the allowed path's usual state): no block keys to build.
+    // Nobody blocked (the allowed path's usual state): nothing to look up.
     if (this.blocked.size === 0) return undefined;
     let longest: Check | undefined;
     let longestReset = 0;
     for (const check of checks) {
-      const reset = this.blocked.blockedUntil(blockKey(check.rule.index, check.method, check.caller), now);
+      const reset = this.blocked.blockedUntil(check.rule.index, check.method, check.caller, now);
       if (reset !== undefined && reset > longestReset) {
         longest = check;
         longestReset = reset;
@@ -358,7 +358,7 @@ export class RateLimiter {
     // A window refusal is held at most blockedCacheMaxMs, so a limit raised elsewhere reaches this
     // instance within it; a raised limit adds no token to an empty bucket, so bucket refusals last to the refill.
     const heldUntil = rule.limit.algorithm === 'token-bucket' ? reopensAt : Date.now() + this.config.blockedCacheMaxMs;
-    this.blocked.block(blockKey(rule.index, check.method, check.caller), reopensAt, heldUntil);
+    this.blocked.block(rule.index, check.method, check.caller, reopensAt, heldUntil);
     return { ...outcome, reset: reopensAt };
   }
 
