@@ -24,11 +24,19 @@ export type IpIdentity = Extract<Identity, { source: 'ip' }>;
 /** A request's caller for one strategy; `byIp` gives the request's IP identity (computed once). */
 export type IdentifierExtractor = (ctx: Context, byIp: () => IpIdentity) => Identity;
 
-/** The IP identity of a request: its client address, IPv6 grouped by `ipv6Subnet` bits. */
+/**
+ * The IP identity of a request: its client address, IPv6 grouped by `ipv6Subnet` bits. The last
+ * one is kept and given again for the same IP (identities are never changed): a flood, blocked or
+ * not, comes from one address, whose parse and normalisation would otherwise be redone per request.
+ */
 export function compileIpIdentity(ipv6Subnet: number): (ctx: Context) => IpIdentity {
+  let last: { readonly ip: string; readonly identity: IpIdentity } | undefined;
   return (ctx) => {
-    const address = clientAddress(ctx.request.ip);
-    return { source: 'ip', id: ipIdentifier(address, ipv6Subnet), address };
+    const ip = ctx.request.ip;
+    if (last?.ip === ip) return last.identity;
+    const address = clientAddress(ip);
+    last = { ip, identity: { source: 'ip', id: ipIdentifier(address, ipv6Subnet), address } };
+    return last.identity;
   };
 }
 

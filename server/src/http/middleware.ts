@@ -16,7 +16,7 @@ import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
 import type { RateLimitConfig } from '../config/schema';
-import { BlockedCache, blockKey } from '../limiter/blocked-cache';
+import { BlockedCache } from '../limiter/blocked-cache';
 import { ForeignLiveLimitError, ForeignLiveLimitWarnings, invalidLimitAnswer, scriptFailure } from '../limiter/foreign-live-limit';
 import { isValidLimit } from '../config/bounds';
 import { LastSeenLimits } from '../limiter/last-seen-limits';
@@ -43,13 +43,21 @@ export interface RateLimitLogger {
   warn(message: string): void;
 }
 
-interface Check {
-  readonly rule: CompiledRule;
+/** One strategy's check of a request. Its limiter key is built when first read: a refusal from the block cache needs none. */
+class Check {
+  private key: string | undefined;
+
+  constructor(
+    readonly rule: CompiledRule,
+    /** The method and the caller in the keys (the block cache, debug lines, the sliding window's reopening). */
+    readonly method: string,
+    readonly caller: string,
+  ) {}
+
   /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see config/keys.ts). */
-  readonly limiterKey: string;
-  /** The method and the caller in the keys (debug lines, the sliding window's reopening). */
-  readonly method: string;
-  readonly caller: string;
+  get limiterKey(): string {
+    return (this.key ??= this.rule.keys.limiterKey(this.method, this.caller));
+  }
 }
 
 interface Match {
@@ -263,8 +271,7 @@ export class RateLimiter {
     for (const { rule, method } of matched) {
       const identity = verified && this.userRules[rule.index] ? verifiedIdentity(verified) : rule.identify(ctx, byIp);
       if (this.allowed(identity)) continue;
-      const limiterKey = rule.keys.limiterKey(method, identity.id);
-      checks.push({ rule, limiterKey, method, caller: identity.id });
+      checks.push(new Check(rule, method, identity.id));
       if (members) {
         const member = identityMember(identity);
         if (member !== undefined && !members.includes(member)) members.push(member);
@@ -291,7 +298,7 @@ export class RateLimiter {
   readonly forgetBlocked = (strategyIndex: number, caller: string): void => {
     const rule = this.rules[strategyIndex];
     if (!rule) return;
-    for (const method of rule.methods) this.blocked.forget(blockKey(strategyIndex, rule.keys.limiterKey(method, caller)));
+    for (const method of rule.methods) this.blocked.forget(strategyIndex, method, caller);
   };
 
   /**
@@ -306,12 +313,12 @@ export class RateLimiter {
 
   /** The block that lasts longest among the request's strategies, so Retry-After is not too early. */
   private cachedRefusal(checks: readonly Check[], now: number): Outcome | undefined {
-    // Nobody blocked (the allowed path's usual state): no block keys to build.
+    // Nobody blocked (the allowed path's usual state): nothing to look up.
     if (this.blocked.size === 0) return undefined;
     let longest: Check | undefined;
     let longestReset = 0;
     for (const check of checks) {
-      const reset = this.blocked.blockedUntil(blockKey(check.rule.index, check.limiterKey), now);
+      const reset = this.blocked.blockedUntil(check.rule.index, check.method, check.caller, now);
       if (reset !== undefined && reset > longestReset) {
         longest = check;
         longestReset = reset;
@@ -353,7 +360,7 @@ export class RateLimiter {
     // A window refusal is held at most blockedCacheMaxMs, so a limit raised elsewhere reaches this
     // instance within it; a raised limit adds no token to an empty bucket, so bucket refusals last to the refill.
     const heldUntil = rule.limit.algorithm === 'token-bucket' ? reopensAt : Date.now() + this.config.blockedCacheMaxMs;
-    this.blocked.block(blockKey(rule.index, check.limiterKey), reopensAt, heldUntil);
+    this.blocked.block(rule.index, check.method, check.caller, reopensAt, heldUntil);
     return { ...outcome, reset: reopensAt };
   }
 

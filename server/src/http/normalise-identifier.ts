@@ -65,9 +65,11 @@ const isIpv4Mapped = (groups: readonly number[]): boolean => groups[5] === 0xfff
  * identifier, so a deny or an allow-list entry written in any of them names the caller it means.
  */
 export function ipIdentifier(ip: string, subnetBits: number): string {
+  // Without a `:` it is no IPv6 address, mapped or not (the usual IPv4 caller skips both parses).
+  if (!ip.includes(':')) return normaliseIdentifier(ip);
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
   if (mapped) return mapped[1];
-  if (isIPv4(ip) || !isIPv6(ip)) return normaliseIdentifier(ip);
+  if (!isIPv6(ip)) return normaliseIdentifier(ip);
   const groups = ipv6Groups(ip.split('%')[0]);
   if (isIpv4Mapped(groups)) return `${groups[6] >> 8}.${groups[6] & 255}.${groups[7] >> 8}.${groups[7] & 255}`;
   let remaining = subnetBits;

@@ -1,40 +1,91 @@
 // Callers refused until a known reset time, remembered in memory so that a flood from one caller
-// costs no store round trips. Bounded: past `capacity` entries the oldest is forgotten first. An
-// entry may be held for less time than its reset (`block`'s `until`): the store is then asked again
-// sooner, which is how a raised live limit reaches an instance that only refuses from memory.
-import { BoundedExpiringMap } from './bounded-expiring-map';
+// costs no store round trips. Bounded: past `capacity` blocks, the caller blocked longest ago loses
+// its oldest block first. A block may be held for less time than its reset (`block`'s `until`): the
+// store is then asked again sooner, which is how a raised live limit reaches an instance that only
+// refuses from memory.
+//
+// Keyed by the caller, then by strategy and method (what a strategy's limiter key holds besides its
+// fixed route and limiter): every request of a blocked caller looks itself up, and a key built per
+// request (the whole limiter key, or any string joining the three) is a fresh string that V8 must
+// flatten and hash at a cost that grows with its length; it was the blocked path's largest cost. The
+// caller's identifier is usually a string the request already holds (its IP, a header's value).
 
-/** The block cache's key: one strategy, one caller on it. */
-export const blockKey = (strategyIndex: number, limiterKey: string): string => `${strategyIndex}\n${limiterKey}`;
+/** One remembered refusal of a caller: answered with `reset` while now < `until`. */
+interface Block {
+  readonly strategyIndex: number;
+  /** The method in the strategy's keys. */
+  readonly method: string;
+  readonly reset: number;
+  readonly until: number;
+}
+
+/** Where a caller's block of one strategy and method is among its blocks, or -1. */
+function indexOfBlock(blocks: readonly Block[], strategyIndex: number, method: string): number {
+  for (let index = 0; index < blocks.length; index++) if (blocks[index].strategyIndex === strategyIndex && blocks[index].method === method) return index;
+  return -1;
+}
 
 export class BlockedCache {
-  private readonly resets: BoundedExpiringMap<number>;
+  /** Caller -> its blocks, one per strategy and method that refused it (at most the config's strategies × methods), oldest first; callers in the order they were last blocked. */
+  private readonly callers = new Map<string, Block[]>();
+  private blocks = 0;
 
-  constructor(capacity: number) {
-    this.resets = new BoundedExpiringMap(capacity);
+  constructor(private readonly capacity: number) {}
+
+  /** The reset time (ms epoch) while `caller` is blocked on one strategy and method, else undefined. */
+  blockedUntil(strategyIndex: number, method: string, caller: string, now: number): number | undefined {
+    const blocks = this.callers.get(caller);
+    if (blocks === undefined) return undefined;
+    const index = indexOfBlock(blocks, strategyIndex, method);
+    if (index < 0) return undefined;
+    if (blocks[index].until > now) return blocks[index].reset;
+    this.remove(caller, blocks, index);
+    return undefined;
   }
 
-  /** The reset time (ms epoch) while `key` is blocked, else undefined. */
-  blockedUntil(key: string, now: number): number | undefined {
-    return this.resets.get(key, now);
+  /** Refuses `caller` on one strategy and method from memory until `until` (default: `reset`), answering with `reset`. */
+  block(strategyIndex: number, method: string, caller: string, reset: number, until = reset): void {
+    if (this.capacity === 0) return;
+    this.forget(strategyIndex, method, caller);
+    while (this.blocks >= this.capacity) this.forgetOldest();
+    const blocks = this.callers.get(caller) ?? [];
+    blocks.push({ strategyIndex, method, reset, until: Math.min(reset, until) });
+    this.blocks++;
+    // The caller blocked last goes last, so the one blocked longest ago is forgotten first.
+    this.callers.delete(caller);
+    this.callers.set(caller, blocks);
   }
 
-  /** Refuses `key` from memory until `until` (default: `reset`), answering with `reset`. */
-  block(key: string, reset: number, until = reset): void {
-    this.resets.set(key, reset, Math.min(reset, until));
+  /** Forgets a caller's block at once (after an admin reset of its counters). */
+  forget(strategyIndex: number, method: string, caller: string): void {
+    const blocks = this.callers.get(caller);
+    const index = blocks ? indexOfBlock(blocks, strategyIndex, method) : -1;
+    if (blocks && index >= 0) this.remove(caller, blocks, index);
   }
 
-  /** Forgets a caller at once (after an admin reset of its counters). */
-  forget(key: string): void {
-    this.resets.delete(key);
-  }
-
-  /** Forgets every caller of one strategy at once (after its limit was raised). */
+  /** Forgets every caller's block of one strategy at once (after its limit was raised): one pass over at most `capacity` blocks. */
   forgetStrategy(strategyIndex: number): void {
-    this.resets.deleteStartingWith(blockKey(strategyIndex, ''));
+    for (const [caller, blocks] of this.callers) {
+      const kept = blocks.filter((block) => block.strategyIndex !== strategyIndex);
+      this.blocks -= blocks.length - kept.length;
+      if (kept.length === 0) this.callers.delete(caller);
+      else this.callers.set(caller, kept);
+    }
   }
 
+  /** How many blocks are held. */
   get size(): number {
-    return this.resets.size;
+    return this.blocks;
+  }
+
+  private forgetOldest(): void {
+    const [caller, blocks] = this.callers.entries().next().value as [string, Block[]];
+    this.remove(caller, blocks, 0);
+  }
+
+  private remove(caller: string, blocks: Block[], index: number): void {
+    blocks.splice(index, 1);
+    this.blocks--;
+    if (blocks.length === 0) this.callers.delete(caller);
   }
 }
