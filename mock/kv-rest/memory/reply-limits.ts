@@ -48,13 +48,21 @@ function refuseFlatReply(items: readonly Reply[], limits: ReplyLimits): ErrorRep
 }
 
 /**
- * An error when a built array reply passes the bound; walked without recursion, so depth costs no
- * stack. A single string is never refused: it is bounded by the largest string already, and refusing
- * it would lose the value a GETDEL or a pop has just removed.
+ * An error when a built array reply passes the bound. A single string is never refused: it is
+ * bounded by the largest string already, and refusing it would lose the value a GETDEL or a pop has
+ * just removed.
  */
 export function refuseReply(reply: Reply, limits: ReplyLimits): ErrorReply | undefined {
   if (reply.kind !== 'array') return undefined;
   if (reply.items.length <= FLAT_CHECKED_ITEMS && reply.items.every(isNotArray)) return refuseFlatReply(reply.items, limits);
+  return refuseWalkedReply(reply, limits);
+}
+
+/**
+ * refuseReply of any array reply, walked without recursion, so depth costs no stack (exported so a
+ * test proves the flat check answers what this walk answers).
+ */
+export function refuseWalkedReply(reply: Reply, limits: ReplyLimits): ErrorReply | undefined {
   let elements = 0;
   let bytes = 0;
   const pending: Reply[] = [reply];
