@@ -7,10 +7,10 @@
 // stays inside its public API while skipping @upstash/redis's command layer, which costs a Command
 // object per call and re-parses every reply element as JSON: through the whole middleware with the
 // store's answer stubbed, about 0.6 µs per strategy and request of the plugin's 2.5 (one strategy)
-// to 8.7 µs (three), medians of 7 rounds on a loaded machine. That re-parsing leaves the integers, arrays of
-// integers and nil the scripts answer as they are; any other reply would mean a script this client
-// does not know, and is refused rather than guessed at. The scripts are sent keys and numbers (and
-// the deny list's members, strings), which @upstash/redis would pass on unchanged too.
+// to 8.7 µs (three), medians of 7 rounds on a loaded machine. That re-parsing leaves the integers,
+// arrays of integers and nil the scripts answer as they are; any other reply would mean a script
+// this client does not know, and is refused rather than guessed at. The scripts are sent keys and
+// numbers (and the deny list's members, strings), which @upstash/redis would pass on unchanged too.
 import type { Redis, Requester } from '@upstash/redis';
 import { StoreUnavailableError } from './store-connections';
 
