@@ -1,6 +1,6 @@
 // Entries remembered until a time of their own, in memory, with a bound: past `capacity` entries the
-// oldest is forgotten first. The block cache and the verdicts of the `user` source keep their
-// callers here, so a flood of distinct callers costs memory up to the bound and no more.
+// oldest is forgotten first. The deny check's hits, the shadow log and the verdicts of the `user`
+// source keep their callers here, so a flood of distinct callers costs memory up to the bound.
 export class BoundedExpiringMap<Value> {
   private readonly entries = new Map<string, { readonly value: Value; readonly until: number }>();
 
@@ -24,11 +24,6 @@ export class BoundedExpiringMap<Value> {
 
   delete(key: string): void {
     this.entries.delete(key);
-  }
-
-  /** Forgets every entry whose key starts with `prefix`: one pass over at most `capacity` entries. */
-  deleteStartingWith(prefix: string): void {
-    for (const key of this.entries.keys()) if (key.startsWith(prefix)) this.entries.delete(key);
   }
 
   get size(): number {
