@@ -14,7 +14,7 @@
 // dropped connection, is a failed attempt with no status; what came of its body is kept as above.
 import { randomUUID } from 'node:crypto';
 import { DeliverySlots } from './delivery-slots';
-import { FlowControl } from './flow-control';
+import { FlowControl, type RateSlots } from './flow-control';
 import { LongTimers } from './long-timers';
 import { retryAfterMs } from './retry-after';
 import { exponentialBackoff } from './retry-delay';
@@ -98,6 +98,16 @@ export class DeliveryService {
       await this.timers.wait(delay);
     }
     return false;
+  }
+
+  /** Flow control's rate slots still counting down: saved with the runs, so a restart honours them. */
+  rateSlots(now: number): RateSlots[] {
+    return this.flowControl.rateSlots(now);
+  }
+
+  /** Takes back saved rate slots; call it before the first delivery. */
+  restoreRateSlots(saved: readonly RateSlots[]): void {
+    this.flowControl.restoreRateSlots(saved);
   }
 
   close(): void {
