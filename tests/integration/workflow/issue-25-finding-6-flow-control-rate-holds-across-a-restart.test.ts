@@ -7,18 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startWorkflowServer, type Run, type WorkflowServer } from '../../../mock';
+import { mostInOnePeriod } from '../../support/most-in-one-period';
 import { startReceiver } from './receiver';
-
-/** The most of `times` that fall in any window of `period` ms: [t, t + period). */
-function mostInOnePeriod(times: number[], period: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let first = 0, last = 0; last < sorted.length; last++) {
-    while (sorted[last] - sorted[first] >= period) first++;
-    most = Math.max(most, last - first + 1);
-  }
-  return most;
-}
 
 const allRuns = (server: WorkflowServer): Run[] => server.runs.list({}, { count: 1000 }).runs;
 

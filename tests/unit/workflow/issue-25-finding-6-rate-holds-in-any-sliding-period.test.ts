@@ -5,8 +5,8 @@
 // and every call succeeds in the end.
 import fc from 'fast-check';
 import { FlowControl } from '../../../mock/workflow/flow-control';
-
-const flush = () => new Promise((resolve) => setImmediate(resolve));
+import { mostInOnePeriod } from '../../support/most-in-one-period';
+import { SimulatedClock } from '../../support/simulated-clock';
 
 interface Call {
   readonly arrival: number;
@@ -23,68 +23,44 @@ interface Outcome {
 
 /** Plays the calls through FlowControl, restarting it at `restartAt` from its saved rate slots. */
 async function simulate(rate: number, period: number, calls: readonly Call[], restartAt: number): Promise<Outcome> {
-  let clock = 0;
+  const clock = new SimulatedClock();
   let flow = new FlowControl();
   /** Bumped by the restart: whatever the old FlowControl still does is ignored from then on. */
   let generation = 0;
-  const events: { at: number; fire: () => void }[] = [];
   const starts: number[] = [];
   let succeeded = 0;
   /** Calls waiting or in flight under the current FlowControl: the restart hands them to the next. */
   const pending = new Set<{ call: Call; failed: number }>();
-  const wait = (ms: number) => new Promise<void>((wake) => events.push({ at: clock + ms, fire: wake }));
 
   const attempt = (entry: { call: Call; failed: number }): void => {
     const mine = generation;
     pending.add(entry);
-    void flow.acquire('k', { rate, period }, () => clock, wait).then((release) => {
+    void flow.acquire('k', { rate, period }, clock.now, clock.wait).then((release) => {
       if (mine !== generation) return;
-      starts.push(clock);
-      events.push({
-        at: clock + entry.call.duration,
-        fire: () => {
-          if (mine !== generation) return;
-          pending.delete(entry);
-          release();
-          if (entry.failed < entry.call.failures) events.push({ at: clock + entry.call.retryDelay, fire: () => attempt({ call: entry.call, failed: entry.failed + 1 }) });
-          else succeeded++;
-        },
+      starts.push(clock.now());
+      clock.at(clock.now() + entry.call.duration, () => {
+        if (mine !== generation) return;
+        pending.delete(entry);
+        release();
+        if (entry.failed < entry.call.failures) clock.at(clock.now() + entry.call.retryDelay, () => attempt({ call: entry.call, failed: entry.failed + 1 }));
+        else succeeded++;
       });
     });
   };
 
-  for (const call of calls) events.push({ at: call.arrival, fire: () => attempt({ call, failed: 0 }) });
-  events.push({
-    at: restartAt,
-    fire: () => {
-      const saved = flow.rateSlots(clock);
-      generation++;
-      flow = new FlowControl();
-      flow.restoreRateSlots(saved);
-      // A waiting call waits again; a call in flight was cut short, counts as failed and is retried.
-      const handed = [...pending];
-      pending.clear();
-      for (const entry of handed) attempt(entry);
-    },
+  for (const call of calls) clock.at(call.arrival, () => attempt({ call, failed: 0 }));
+  clock.at(restartAt, () => {
+    const saved = flow.rateSlots(clock.now());
+    generation++;
+    flow = new FlowControl();
+    flow.restoreRateSlots(saved);
+    // A waiting call waits again; a call in flight was cut short and is tried again.
+    const handed = [...pending];
+    pending.clear();
+    for (const entry of handed) attempt(entry);
   });
-  while (events.length > 0) {
-    events.sort((a, b) => a.at - b.at);
-    const next = events.shift()!;
-    clock = Math.max(clock, next.at);
-    next.fire();
-    await flush();
-  }
+  await clock.run();
   return { starts, succeeded };
-}
-
-function mostInOnePeriod(times: number[], period: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let first = 0, last = 0; last < sorted.length; last++) {
-    while (sorted[last] - sorted[first] >= period) first++;
-    most = Math.max(most, last - first + 1);
-  }
-  return most;
 }
 
 describe('issue 25 finding 6: flow-control rate in any sliding period', () => {
