@@ -76,7 +76,7 @@ export class FlowControl {
     });
   }
 
-  /** The slots counting down at `now`, per key; keys with none left are forgotten on the way. */
+  /** The slots counting down at `now`, per key; idle keys with none left are forgotten on the way. */
   rateSlots(now: number): RateSlots[] {
     const saved: RateSlots[] = [];
     for (const [key, state] of this.keys) {
@@ -84,7 +84,7 @@ export class FlowControl {
       const freeAt = [...state.slotsFreeAt];
       if (state.period > 0) for (let call = 0; call < state.inFlight; call++) insertSorted(freeAt, now + state.period);
       if (freeAt.length > 0) saved.push({ key, freeAt });
-      else if (state.queue.length === 0) this.keys.delete(key);
+      else if (state.inFlight === 0 && state.queue.length === 0) this.keys.delete(key);
     }
     return saved;
   }
