@@ -4,6 +4,7 @@
 // each key is split by the one key layout (config/keys.ts) and handed to the rule it belongs to. A
 // reset needs no SCAN: it deletes the keys the rule names for that caller, and nothing else.
 import type { Redis } from '@upstash/redis';
+import { eventsPrefix } from '../config/key-placement';
 import type { CompiledConfig, Rule } from '../config/rules';
 import { escapeGlob, parseKey, shapeOf } from '../config/keys';
 import { readAnalytics, readWouldBlock } from './analytics';
@@ -107,7 +108,7 @@ export async function readUsage(
   const analyticsRead = config.analytics && config.enabled;
   const [{ callers, exact }, wouldBlock, live] = await Promise.all([
     config.enabled ? findCallers(redis, config.prefix, config.rules, limits) : { callers: config.rules.map((): FoundCaller[] => []), exact: true },
-    analyticsRead ? readWouldBlock(redis, config.prefix, config.rules, now) : [],
+    analyticsRead ? readWouldBlock(redis, eventsPrefix(config.prefix, config.placement), config.rules, now) : [],
     config.enabled ? readLiveTokens(redis, config.rules) : config.rules.map((): LiveTokens => null),
   ]);
   const strategies = await Promise.all(
@@ -121,7 +122,7 @@ export async function readUsage(
     generatedAt: now,
     strategies,
     failOpen,
-    ...(analyticsRead ? { analytics: await readAnalytics(redis, config.prefix, now) } : {}),
+    ...(analyticsRead ? { analytics: await readAnalytics(redis, eventsPrefix(config.prefix, config.placement), now) } : {}),
   };
 }
 

@@ -5,7 +5,7 @@
 // config's prefix.
 import type { Redis } from '@upstash/redis';
 import type { DenyListReport, DenyResult } from '../admin-api/usage-types';
-import type { RateLimitConfig } from '../config/schema';
+import type { CompiledConfig } from '../config/rules';
 import type { AllowList } from '../http/allow-list';
 import type { HeaderValueHasher } from '../http/header-privacy';
 import type { DenyCheck } from './deny-check';
@@ -29,8 +29,8 @@ interface DenyLogger {
 }
 
 /** `allowed` and `check` are the limiter's own: the allow-list it admits by, the deny list it checks. */
-export function createDenyAdmin(redis: Redis, config: RateLimitConfig, hasherFor: (header: string) => HeaderValueHasher, allowed: AllowList, check: DenyCheck | undefined, logger: DenyLogger): DenyAdmin {
-  const keys = denyListKeys(config.prefix);
+export function createDenyAdmin(redis: Redis, config: CompiledConfig, hasherFor: (header: string) => HeaderValueHasher, allowed: AllowList, check: DenyCheck | undefined, logger: DenyLogger): DenyAdmin {
+  const keys = denyListKeys(config.prefix, config.placement);
   const context: DenyContext = { strategies: config.strategy, ipv6Subnet: config.ipv6Subnet, hasherFor, allowed };
   return {
     async denyCaller(request, by) {
