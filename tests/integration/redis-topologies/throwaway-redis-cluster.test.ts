@@ -5,27 +5,17 @@ import { existsSync } from 'node:fs';
 import { Cluster } from 'ioredis';
 import { RedisClient } from '../../fixtures/redis-client';
 import { asInteger, asList, asText } from '../../fixtures/plain-replies';
-import { CLUSTER_SLOTS, ThrowawayRedisCluster } from '../../fixtures/redis-cluster';
+import { CLUSTER_SLOTS } from '../../fixtures/redis-cluster';
 import { describeWithRedisCluster } from '../../support/installed-program';
+import { useRedisCluster } from '../../support/redis-topologies';
 
 /** Keys of one caller, one hash tag: all in one slot, enough for MIGRATE to take several batches. */
 const HOT_KEYS = Array.from({ length: 250 }, (_, index) => `{hot-caller}:window:${index}`);
 
 describeWithRedisCluster('ThrowawayRedisCluster: a 3-master Redis Cluster on loopback ports', () => {
-  let cluster: ThrowawayRedisCluster | undefined;
+  const started = useRedisCluster(3);
   let client: Cluster | undefined;
-  const started = (): ThrowawayRedisCluster => {
-    if (!cluster) throw new Error('the cluster has not started');
-    return cluster;
-  };
-
-  beforeAll(async () => {
-    cluster = await ThrowawayRedisCluster.start({ masters: 3 });
-  });
-  afterAll(async () => {
-    client?.disconnect();
-    await cluster?.remove();
-  });
+  afterAll(() => client?.disconnect());
 
   it('names its three masters as seeds in a redis+cluster URL', () => {
     const { nodes, seeds, url } = started();

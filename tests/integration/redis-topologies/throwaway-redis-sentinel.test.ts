@@ -6,24 +6,13 @@ import { existsSync } from 'node:fs';
 import Redis from 'ioredis';
 import { asList, asTexts } from '../../fixtures/plain-replies';
 import { RedisClient } from '../../fixtures/redis-client';
-import { ThrowawayRedisSentinel } from '../../fixtures/redis-sentinel';
 import { describeWithRedisBinary } from '../../support/installed-program';
+import { useRedisSentinel } from '../../support/redis-topologies';
 
 describeWithRedisBinary('ThrowawayRedisSentinel: one primary, one replica and three sentinels on loopback ports', () => {
-  let set: ThrowawayRedisSentinel | undefined;
+  const started = useRedisSentinel();
   let client: Redis | undefined;
-  const started = (): ThrowawayRedisSentinel => {
-    if (!set) throw new Error('the sentinel set has not started');
-    return set;
-  };
-
-  beforeAll(async () => {
-    set = await ThrowawayRedisSentinel.start();
-  });
-  afterAll(async () => {
-    client?.disconnect();
-    await set?.remove();
-  });
+  afterAll(() => client?.disconnect());
 
   it('names its sentinels and master name in a redis+sentinel URL', () => {
     const { sentinels, masterName, url } = started();
