@@ -4,7 +4,7 @@
 // `client-output-buffer-limit pubsub`; a pipeline's response is bounded too.
 import { connect, type Socket } from 'node:net';
 import type { KvRestServer } from '../../../mock';
-import { eventually } from '../../support/eventually';
+import { eventually } from '../../fixtures/eventually';
 import { call, describeEachEngine, postJson, startServer } from '../../support/kv-servers';
 
 const BOUND = 1024 * 1024;

@@ -8,10 +8,10 @@ import type { Middleware } from 'koa';
 import strapiServer from '../../../strapi-server';
 import { createRateLimitMiddleware, type RateLimitConfigInput } from '../../../server/src';
 import { closedPortUrl } from '../../fixtures/ports';
+import { RedisClient } from '../../fixtures/redis-client';
 import { ThrowawayRedisServer } from '../../fixtures/redis-server';
 import { fakeStrapi } from '../../support/fake-strapi';
 import { describeWithRedisBinary } from '../../support/installed-program';
-import { RedisClient } from '../../support/redis-client';
 
 const strategy: NonNullable<RateLimitConfigInput['strategy']>[number] = { methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'sliding-window', tokens: 5, window: '1m' } };
 
