@@ -19,6 +19,12 @@ export interface DenyListKeys {
   readonly meta: string;
 }
 
+/**
+ * The longest member the admin API lifts (and lists): 16 KiB, Node's default limit on a request's
+ * whole head, so any member a request could match, console-written user agents included.
+ */
+export const MAX_LIFTABLE_MEMBER_LENGTH = 16 * 1024;
+
 export const denyListKeys = (prefix: string): DenyListKeys => ({ all: `${prefix}:denyList:all`, until: `${prefix}:denyList:until`, meta: `${prefix}:denyList:meta` });
 
 /** The member of a header's identifier (hashed or normalised, as keyed). */
