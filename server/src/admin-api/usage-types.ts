@@ -106,7 +106,7 @@ export interface DeniedCaller {
   kind: 'ip' | 'header' | 'user' | 'other';
   /** When it was added; absent for entries the plugin did not write (the console's). */
   at?: number;
-  /** The id of the admin user who added it: the store keeps no name (README, "What the plugin keeps in the store"). */
+  /** The id of the admin user who added it: the store keeps no name (README, "What the store holds, and who can read it"). */
   adminId?: string;
   /** That admin's name (their email), resolved when the list is read; absent when it could not be. */
   by?: string;

@@ -8,9 +8,9 @@
 //   is three base64url parts, the first a JSON header, so it starts `eyJ` (`{"`); its payload is an
 //   id and a few claims, a few hundred characters, so MAX_JWT_LENGTH leaves room for custom claims.
 
-export const API_TOKEN_SHAPE = /^[0-9a-f]{256}$/;
+const API_TOKEN_SHAPE = /^[0-9a-f]{256}$/;
 /** Longer than any JWT users-permissions issues; a longer one is not verified. */
-export const MAX_JWT_LENGTH = 4096;
+const MAX_JWT_LENGTH = 4096;
 const JWT_SHAPE = /^eyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 export type CredentialShape = 'jwt' | 'api-token' | undefined;
