@@ -11,6 +11,7 @@ import { readAnalytics, readWouldBlock } from './analytics';
 import { readCounters, type FoundCaller } from './counters';
 import { storeInUse } from '../limiter/store-in-use';
 import { effectiveTokens, readLiveTokens } from './live-limits';
+import { ruleAt } from './strategy-index';
 import { CONFIG_ONLY, RUNTIME_CHANGEABLE, type CallerCounter, type FailOpenReport, type LiveTokens, type StrategyUsage, type UsageReport } from './usage-types';
 
 export interface UsageLimits {
@@ -133,8 +134,7 @@ export async function readUsage(
  * algorithm no longer reads, expire on their own. Returns how many keys were deleted.
  */
 export async function resetCaller(redis: Redis, config: CompiledConfig, strategyIndex: number, identifier: string, now = Date.now()): Promise<number> {
-  const rule = config.rules[strategyIndex];
-  if (!rule) throw new RangeError(`There is no strategy ${strategyIndex} (the config has ${config.rules.length})`);
+  const rule = ruleAt(config.rules, strategyIndex);
   const keys = rule.methods.flatMap((method) => rule.keys.counterKeys(method, identifier, now));
   return redis.del(...keys);
 }

@@ -20,6 +20,12 @@ export interface DenyListKeys {
   readonly meta: string;
 }
 
+/**
+ * The longest member the admin API lifts (and lists): 16 KiB, Node's default limit on a request's
+ * whole head, so any member a request could match, console-written user agents included.
+ */
+export const MAX_LIFTABLE_MEMBER_LENGTH = 16 * 1024;
+
 /** The list's keys; on a Redis Cluster they share one hash tag, so one script reads all three (config/key-placement.ts). */
 export function denyListKeys(prefix: string, placement: KeyPlacement = 'flat'): DenyListKeys {
   const stem = placement === 'flat' ? `${prefix}:denyList` : `{${prefix}:denyList}`;

@@ -286,7 +286,7 @@ export class RateLimiter {
   /** A verifier that fails (its database is down) leaves the request limited by IP, never unlimited. */
   private async verifiedCaller(ctx: Context): Promise<VerifiedCaller | undefined> {
     try {
-      return await this.verifyCaller?.(ctx);
+      return await this.verifyCaller?.(ctx, this.ipIdentity(ctx).id);
     } catch {
       return undefined;
     }
