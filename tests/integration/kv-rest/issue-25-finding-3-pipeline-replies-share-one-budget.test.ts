@@ -41,3 +41,43 @@ describeEachEngine('issue 25 finding 3: the replies of one pipeline or transacti
     expect([response.status, slots.length, slots[98], slots[99]]).toEqual([200, 100, { result: Array.from({ length: LIST_ITEMS }, () => 'x') }, { result: LIST_ITEMS }]);
   });
 });
+
+describeEachEngine('issue 25 finding 3: every reading command that copies much data spends the one bound of its pipeline', (engine) => {
+  const MAX_RESPONSE_ELEMENTS = 50_000;
+  const ITEMS = Array.from({ length: 1_000 }, (_, index) => `m${index}`);
+  let server: KvRestServer;
+  beforeAll(async () => {
+    server = await startServer(engine, { maxResponseElements: MAX_RESPONSE_ELEMENTS });
+    await postJson(server, '/pipeline', [
+      ['RPUSH', 'list', ...ITEMS],
+      ['HSET', 'hash', ...ITEMS.flatMap((item) => [item, 'v'])],
+      ['SADD', 'set', ...ITEMS],
+      ['ZADD', 'zset', ...ITEMS.flatMap((item, index) => [String(index), item])],
+      ...ITEMS.slice(0, 100).map((item) => ['XADD', 'stream', '*', 'f', item]),
+      ['SET', 'string', 'v'],
+    ]);
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    ['LRANGE', ['LRANGE', 'list', '0', '-1']],
+    ['HGETALL', ['HGETALL', 'hash']],
+    ['HKEYS', ['HKEYS', 'hash']],
+    ['SMEMBERS', ['SMEMBERS', 'set']],
+    ['SUNION', ['SUNION', 'set', 'set']],
+    ['ZRANGE', ['ZRANGE', 'zset', '0', '-1', 'WITHSCORES']],
+    ['ZUNION', ['ZUNION', '1', 'zset']],
+    ['XRANGE', ['XRANGE', 'stream', '-', '+']],
+    ['XREAD', ['XREAD', 'STREAMS', 'stream', '0']],
+    ['SORT_RO', ['SORT_RO', 'list', 'ALPHA']],
+    ['MGET', ['MGET', ...Array.from({ length: 1_000 }, () => 'string')]],
+  ])('issue 25 finding 3: a pipeline of %s is answered within the bound and refused past it', async (_name, command) => {
+    const within = await postJson(server, '/pipeline', Array.from({ length: 5 }, () => command), { token: server.readonlyToken });
+    expect(within.status).toBe(200);
+    const past = await postJson(server, '/pipeline', Array.from({ length: 300 }, () => command), { token: server.readonlyToken });
+    expect([past.status, past.json]).toEqual([
+      400,
+      { error: `ERR the response exceeds the limit of ${MAX_RESPONSE_ELEMENTS} elements (maxResponseElements): send fewer commands, or ask for less at once` },
+    ]);
+  });
+});
