@@ -4,12 +4,12 @@
 // engine while parsing), so a request asking for more is refused once it passes the bound instead
 // of after every reply exists: a pipeline of 300 `LRANGE` of a 100,000-item list grew the server to
 // 3.7 GB and blocked it 25 s before this (issue 25, finding 3).
-import { error, type ErrorReply, type Reply } from './reply';
+import { error, type ErrorReply } from './reply';
 
 export interface ResponseBounds {
   /** Most items of arrays, at every depth, in all replies of one response. */
   readonly maxElements: number;
-  /** Most bytes of strings (simple, bulk and error) in all replies of one response. */
+  /** Most bytes of strings (simple and bulk) in all replies of one response. */
   readonly maxBytes: number;
 }
 
@@ -50,19 +50,4 @@ export class ResponseBudget {
     this.passed = error(`ERR the response exceeds the limit of ${bound}: send fewer commands, or ask for less at once`);
     return this.passed;
   }
-}
-
-/** The elements and string bytes of a built reply, walked with a stack of its own (depth costs no stack). */
-export function measureReply(reply: Reply): { elements: number; bytes: number } {
-  let elements = 0;
-  let bytes = 0;
-  const pending: Reply[] = [reply];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    if (next.kind === 'array') {
-      elements += next.items.length;
-      for (const item of next.items) pending.push(item);
-    } else if (next.kind === 'bulk' || next.kind === 'simple') bytes += next.value.length;
-    else if (next.kind === 'error') bytes += next.message.length;
-  }
-  return { elements, bytes };
 }

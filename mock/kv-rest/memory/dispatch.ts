@@ -6,7 +6,7 @@ import { unknownCommandText } from '../command-table';
 import type { Caller } from '../engine';
 import { error, type ErrorReply, type Reply } from '../reply';
 import type { ResolvedCommand } from '../resolved-command';
-import { measureReply, type ResponseBudget } from '../response-budget';
+import type { ResponseBudget } from '../response-budget';
 import { isErrorReply } from './arguments';
 import { createAclCommandHandlers } from './commands/acl';
 import { bitfieldCommandHandlers } from './commands/bitfield';
@@ -37,7 +37,7 @@ import { stringCommandHandlers } from './commands/strings';
 import type { CommandContext, CommandHandler, CommandHandlers } from './handler';
 import type { Keyspace } from './keyspace';
 import type { MonitorFeed } from './monitor-feed';
-import { DEFAULT_REPLY_LIMITS, refusePartialReply, refuseReply, type ReplyLimits } from './reply-limits';
+import { DEFAULT_REPLY_LIMITS, measureReply, refusePartialReply, refuseReply, type ReplyLimits } from './reply-limits';
 import { createScriptingHandlers, type ScriptingOptions } from './scripting';
 import type { ServerState } from './server-state';
 

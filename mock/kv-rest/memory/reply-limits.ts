@@ -74,18 +74,20 @@ export function refuseReply(reply: Reply, limits: ReplyLimits): ErrorReply | und
  * test proves the flat check answers what this walk answers).
  */
 export function refuseWalkedReply(reply: Reply, limits: ReplyLimits): ErrorReply | undefined {
+  const { elements, bytes } = measureReply(reply);
+  return refusePartialReply(elements, bytes, limits);
+}
+
+/** The items of arrays at every depth and the bytes of simple and bulk strings of a built reply, walked with a stack of its own. */
+export function measureReply(reply: Reply): { elements: number; bytes: number } {
   let elements = 0;
   let bytes = 0;
   const pending: Reply[] = [reply];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (next.kind === 'array') {
       elements += next.items.length;
-      if (elements > limits.maxElements) return tooLarge(`more than ${limits.maxElements} elements`, limits.maxElements, 'maxReplyElements');
       for (const item of next.items) pending.push(item);
-    } else if (next.kind === 'bulk' || next.kind === 'simple') {
-      bytes += next.value.length;
-      if (bytes > limits.maxBytes) return tooLarge(`more than ${limits.maxBytes} bytes`, limits.maxBytes, 'maxReplyBytes');
-    }
+    } else if (next.kind === 'bulk' || next.kind === 'simple') bytes += next.value.length;
   }
-  return undefined;
+  return { elements, bytes };
 }

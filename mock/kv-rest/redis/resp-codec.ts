@@ -129,7 +129,6 @@ export class RespParser {
           this.spend(0, body.length);
           return simple(body);
         case 0x2d /* - */:
-          this.spend(0, body.length);
           return error(body);
         case 0x3a /* : */:
           return integer(Number.isSafeInteger(Number(body)) ? Number(body) : BigInt(body));
