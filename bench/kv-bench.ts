@@ -15,7 +15,7 @@ import { captureSlidingWindowCall } from './sliding-window-script';
 import type { StoreEndpoint, StoreReady, StoreUsage } from './store-process';
 import { cell, markdownTable, medianOf, pairedByRound } from './table';
 import { HIGH } from './scenarios';
-import { scriptForRedis70, scriptSha } from '../mock/kv-rest/script-shebang';
+import { scriptForRedis70, scriptSha } from '../shared/script-shebang';
 
 export const KV_OPERATIONS = ['GET', 'SET', 'EVALSHA sliding-window', 'EVALSHA sliding-window on Lua', 'pipeline of 10'] as const;
 export type KvOperation = (typeof KV_OPERATIONS)[number];

@@ -3,7 +3,7 @@
 // NOSCRIPT, the way a fresh store would. The KV benchmark replays it as EVALSHA.
 import { Ratelimit } from '@upstash/ratelimit';
 import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
-import { scriptSha } from '../mock/kv-rest/script-shebang';
+import { scriptSha } from '../shared/script-shebang';
 
 export interface ScriptCall {
   readonly script: string;

@@ -39,7 +39,7 @@ export type RateLimitMiddleware = Middleware & DenyAdmin & {
   failOpen(): FailOpenReport;
   /** Which store the limiter uses (a URL without credentials, or the embedded store). */
   readonly store: StoreInUse;
-  /** One round trip: whether the store answers and accepts the token (boot runs it once). */
+  /** One round trip on the plugin's own keys: whether the store answers and can serve them (boot runs it once). */
   checkStore(): Promise<StoreCheck>;
   /** The strategies with their callers' live counters (what `GET /ratelimit/usage` answers); limits default to DEFAULT_USAGE_LIMITS. */
   readUsage(limits?: Partial<UsageLimits>): Promise<UsageReport>;
@@ -64,7 +64,9 @@ const consoleLogger: RateLimitLogger = { info: (message) => console.info(message
 export function createRateLimiter(validated: RateLimitConfig, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
   const config = compileConfig(validated);
   const { redis, scripts, store, close } = asConfigError('url', () => openStore(config, config.timeout));
-  const hasherFor = compileHeaderPrivacy(config.hashHeaderValues, headerHashKey(config.token));
+  // The secret every instance sharing the store holds: the REST token, or a Redis url (its password).
+  const sharedSecret = config.storeAddress?.kind === 'redis' ? config.url : config.token;
+  const hasherFor = compileHeaderPrivacy(config.hashHeaderValues, headerHashKey(sharedSecret));
   const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes, scripts);
   const logger = options.logger ?? consoleLogger;
   const limiter = new RateLimiter(config, rules, logger, options.refuse ?? jsonRefusal, redis, scripts, hasherFor, options.verifyCaller);
@@ -74,7 +76,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
     config: validated,
     store,
     failOpen,
-    checkStore: () => checkStore(redis),
+    checkStore: () => checkStore(redis, config),
     readUsage: (limits: Partial<UsageLimits> = {}) => readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, ...limits }, Date.now(), failOpen()),
     async resetCaller(strategyIndex: number, identifier: string): Promise<number> {
       const deleted = await resetCaller(redis, config, strategyIndex, identifier);

@@ -10,7 +10,7 @@
 // chunk is named `@user_script`, as Redis names scripts, so error texts keep their `user_script:N:`
 // positions. The wrapper's re-raise would make Redis report its own line and SHA; the true line
 // travels in a marker that restoreScriptError() turns back into Redis's text with the client's SHA.
-import { parseShebang } from '../script-shebang';
+import { parseShebang } from '../../../shared/script-shebang';
 
 /** Separates the caught error's text from the line it was raised on; never sent to clients. */
 const LINE_MARK = '\u0001line=';

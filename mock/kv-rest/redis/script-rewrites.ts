@@ -6,7 +6,7 @@
 // texts name it, as if Redis had taken the original.
 import { error, type Reply } from '../reply';
 import type { ResolvedCommand } from '../resolved-command';
-import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptForRedis70, scriptSha } from '../script-shebang';
+import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptForRedis70, scriptSha } from '../../../shared/script-shebang';
 import { guardScript, restoreScriptError } from './script-guard';
 
 /**

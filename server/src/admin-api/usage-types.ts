@@ -72,7 +72,8 @@ export interface FailOpenReport {
  * Where the counters are kept: the key-value REST store at `url` (shown without credentials), the
  * embedded in-memory store of development, or none while the plugin's config says `enabled: false`.
  */
-export type StoreInUse = { kind: 'rest'; url: string } | { kind: 'embedded' } | { kind: 'none' };
+/** `url`: where the store is, without credentials (for Redis: scheme, hosts, master name and database). */
+export type StoreInUse = { kind: 'rest'; url: string } | { kind: 'redis'; url: string } | { kind: 'embedded' } | { kind: 'none' };
 
 export interface UsageReport {
   enabled: boolean;

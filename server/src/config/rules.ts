@@ -9,6 +9,7 @@ import { compileKeyMethod, keyMethods, StrategyKeys } from './keys';
 import { parsePathPattern, type PathPattern } from './path-pattern';
 import type { Algorithm, Mode } from './config-literals';
 import type { RateLimitConfig, StrategyConfig } from './schema';
+import { parseStoreUrl, type StoreAddress } from './store-address';
 
 /** How a rule counts: the algorithm, its tokens and refill (default applied) and the window. */
 export interface Limit {
@@ -38,6 +39,16 @@ export interface Rule {
 /** The validated config with its strategies compiled into rules (in config order). */
 export interface CompiledConfig extends RateLimitConfig {
   readonly rules: readonly Rule[];
+  /** Where `url` points, parsed; undefined without a url (the embedded store of development). */
+  readonly storeAddress: StoreAddress | undefined;
+}
+
+function compileStoreAddress(url: string | undefined): StoreAddress | undefined {
+  if (url === undefined) return undefined;
+  const parsed = parseStoreUrl(url);
+  // The schema refuses it; a config that skipped it still gets an error naming the field.
+  if (!parsed.ok) throw new RateLimitConfigError([`url: ${parsed.error}`]);
+  return parsed.address;
 }
 
 function compileRule(config: RateLimitConfig, strategy: StrategyConfig, index: number): Rule {
@@ -63,5 +74,5 @@ function compileRule(config: RateLimitConfig, strategy: StrategyConfig, index: n
 }
 
 export function compileConfig(config: RateLimitConfig): CompiledConfig {
-  return { ...config, rules: config.strategy.map((strategy, index) => compileRule(config, strategy, index)) };
+  return { ...config, rules: config.strategy.map((strategy, index) => compileRule(config, strategy, index)), storeAddress: compileStoreAddress(config.url) };
 }

@@ -6,6 +6,7 @@ import { DURATION_FORMAT, DURATION_PATTERN, parseDuration } from './duration';
 import { MAX_PATH_PATTERN_LENGTH, parsePathPattern } from './path-pattern';
 import { strategiesSharingKeys } from './shared-keys';
 import { ALLOW_LIST_FORMAT, parseAllowListEntry } from './allow-list-entry';
+import { isRestUrl, parseStoreUrl, STORE_URL_FORMS } from './store-address';
 
 import { ALGORITHMS, METHODS, MODES, typedAs, type Algorithm, type IdentifierSource, type MethodName, type StrategyPath, type WindowText } from './config-literals';
 
@@ -138,17 +139,20 @@ const optionsShape = {
     .min(1, { error: 'must not be empty' })
     .superRefine(refuseControlCharacters)
     .optional()
-    .meta({ description: 'The key-value REST token (Standard). Required with url. Trimmed; control characters are refused.' }),
+    .meta({ description: 'The key-value REST token (Standard). Required with an http(s) url; a Redis url takes none (its credentials are in the url). Trimmed; control characters are refused.' }),
   url: z
-    .string({ error: 'must be the http(s) REST URL of the key-value store' })
+    .string({ error: `must be ${STORE_URL_FORMS}` })
     .trim()
-    .superRefine(refuseControlCharacters)
-    // Checked before parsing: a URL parser would drop a CR or LF inside instead of refusing it.
-    .pipe(z.url({ protocol: /^https?$/, error: 'must be the http(s) REST URL of the key-value store' }))
+    // Control characters are checked before parsing: a URL parser would drop a CR or LF inside instead of refusing it.
+    .superRefine((url, context) => {
+      refuseControlCharacters(url, context);
+      const parsed = parseStoreUrl(url);
+      if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.error });
+    })
     .optional()
     .meta({
-      format: 'uri',
-      description: 'The key-value REST URL. Required in production (NODE_ENV=production); without it, development runs an embedded in-memory store in-process. Trimmed; control characters are refused.',
+      description:
+        'Where the counters live: the key-value REST URL (Upstash, or our key-value server), or your Redis: redis://[user:password@]host[:port][/db] (rediss:// for TLS), redis+sentinel://host:port,host:port/<master name>, redis+cluster://host:port,host:port. Required in production (NODE_ENV=production); without it, development runs an embedded in-memory store in-process. Trimmed; control characters are refused.',
     }),
   prefix: z
     .string({ error: 'must be a string' })
@@ -237,14 +241,19 @@ export const configSchema = z.strictObject(optionsShape, { error: 'must be an ob
     });
   }
   // Without url, development uses the embedded store and production refuses to boot (parse-config.ts).
-  if (config.enabled && config.url !== undefined && config.token === undefined) {
-    context.addIssue({ code: 'custom', path: ['token'], message: 'is required with url (the key-value REST token)' });
+  if (config.enabled && config.url !== undefined && config.token === undefined && isRestUrl(config.url)) {
+    context.addIssue({ code: 'custom', path: ['token'], message: 'is required with an http(s) url (the key-value REST token)' });
+  }
+  if (config.url !== undefined && config.token !== undefined && !isRestUrl(config.url) && parseStoreUrl(config.url).ok) {
+    context.addIssue({ code: 'custom', path: ['token'], message: 'is not used with a Redis url: remove it, and give the Redis user and password in the url (redis://user:password@host:6379)' });
   }
 }).meta({
   title: 'strapi-plugin-ratelimit config',
   description: 'The `config` object of the ratelimit plugin in config/plugins.',
-  // A url needs its token; production also needs the url, which a JSON Schema cannot know.
-  dependentRequired: { url: ['token'] },
+  // A REST url needs its token, a Redis url takes none; production also needs the url, which a JSON Schema cannot know.
+  if: { properties: { url: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } }, required: ['url'] },
+  then: { required: ['token'] },
+  else: { not: { required: ['token', 'url'] } },
 });
 
 /** The config as users write it. */

@@ -1,10 +1,13 @@
-// The store client of a limiter, chosen once from the validated config: the key-value REST store at
-// `url` over our pipelining HTTP client, or, when there is no `url` (development only: parse-config.ts
-// refuses that in production), the embedded in-memory store in this process; and while the config says
+// The store client of a limiter, chosen once from the compiled config: the key-value REST store at an
+// http(s) `url` over our pipelining HTTP client, Redis itself at a redis `url` (one node, Sentinel or
+// Cluster) over ioredis, or, when there is no `url` (development only: parse-config.ts refuses that in
+// production), the embedded in-memory store in this process; and while the config says
 // `enabled: false`, none: every call fails at once, so a disabled plugin never reaches a store.
 import { Redis, type Requester, type UpstashResponse } from '@upstash/redis';
-import type { RateLimitConfig } from '../config/schema';
+import type { CompiledConfig } from '../config/rules';
 import { EmbeddedRequester } from './embedded-requester';
+import { openRedis } from './redis-connection';
+import { RedisRequester } from './redis-requester';
 import { createScriptClient, type ScriptClient } from './script-client';
 import { PipeliningRequester, StoreUnavailableError } from './store-requester';
 import type { StoreInUse } from '../admin-api/usage-types';
@@ -23,12 +26,14 @@ const noStore: Requester & { close(): void } = {
   close: () => undefined,
 };
 
-function requesterFor(config: RateLimitConfig, store: StoreInUse, timeoutMs: number): Requester & { close(): void } {
+function requesterFor(config: CompiledConfig, store: StoreInUse, timeoutMs: number): Requester & { close(): void } {
+  const address = config.storeAddress;
   if (store.kind === 'none') return noStore;
-  return config.url === undefined ? new EmbeddedRequester() : new PipeliningRequester(config.url, config.token ?? '', timeoutMs);
+  if (address === undefined) return new EmbeddedRequester();
+  return address.kind === 'rest' ? new PipeliningRequester(address.url, config.token ?? '', timeoutMs) : new RedisRequester(openRedis(address, timeoutMs));
 }
 
-export function openStore(config: RateLimitConfig, timeoutMs: number): StoreClient {
+export function openStore(config: CompiledConfig, timeoutMs: number): StoreClient {
   const store = storeInUse(config);
   const requester = requesterFor(config, store, timeoutMs);
   const redis = new Redis(requester);

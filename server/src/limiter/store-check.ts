@@ -1,20 +1,72 @@
-// The boot check of the store: one round trip that proves the URL reaches a key-value REST store and
-// that the token may run scripts (what every limiter call does). It runs `EVAL "return 1" 0`, not
-// PING, so a Read Only token, which passes PING but cannot run the limiter's scripts, is caught at
-// boot too. A transport failure (no answer, refused connection, not a REST store) is `unreachable`;
-// an answer that refuses (WRONGPASS for a wrong token, NOPERM) is `refused`: they are different
-// mistakes, one of configuration and one of operations, and are logged differently.
+// The boot check of the store: one round trip that does what requests will do, on keys of the
+// plugin's own scheme, so a store that cannot serve them is one clear line at boot rather than a
+// failure per request. It runs the scripts a request runs, in their key groups: the first strategy's
+// counter keys for a probe caller (written to, with a PEXPIRE that changes nothing: no such key
+// exists) beside its live-limit key (read), and, with the deny list on, the deny list's keys (read).
+// So it catches a wrong REST token or a Read Only one (which passes PING but cannot run scripts), a
+// Redis user whose ACL does not cover the prefix (NOPERM), a read-only replica (READONLY), a single
+// node of a Redis Cluster named by a redis:// url (MOVED), and keys of one script in different
+// cluster slots (CROSSSLOT). A transport failure (no answer, refused connection, not a store) is
+// `unreachable`; an answer that refuses is `refused`, with what to do about it: different mistakes,
+// one of configuration and one of operations, logged differently (strapi/boot-report.ts).
 import type { Redis } from '@upstash/redis';
+import type { CompiledConfig } from '../config/rules';
+import { denyListKeys } from '../deny/deny-members';
 import { failureMessage } from '../failure-message';
+import { liveLimitKey } from './live-limit-scope';
 import { StoreUnavailableError } from './store-connections';
 
-export type StoreCheck = { readonly ok: true } | { readonly ok: false; readonly problem: 'refused' | 'unreachable'; readonly reason: string };
+export type StoreCheck =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly problem: 'unreachable'; readonly reason: string }
+  | { readonly ok: false; readonly problem: 'refused'; readonly reason: string; readonly advice: string };
 
-export async function checkStore(redis: Redis): Promise<StoreCheck> {
+/**
+ * The probe caller: `%` followed by anything but two upper-case hex digits is an identifier that
+ * normalisation (http/normalise-identifier.ts) never produces, so no real caller's keys are touched.
+ */
+export const PROBE_IDENTIFIER = '%boot-check';
+
+/** PEXPIREs the first ARGV[1] keys (none exists: nothing changes, but it is a write) and reads the rest. */
+const PROBE_SCRIPT = "for i = 1, #KEYS do if i <= tonumber(ARGV[1]) then redis.call('PEXPIRE', KEYS[i], 1) else redis.call('EXISTS', KEYS[i]) end end return 1";
+
+interface ProbeGroup {
+  readonly keys: readonly string[];
+  /** How many of the keys, from the first, are written to. */
+  readonly written: number;
+}
+
+/** The key groups of one request's scripts, for the probe caller at `now`. */
+export function probeGroups(config: Pick<CompiledConfig, 'prefix' | 'rules' | 'denyList'>, now: number): ProbeGroup[] {
+  const [rule] = config.rules;
+  const counters = rule ? rule.keys.counterKeys(rule.methods[0], PROBE_IDENTIFIER, now) : [`${config.prefix}:${PROBE_IDENTIFIER}`];
+  const groups: ProbeGroup[] = [{ keys: rule ? [...counters, liveLimitKey(rule.keys.liveLimitScope())] : counters, written: counters.length }];
+  if (config.denyList) {
+    const deny = denyListKeys(config.prefix);
+    groups.push({ keys: [deny.all, deny.until, deny.meta], written: 0 });
+  }
+  return groups;
+}
+
+/** What to do about a refusal: Redis's own words for a topology problem first, then the credentials of the transport. */
+function adviceFor(reason: string, onRedis: boolean): string {
+  if (/^(MOVED|ASK) /.test(reason)) return 'the url names one node of a Redis Cluster: use redis+cluster://host:port,host:port';
+  if (reason.startsWith('CROSSSLOT')) return "one request's keys fall in different slots of the Redis Cluster";
+  if (reason.startsWith('CLUSTERDOWN')) return 'the Redis Cluster does not serve every slot';
+  if (reason.startsWith('READONLY')) return 'the url reaches a read-only replica: name the primary, or its sentinels with redis+sentinel://';
+  if (!onRedis) return "check the plugin config's url and token";
+  if (reason.startsWith('NOPERM')) return "the Redis user may not run the plugin's scripts on its keys: its ACL needs +eval +evalsha and the key pattern of the prefix";
+  if (/^(WRONGPASS|NOAUTH)/.test(reason)) return "check the user and password in the plugin config's url";
+  return "check the plugin config's url and the Redis user's ACL";
+}
+
+export async function checkStore(redis: Redis, config: Pick<CompiledConfig, 'prefix' | 'rules' | 'denyList' | 'storeAddress'>, now = Date.now()): Promise<StoreCheck> {
   try {
-    await redis.eval('return 1', [], []);
+    await Promise.all(probeGroups(config, now).map(({ keys, written }) => redis.eval(PROBE_SCRIPT, [...keys], [written])));
     return { ok: true };
   } catch (failure) {
-    return { ok: false, problem: failure instanceof StoreUnavailableError ? 'unreachable' : 'refused', reason: failureMessage(failure) };
+    const reason = failureMessage(failure);
+    if (failure instanceof StoreUnavailableError) return { ok: false, problem: 'unreachable', reason };
+    return { ok: false, problem: 'refused', reason, advice: adviceFor(reason, config.storeAddress?.kind === 'redis') };
   }
 }

@@ -56,10 +56,11 @@ export class PipeliningRequester implements Requester {
     this.post('pipeline', batch.map((pending) => pending.command)).then(
       (responses) => {
         if (!Array.isArray(responses) || responses.length !== batch.length) {
-          // A refused pipeline (wrong token, oversized body) answers one `{ error }` for all.
+          // A refused pipeline (wrong token, oversized body) answers one `{ error }` for all: each
+          // command gets it, as a lone command would have (the store answered: it is no outage).
           const refusal = (responses as { error?: unknown } | undefined)?.error;
-          const failure = new StoreUnavailableError(typeof refusal === 'string' ? refusal : 'the key-value store answered a pipeline with an unexpected body');
-          batch.forEach((pending) => pending.reject(failure));
+          if (typeof refusal === 'string') batch.forEach((pending) => pending.resolve({ error: refusal } as UpstashResponse<unknown>));
+          else batch.forEach((pending) => pending.reject(new StoreUnavailableError('the key-value store answered a pipeline with an unexpected body')));
           return;
         }
         batch.forEach((pending, index) => pending.resolve(responses[index] as UpstashResponse<unknown>));

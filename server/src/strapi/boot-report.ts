@@ -1,6 +1,6 @@
 // What the plugin says at boot, in one place: one info line naming how many strategies limit on
 // which store (or that the plugin is disabled), then the store check's verdict when it failed: a
-// refused token is an error (a configuration mistake that would otherwise only show as "no limits"),
+// refused token, or a Redis that cannot serve the plugin's keys (limiter/store-check.ts), is an error (a configuration mistake that would otherwise only show as "no limits"),
 // a store that does not answer a warning (an outage the failure mode already handles). Boot goes on
 // either way; the failure mode decides what requests get meanwhile.
 import type { RateLimitMiddleware } from '../create-middleware';
@@ -29,7 +29,8 @@ export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger):
   if (check.ok) return;
   const meanwhile = MEANWHILE[config.failureMode];
   if (check.problem === 'refused') {
-    log.error(`[ratelimit] ${store} refused the configured token (${check.reason}): check the plugin config's url and token. Until it accepts them, ${meanwhile}`);
+    const refused = limiter.store.kind === 'redis' ? 'the boot check' : 'the configured token';
+    log.error(`[ratelimit] ${store} refused ${refused} (${check.reason}): ${check.advice}. Until it accepts them, ${meanwhile}`);
   } else {
     log.warn(`[ratelimit] ${store} did not answer at boot (${check.reason}); until it does, ${meanwhile}`);
   }

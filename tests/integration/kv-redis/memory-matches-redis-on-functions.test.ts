@@ -51,11 +51,13 @@ const LIBRARIES: readonly string[] = [
   "#!lua name=libD\nredis.register_function{function_name={}, callback=function() end}",
   "#!lua name=libD\nredis.register_function{function_name='f', callback=1}",
   "#!lua name=libD\nredis.register_function{[1]='f', callback=function() end}",
+  // A library that keeps the load phase's `redis` table and registers from a running function (issue 25 finding 5).
+  "#!lua name=libK\nlocal R = redis\nR.register_function('late', function() R.register_function('sneak', function() return 1 end) return 'registered' end)",
 ];
 
 const c = (...parts: fc.Arbitrary<string | string[]>[]): fc.Arbitrary<string[]> => fc.tuple(...parts).map((items) => items.flat());
 const k = fc.constant;
-const functionName = fc.constantFrom('7', '8', 'echo', 'echo2', 'getk', 'setk', 'sneaky', 'ECHO', 'boom', 'keysglobal', 'nested', 'writes', 'version', 'nosuch');
+const functionName = fc.constantFrom('7', '8', 'echo', 'echo2', 'getk', 'setk', 'sneaky', 'ECHO', 'boom', 'keysglobal', 'nested', 'writes', 'version', 'late', 'sneak', 'nosuch');
 const word = fc.constantFrom('k1', 'k2', 'v');
 const libraryName = fc.constantFrom('libA', 'libB', 'libC', 'libE', 'libF', 'liba', 'nosuch');
 

@@ -1,7 +1,7 @@
 // EVALSHA looks the SHA up as sent when the script cache has it (clients send it in lower case, as
 // SCRIPT LOAD answers it) and lower-cases it only otherwise. Like Redis, any case of a known SHA runs
 // the script, natively or on Lua, and an unknown one answers NOSCRIPT.
-import { scriptSha } from '../../../mock/kv-rest/script-shebang';
+import { scriptSha } from '../../../shared/script-shebang';
 import { useEngine } from './memory-engine-harness';
 import { captureRatelimitScripts } from './ratelimit-script-texts';
 

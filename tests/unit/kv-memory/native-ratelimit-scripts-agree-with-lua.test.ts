@@ -10,7 +10,7 @@ import type { Caller, Engine } from '../../../mock/kv-rest/engine';
 import { NATIVE_SCRIPTS } from '../../../mock/kv-rest/memory/scripting/native-scripts';
 import { DENY_CHECK_SHA } from '../../../shared/deny-check-script';
 import type { Reply } from '../../../mock/kv-rest/reply';
-import { scriptForRedis70, scriptSha } from '../../../mock/kv-rest/script-shebang';
+import { scriptForRedis70, scriptSha } from '../../../shared/script-shebang';
 import { CLIENT } from './memory-engine-harness';
 import { expectSameRuns, startEngine, stopEngines, type Command, type Step } from './native-and-lua-engines';
 import { captureRatelimitScripts, SCRIPT_NAMES, type ScriptName } from './ratelimit-script-texts';

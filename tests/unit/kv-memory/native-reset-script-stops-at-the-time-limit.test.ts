@@ -1,7 +1,7 @@
 // The native reset script (resetUsedTokens) loops over SCAN like its Lua text, which the script
 // time limit stops; the native loop must stop at the same limit, with the same BUSY error, rather
 // than run on over a huge keyspace.
-import { scriptSha } from '../../../mock/kv-rest/script-shebang';
+import { scriptSha } from '../../../shared/script-shebang';
 import { useEngine } from './memory-engine-harness';
 import { captureRatelimitScripts } from './ratelimit-script-texts';
 

@@ -4,7 +4,7 @@
 import { guardScript } from '../../../mock/kv-rest/redis/script-guard';
 import { MAX_REMEMBERED_SCRIPTS, ScriptRewrites } from '../../../mock/kv-rest/redis/script-rewrites';
 import { bulk, error, integer } from '../../../mock/kv-rest/reply';
-import { scriptForRedis70, scriptSha } from '../../../mock/kv-rest/script-shebang';
+import { scriptForRedis70, scriptSha } from '../../../shared/script-shebang';
 import { resolvedCommand } from '../../support/engine-commands';
 
 const TEXT = '#!lua flags=allow-key-locking\nreturn redis.call("INCR", KEYS[1])';

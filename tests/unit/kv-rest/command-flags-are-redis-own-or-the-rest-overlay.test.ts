@@ -8,7 +8,7 @@ import { allCommands, allowedForReadOnlyToken, lookupCommand, type CommandSpec }
 import type { RedisCommandsFile } from '../../../mock/kv-rest/redis-command-info';
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import { bulk, error } from '../../../mock/kv-rest/reply';
-import { scriptSha } from '../../../mock/kv-rest/script-shebang';
+import { scriptSha } from '../../../shared/script-shebang';
 import { executeAsSent } from '../../support/engine-commands';
 
 const READ_BY_THE_POLICY = ['write', 'readonly', 'admin', 'noscript', 'pubsub'];

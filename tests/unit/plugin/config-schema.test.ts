@@ -56,7 +56,7 @@ describe('config schema', () => {
     ]);
     expect(parseConfig({ enabled: false }, 'production').enabled).toBe(false);
     expect(parseConfig({}, 'development').url).toBeUndefined();
-    expect(problemsOf({ url: base.url }, 'development')).toEqual(['token: is required with url (the key-value REST token)']);
+    expect(problemsOf({ url: base.url }, 'development')).toEqual(['token: is required with an http(s) url (the key-value REST token)']);
   });
 
   it.each([
@@ -93,7 +93,7 @@ describe('config schema', () => {
   });
 
   it.each([
-    [{ url: 'ftp://x' }, 'url: must be the http(s) REST URL of the key-value store'],
+    [{ url: 'ftp://x' }, 'url: must be an http(s) key-value REST URL, redis://[user:password@]host[:port][/db] (rediss:// for TLS), redis+sentinel://[user:password@]host:port,host:port/<master name>, or redis+cluster://host:port,host:port (the scheme "ftp:" is none of these)'],
     [{ prefix: 'a b' }, 'prefix: must not contain spaces or the glob characters * ? [ ] \\'],
     [{ prefix: 'rl*' }, 'prefix: must not contain spaces or the glob characters * ? [ ] \\'],
     [{ failureMode: 'maybe' }, 'failureMode: must be "open" (let requests through when the store fails), "closed" (answer 503) or "local" (limit each instance in memory)'],
@@ -101,7 +101,7 @@ describe('config schema', () => {
     [{ strategy: {} }, 'strategy: must be a list of strategies'],
     [{ enabled: 'yes' }, 'enabled: must be true or false'],
     [{ unknown: true }, 'unknown field "unknown"'],
-    [{ url: 'not a url' }, 'url: must be the http(s) REST URL of the key-value store'],
+    [{ url: 'not a url' }, 'url: must be an http(s) key-value REST URL, redis://[user:password@]host[:port][/db] (rediss:// for TLS), redis+sentinel://[user:password@]host:port,host:port/<master name>, or redis+cluster://host:port,host:port (the scheme "not a url" is none of these)'],
     [{ token: '' }, 'token: must not be empty'],
     [{ token: 42 }, 'token: must be the key-value REST token (a string)'],
     [{ prefix: '' }, 'prefix: must not be empty'],

@@ -7,7 +7,7 @@ import { error, integer, NIL, type Reply } from '../../reply';
 import { isErrorReply, NOT_AN_INTEGER, parseInt64 } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import { formatJson } from '../json/json-format';
-import { documentToChange, jsonArgument, jsonCommand, levelOf, pathArgument, pathMissingOr, refuseDepth, textReply } from '../json/json-command-support';
+import { copyHeapBytes, documentToChange, jsonArgument, jsonCommand, levelOf, pathArgument, pathMissingOr, refuseDepth, textReply } from '../json/json-command-support';
 import { writeMatches } from '../json/json-match-writes';
 import type { JsonPath } from '../json/json-path';
 import type { Match } from '../json/json-path-select';
@@ -34,7 +34,6 @@ function insertAll(items: JsonValue[], index: number, values: readonly JsonValue
 function arrayInsertion(ctx: CommandContext, args: readonly string[], valuesFrom: number, position: (items: readonly JsonValue[]) => number | undefined): Reply {
   const path = pathArgument(args[2]);
   const values = args.slice(valuesFrom).map(jsonArgument);
-  const valuesBytes = args.slice(valuesFrom).reduce((sum, text) => sum + text.length, 0);
   let copies = 0;
   return writeArrays(ctx, args[1], path, (items, match) => {
     const at = position(items);
@@ -45,7 +44,7 @@ function arrayInsertion(ctx: CommandContext, args: readonly string[], valuesFrom
     }
     insertAll(items, at, copies++ === 0 ? values : values.map(cloneJson));
     return integer(items.length);
-  }, valuesBytes);
+  }, copyHeapBytes(values));
 }
 
 function jsonArrappend(args: readonly string[], ctx: CommandContext): Reply {

@@ -7,7 +7,7 @@ import { error, NIL, OK, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { JsonDocumentValue } from '../keyspace';
-import { jsonArgument, jsonCommand, levelOf, NEW_AT_ROOT, pathArgument, readDocument, refuseCopies, refuseDepth, selectPath, selectSegments } from '../json/json-command-support';
+import { copyHeapBytes, jsonArgument, jsonCommand, levelOf, NEW_AT_ROOT, pathArgument, readDocument, refuseCopies, refuseDepth, selectPath, selectSegments } from '../json/json-command-support';
 import { isStaticPath, type JsonPath } from '../json/json-path';
 import type { Match } from '../json/json-path-select';
 import { isAttached, outermostPlaces, replaceAt } from '../json/json-updates';
@@ -38,10 +38,10 @@ function placesFor(ctx: CommandContext, document: JsonDocumentValue, path: JsonP
   return selectPath(ctx, document.root, path).length === 0 ? error('ERR array index out of range') : NOWHERE;
 }
 
-/** Lands `value` (written in `bytes` bytes) at the places; true when anything changed. */
-function land(ctx: CommandContext, document: JsonDocumentValue, places: Places, value: JsonValue, bytes: number, merge: boolean): boolean | ErrorReply {
+/** Lands `value` at the places (a copy at each but the first; a merge copies at most the value at each); true when anything changed. */
+function land(ctx: CommandContext, document: JsonDocumentValue, places: Places, value: JsonValue, merge: boolean): boolean | ErrorReply {
   const targets = 'replace' in places ? places.replace : places.add.filter((parent) => isObject(parent.value) && !parent.value.has(places.name));
-  const tooMany = refuseCopies(ctx, targets.length, bytes);
+  const tooMany = refuseCopies(ctx, targets.length, copyHeapBytes([value]));
   if (tooMany) return tooMany;
   for (const target of targets) {
     const refused = refuseDepth(levelOf(target) + ('add' in places ? 1 : 0), value);
@@ -88,7 +88,7 @@ function setAt(ctx: CommandContext, key: string, path: JsonPath, text: string, m
   }
   const places = placesFor(ctx, document, path, mode);
   if (isErrorReply(places)) return places;
-  const changed = land(ctx, document, places, value, text.length, mode === 'merge');
+  const changed = land(ctx, document, places, value, mode === 'merge');
   if (isErrorReply(changed)) return changed;
   return changed ? OK : NIL;
 }

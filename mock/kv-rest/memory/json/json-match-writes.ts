@@ -19,7 +19,7 @@ export interface MatchWrite {
   readonly nothingFits: ErrorReply;
   /** Commands that move array items (insert, pop, trim) write deepest places and highest indexes first. */
   readonly movesItems?: boolean;
-  /** Bytes the command adds at each place (appends, inserts), bounded over all places by refuseCopies. */
+  /** Bytes the command adds at each place (appends, inserts: a heap estimate), bounded over all places by refuseCopies. */
   readonly bytesPerPlace?: number;
 }
 

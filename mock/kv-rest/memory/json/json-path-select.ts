@@ -4,10 +4,12 @@
 // or an object's values, and a filter path with several matches compares true when any does.
 // Each match knows where it sits (container and key, with its parent's match), so commands write in
 // place. The work is counted: a path that would visit more nodes than the budget (`..` after `..`
-// multiplies) stops with an error instead of running for minutes.
-import type { Comparison, FilterExpression, Term } from './json-path-filter';
+// multiplies), or whose filters would compare more pairs of containers, stops with an error instead
+// of running for minutes (json-filter-comparison.ts keeps the other comparisons linear).
+import { someComparisonHolds, type Spend } from './json-filter-comparison';
+import type { FilterExpression, Term } from './json-path-filter';
 import type { Segment, Selector } from './json-path';
-import { isNumber, isObject, jsonEquals, type JsonObject, type JsonValue } from './json-value';
+import { isObject, type JsonObject, type JsonValue } from './json-value';
 
 /** Where a match sits: its container and key (none for the document itself) and its parent's match. */
 export interface Match {
@@ -30,19 +32,31 @@ export function routeOf(match: Match): (string | number)[] {
   return route.reverse();
 }
 
-/** How many nodes a command's path evaluations may visit in all, filters included. */
+/** How many steps a command's path evaluations may take in all: nodes visited and values compared, filters included. */
 export class WorkBudget {
   private spent = 0;
 
   constructor(readonly limit: number) {}
 
+  /** Pays for visiting `count` nodes. */
   spend(count: number): void {
+    this.pay(count, () => `ERR the path visits more than ${this.limit} values, past this server's limit`);
+  }
+
+  /** Pays for comparing `count` pairs of values in filters. */
+  spendComparing(count: number): void {
+    this.pay(count, () => `ERR the path's filters compare more pairs of values than this server's limit of ${this.limit} steps of work per command`);
+  }
+
+  private pay(count: number, refusal: () => string): void {
     this.spent += count;
-    if (this.spent > this.limit) throw new PathWorkLimitError(`ERR the path visits more than ${this.limit} values, past this server's limit`);
+    if (this.spent > this.limit) throw new PathWorkLimitError(refusal());
   }
 }
 
 export class PathSelector {
+  private readonly spendComparing: Spend = (count) => this.budget.spendComparing(count);
+
   constructor(
     private readonly root: JsonValue,
     private readonly budget: WorkBudget,
@@ -130,9 +144,7 @@ export class PathSelector {
     const left = this.evaluate(filter.left, current);
     if (!filter.comparison) return left.length > 0;
     const right = this.evaluate(filter.comparison.right, current);
-    const { operator } = filter.comparison;
-    if (operator === '!=') return !anyPair(left, right, (a, b) => compare(a, b, '=='));
-    return anyPair(left, right, (a, b) => compare(a, b, operator));
+    return someComparisonHolds(left, right, filter.comparison.operator, this.spendComparing);
   }
 
   /** A term's values: a literal's one value, or a path's matches (none: the test fails). */
@@ -140,34 +152,6 @@ export class PathSelector {
     if (term.kind === 'literal') return [term.value];
     const start = term.fromRoot ? rootMatch(this.root) : { ...current, parent: undefined };
     return this.select(term.segments, start).map((match) => match.value);
-  }
-}
-
-function anyPair(left: readonly JsonValue[], right: readonly JsonValue[], holds: (a: JsonValue, b: JsonValue) => boolean): boolean {
-  return left.some((a) => right.some((b) => holds(a, b)));
-}
-
-/** RedisJSON's comparison: numbers with numbers, strings with strings, booleans, nulls; containers only for equality. */
-function compare(a: JsonValue, b: JsonValue, operator: Exclude<Comparison, '!='>): boolean {
-  let order: number;
-  if (isNumber(a) && isNumber(b)) {
-    if (a.kind === 'integer' && b.kind === 'integer') order = a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
-    else order = Math.sign(Number(a.value) - Number(b.value));
-  } else if (typeof a === 'string' && typeof b === 'string') order = a < b ? -1 : a > b ? 1 : 0;
-  else if (typeof a === 'boolean' && typeof b === 'boolean') order = Number(a) - Number(b);
-  else if (a === null && b === null) order = 0;
-  else return operator === '==' && (Array.isArray(a) || isObject(a)) && jsonEquals(a, b);
-  switch (operator) {
-    case '==':
-      return order === 0;
-    case '<':
-      return order < 0;
-    case '<=':
-      return order <= 0;
-    case '>':
-      return order > 0;
-    case '>=':
-      return order >= 0;
   }
 }
 

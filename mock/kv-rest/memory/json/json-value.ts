@@ -36,18 +36,21 @@ export function typeName(value: JsonValue): string {
 /**
  * RedisJSON's equality (ARRINDEX, filters): same type and same value; integers and floats never
  * equal each other, and objects compare member by member whatever their order. Iterative, so a
- * deep document costs no stack.
+ * deep document costs no stack. `spend` is told how many member pairs each level adds before they
+ * are compared (filters pay them from the command's work budget).
  */
-export function jsonEquals(left: JsonValue, right: JsonValue): boolean {
+export function jsonEquals(left: JsonValue, right: JsonValue, spend: (count: number) => void = () => {}): boolean {
   const pending: [JsonValue, JsonValue][] = [[left, right]];
   for (let pair = pending.pop(); pair !== undefined; pair = pending.pop()) {
     const [a, b] = pair;
     if (typeName(a) !== typeName(b)) return false;
     if (Array.isArray(a) && Array.isArray(b)) {
       if (a.length !== b.length) return false;
+      spend(a.length);
       for (let i = 0; i < a.length; i++) pending.push([a[i], b[i]]);
     } else if (isObject(a) && isObject(b)) {
       if (a.size !== b.size) return false;
+      spend(a.size);
       for (const [key, member] of a) {
         if (!b.has(key)) return false;
         pending.push([member, b.get(key) as JsonValue]);

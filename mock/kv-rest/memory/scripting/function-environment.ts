@@ -4,7 +4,9 @@
 // `LOG_*` levels and `REDIS_VERSION` exist (Redis forbids redis.call there, and even `string` or
 // `error`); when FCALL runs a registered function, every global of the scripts' sandbox is there
 // but KEYS and ARGV (a function gets its keys and arguments as parameters). Library code can write
-// no global in either phase.
+// no global in either phase. Library code may keep the load phase's `redis` table (`local R =
+// redis`) and call R.register_function from a function later: as in Redis, that raises, and nothing
+// is registered or referenced (issue 25 finding 5).
 import { lauxlib, lua, type LuaCFunction, type LuaState, to_luastring } from './lua51-numbers';
 import type { LuaSandbox } from './lua-sandbox';
 import { luaToBytes, pushFieldTable } from './lua-values';
@@ -71,6 +73,8 @@ export class FunctionEnvironment {
       return { status: run(), registered: this.registered };
     } finally {
       this.loading = false;
+      this.registered = [];
+      this.registeredNames = new Set();
     }
   }
 
@@ -116,6 +120,9 @@ export class FunctionEnvironment {
 
   /** redis.register_function(name, callback) or redis.register_function{function_name=, callback=, flags=, description=}. */
   private readonly registerFunction: LuaCFunction = (L) => {
+    // Redis checks the phase before the arguments: redis-server 7.0.15 answers a late call with
+    // wrong arguments with this error too.
+    if (!this.loading) return raiseReply(L, 'ERR redis.register_function can only be called on FUNCTION LOAD command');
     const count = lua.lua_gettop(L);
     let name: string | undefined;
     let description: string | undefined;

@@ -5,7 +5,7 @@
 // JS, so redis.call runs commands inline with no JS/WASM hop per call, and it has instruction-count
 // hooks for the script time limit.
 import { lauxlib, lua, lualib, type LuaCFunction, type LuaState, type LuaString, to_luastring } from './lua51-numbers';
-import { scriptSha } from '../../script-shebang';
+import { scriptSha } from '../../../../shared/script-shebang';
 import { cjsonDecode, cjsonEncode } from './cjson';
 import { bytesToLua, errorReplyText, luaToBytes, pushFieldTable } from './lua-values';
 import { setmetatableUnlessReadOnly, setReadOnly } from './read-only-tables';

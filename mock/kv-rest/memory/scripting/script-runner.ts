@@ -7,7 +7,7 @@
 // (native-scripts/) run in TypeScript instead of the VM.
 import { lauxlib, lua, type LuaDebug, type LuaState, type LuaString, to_luastring } from './lua51-numbers';
 import { error, type Reply } from '../../reply';
-import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptSha } from '../../script-shebang';
+import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptSha } from '../../../../shared/script-shebang';
 import type { CommandContext } from '../handler';
 import { LuaSandbox } from './lua-sandbox';
 import { NativeRun, RUN_ON_LUA, type NativeScript } from './native-scripts';

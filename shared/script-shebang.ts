@@ -1,6 +1,7 @@
-// Script texts as clients send them: the `#!lua flags=...` first line, which Lua itself cannot
-// parse and Redis 7.0 refuses for flags it does not know (`allow-key-locking`, sent by
-// @upstash/ratelimit 2.1+), and SHA-1 digests of the text as sent, which EVALSHA names.
+// Script texts as clients send them, for the key-value server and the plugin's Redis transport
+// alike: the `#!lua flags=...` first line, which Lua itself cannot parse and Redis 7.0 refuses for
+// flags it does not know (`allow-key-locking`, sent by @upstash/ratelimit 2.1+), and SHA-1 digests
+// of the text as sent, which EVALSHA names.
 import { createHash } from 'node:crypto';
 
 /** Flags Redis 7.0 knows; others are dropped, since they only tune newer servers. */

@@ -1,0 +1,72 @@
+// The connection to a team's own Redis: an ioredis client for one node, a Sentinel-managed primary
+// or a Cluster (config/store-address.ts parses the url). Slot maps, MOVED/ASK redirects, following a
+// failover and reconnecting are ioredis's work (the client rate-limiter-flexible's users already
+// run), not ours. ioredis is loaded only when a Redis url is configured, so REST and embedded users
+// never load it. What the options choose, and why:
+// - commands issued in one turn of the event loop leave in one write per node (auto-pipelining):
+//   a request's limit and deny scripts share one round trip, as on the REST transport;
+// - every command has the plugin's `timeout`, and a command that met a broken connection is not
+//   retried after reconnecting (the failure mode answers the request instead of it waiting);
+// - after a Sentinel failover the old primary answers READONLY until ioredis has asked the
+//   sentinels again: that reply reconnects and resends the command (once: it did not run) to the
+//   new primary. A plain redis:// url names one node, so a READONLY there is its answer, which the
+//   boot check reports (limiter/store-check.ts);
+// - nothing connects before the first command (a limiter built and closed in a test opens nothing).
+import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
+import type { RedisAddress } from '../config/store-address';
+
+export type RedisClient = Redis | Cluster;
+
+interface IoRedisModule {
+  Redis: new (options: RedisOptions) => Redis;
+  Cluster: new (nodes: ReadonlyArray<{ host: string; port: number }>, options: ClusterOptions) => Cluster;
+}
+
+/** A reply that means the node we talk to is a replica now: ask where the primary is and send again. */
+const reconnectOnReadOnly = (failure: Error): 2 | false => (failure.message.startsWith('READONLY') ? 2 : false);
+
+function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
+  const { Redis, Cluster } = require('ioredis') as IoRedisModule;
+  const nodeOptions: RedisOptions = {
+    username: address.username,
+    password: address.password,
+    tls: address.tls ? {} : undefined,
+    connectionName: 'strapi-plugin-ratelimit',
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    enableAutoPipelining: true,
+    lazyConnect: true,
+  };
+  if (address.topology === 'cluster') {
+    return new Cluster([...address.hosts], { redisOptions: nodeOptions, enableAutoPipelining: true, lazyConnect: true, scaleReads: 'master', maxRedirections: 16 });
+  }
+  if (address.topology === 'sentinel') {
+    return new Redis({
+      ...nodeOptions,
+      maxRetriesPerRequest: 1,
+      reconnectOnError: reconnectOnReadOnly,
+      db: address.db,
+      sentinels: address.hosts.map(({ host, port }) => ({ host, port })),
+      name: address.masterName,
+      role: 'master',
+      sentinelUsername: address.sentinelUsername,
+      sentinelPassword: address.sentinelPassword,
+      enableTLSForSentinelMode: address.tls,
+      ...(address.tls ? { sentinelTLS: {} } : {}),
+    });
+  }
+  const [{ host, port }] = address.hosts;
+  return new Redis({ ...nodeOptions, host, port, db: address.db });
+}
+
+/**
+ * The client for `address`. Its connection errors reach the plugin through each command's rejection
+ * (the failure mode and its one warning per outage, the boot check), so the client's own error
+ * events, which ioredis would print to the console on every reconnection attempt, are listened to
+ * and dropped here.
+ */
+export function openRedis(address: RedisAddress, timeoutMs: number): RedisClient {
+  const client = connectRedis(address, timeoutMs);
+  client.on('error', () => undefined);
+  return client;
+}

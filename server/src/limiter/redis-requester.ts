@@ -1,0 +1,102 @@
+// @upstash/redis's Requester over a team's own Redis (redis-connection.ts): the third transport beside
+// the REST one (store-requester.ts) and the embedded one (embedded-requester.ts), so the limiters, the
+// deny list, live limits and the admin API run unchanged on Redis. It answers what the REST API
+// would: one command as `{ result }` or `{ error }`; a `/pipeline` as one envelope per command (sent
+// command by command: ioredis's auto-pipelining puts a turn's commands in one write per node, and on
+// a Cluster each goes to its own slot's node, where an ioredis pipeline would need one slot for all);
+// a `/multi-exec` as MULTI/EXEC. Replies are RESP2 values as the REST API's JSON carries them
+// (strings, integers, arrays, nil). An error reply is the store's answer; any other failure (no
+// connection, the timeout) is a StoreUnavailableError, behind the same circuit breaker as REST.
+// Scripts: @upstash/ratelimit's start with `#!lua flags=allow-key-locking`, which Redis refuses, so
+// EVAL sends the text with the flags Redis knows (shared/script-shebang.ts) and remembers the SHA it
+// runs under, which EVALSHA of the client's SHA then names (until then Redis answers NOSCRIPT and the
+// client falls back to EVAL, once per script and process).
+import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
+import { scriptForRedis70, scriptSha } from '../../../shared/script-shebang';
+import { failureMessage } from '../failure-message';
+import type { RedisClient } from './redis-connection';
+import { StoreCircuit } from './store-circuit';
+import { StoreUnavailableError } from './store-connections';
+
+type Command = readonly unknown[];
+
+/** The SHA of a client's script text -> the SHA of the text Redis runs, for texts that had to change. */
+class RewrittenScripts {
+  private readonly shas = new Map<string, string>();
+
+  /** The text to send for an EVAL of `text`, remembering its SHA when it differs. */
+  forEval(text: string): string {
+    const sent = scriptForRedis70(text);
+    if (sent !== text) this.shas.set(scriptSha(text), scriptSha(sent));
+    return sent;
+  }
+
+  /** The SHA to send for an EVALSHA of `sha`. */
+  forEvalsha(sha: string): string {
+    return this.shas.get(sha) ?? sha;
+  }
+}
+
+/** Whether ioredis rejected with the server's error reply (the store answered) rather than a failure of its own. */
+const isErrorReply = (failure: unknown): failure is Error => failure instanceof Error && failure.name === 'ReplyError';
+
+const asString = (value: unknown): string => (typeof value === 'string' ? value : String(value));
+
+export class RedisRequester implements Requester {
+  private readonly circuit = new StoreCircuit();
+  private readonly scripts = new RewrittenScripts();
+
+  constructor(private readonly client: RedisClient) {}
+
+  request<TResult = unknown>(request: UpstashRequest): Promise<UpstashResponse<TResult>> {
+    const path = request.path?.[0];
+    if (path === undefined || path === '') return this.circuit.run(() => this.envelope(request.body as Command)) as Promise<UpstashResponse<TResult>>;
+    if (path === 'pipeline') return this.circuit.run(() => this.pipeline(request.body as Command[])) as unknown as Promise<UpstashResponse<TResult>>;
+    if (path === 'multi-exec') return this.circuit.run(() => this.transaction(request.body as Command[])) as unknown as Promise<UpstashResponse<TResult>>;
+    return Promise.reject(new StoreUnavailableError(`the Redis transport serves commands, pipelines and transactions, not the REST path /${request.path!.join('/')}`));
+  }
+
+  close(): void {
+    this.client.disconnect();
+  }
+
+  /** A command's name and arguments as Redis takes them, scripts rewritten where they must be. */
+  private prepare(command: Command): [string, ...string[]] {
+    const name = asString(command[0]).toLowerCase();
+    const args = new Array<string>(command.length - 1);
+    for (let index = 1; index < command.length; index++) args[index - 1] = asString(command[index]);
+    if (name === 'eval' && args.length > 0) args[0] = this.scripts.forEval(args[0]);
+    else if (name === 'evalsha' && args.length > 0) args[0] = this.scripts.forEvalsha(args[0]);
+    return [name, ...args];
+  }
+
+  /** One command's answer as the REST API gives it; rejects only when the store could not answer. */
+  private envelope(command: Command): Promise<UpstashResponse<unknown>> {
+    return this.client.call(...this.prepare(command)).then(
+      (result) => ({ result }),
+      (failure: unknown) => {
+        if (isErrorReply(failure)) return { error: failure.message };
+        throw new StoreUnavailableError(`Redis did not answer: ${failureMessage(failure)}`, { cause: failure });
+      },
+    );
+  }
+
+  private pipeline(commands: readonly Command[]): Promise<UpstashResponse<unknown>[]> {
+    return Promise.all(commands.map((command) => this.envelope(command)));
+  }
+
+  private async transaction(commands: readonly Command[]): Promise<UpstashResponse<unknown>[]> {
+    const transaction = this.client.multi();
+    for (const command of commands) transaction.call(...this.prepare(command));
+    let replies: [Error | null, unknown][] | null;
+    try {
+      replies = await transaction.exec();
+    } catch (failure) {
+      // A discarded transaction (EXECABORT: a command refused when queued) is the store's answer.
+      if (isErrorReply(failure)) throw new Error(failure.message, { cause: failure });
+      throw new StoreUnavailableError(`Redis did not answer: ${failureMessage(failure)}`, { cause: failure });
+    }
+    if (replies === null) throw new StoreUnavailableError('Redis discarded the transaction');
+    return replies.map(([failure, result]) => (failure ? { error: failure.message } : { result }));
+  }
+}

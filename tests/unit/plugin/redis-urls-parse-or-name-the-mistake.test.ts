@@ -1,0 +1,79 @@
+// Issue 26: the plugin's `url` also names a team's own Redis: one node, a Sentinel-managed primary
+// or a Cluster, with credentials in the URL. Each form parses into the address the transport
+// connects to; each mistake is a config error naming `url` and what is wrong; logs show no secret.
+import fc from 'fast-check';
+import { parseConfig } from '../../../server/src/config/parse-config';
+import { describeAddress, parseStoreUrl, type StoreAddress } from '../../../server/src/config/store-address';
+
+const parsed = (url: string): StoreAddress => {
+  const result = parseStoreUrl(url);
+  if (!result.ok) throw new Error(result.error);
+  return result.address;
+};
+const problem = (url: string): string => {
+  const result = parseStoreUrl(url);
+  return result.ok ? 'parsed' : result.error;
+};
+
+describe('issue 26: redis urls', () => {
+  it('one node: host, port, database and credentials (percent-decoded), TLS by rediss://', () => {
+    expect(parsed('redis://127.0.0.1:6380/2')).toEqual({ kind: 'redis', topology: 'node', tls: false, hosts: [{ host: '127.0.0.1', port: 6380 }], db: 2 });
+    expect(parsed('rediss://ratelimit:p%40ss%2Fw@redis.internal')).toEqual({
+      kind: 'redis', topology: 'node', tls: true, hosts: [{ host: 'redis.internal', port: 6379 }], db: 0, username: 'ratelimit', password: 'p@ss/w',
+    });
+    expect(parsed('redis://:only-a-password@[::1]:7000')).toEqual({ kind: 'redis', topology: 'node', tls: false, hosts: [{ host: '::1', port: 7000 }], db: 0, password: 'only-a-password' });
+  });
+
+  it('sentinel: the sentinels, the master name, the database and the sentinels\' own credentials', () => {
+    expect(parsed('redis+sentinel://app:secret@10.0.0.1,10.0.0.2:26380/mymaster/3?sentinelPassword=s%26p')).toEqual({
+      kind: 'redis', topology: 'sentinel', tls: false,
+      hosts: [{ host: '10.0.0.1', port: 26379 }, { host: '10.0.0.2', port: 26380 }],
+      db: 3, username: 'app', password: 'secret', masterName: 'mymaster', sentinelPassword: 's&p',
+    });
+  });
+
+  it('cluster: the seed nodes', () => {
+    expect(parsed('rediss+cluster://10.0.0.1:7000,10.0.0.2:7001')).toEqual({
+      kind: 'redis', topology: 'cluster', tls: true, hosts: [{ host: '10.0.0.1', port: 7000 }, { host: '10.0.0.2', port: 7001 }], db: 0,
+    });
+  });
+
+  it.each([
+    ['redis://a:1,b:2', 'names several hosts: use redis+sentinel:// or redis+cluster:// for more than one node'],
+    ['redis+sentinel://a:26379', 'needs the master name the sentinels monitor: redis+sentinel://host:port,host:port/<master name>'],
+    ['redis+cluster://a:7000/1', 'names database 1, but a Redis Cluster has only database 0'],
+    ['redis://a:6379/x', 'has a path that is not a database number: /x'],
+    ['redis://a:99999', 'has a host that is not host[:port]: "a:99999"'],
+    ['redis://', 'names no host'],
+    ['redis+cluster://a:1,,b:2', 'has a host that is not host[:port]: ""'],
+    ['redis://a?family=6', 'has a query parameter "family" it does not know (only redis+sentinel:// takes sentinelUsername and sentinelPassword)'],
+    ['redis://a#frag', 'must not contain a fragment (#)'],
+  ])('%s is refused: %s', (url, message) => {
+    expect(problem(url)).toBe(message);
+  });
+
+  it('a redis url needs no token and refuses one (its credentials are in the url); a REST url still needs its token', () => {
+    expect(parseConfig({ url: 'redis://127.0.0.1:6379' }, 'production').url).toBe('redis://127.0.0.1:6379');
+    expect(() => parseConfig({ url: 'redis://127.0.0.1:6379', token: 't' })).toThrow(
+      'token: is not used with a Redis url: remove it, and give the Redis user and password in the url (redis://user:password@host:6379)',
+    );
+    expect(() => parseConfig({ url: 'http://127.0.0.1:8079' })).toThrow('token: is required with an http(s) url (the key-value REST token)');
+  });
+
+  it('logs name the address without user, password or query', () => {
+    expect(describeAddress(parsed('rediss://u:secret@h:1/4'))).toBe('rediss://h:1/4');
+    expect(describeAddress(parsed('redis+sentinel://u:secret@a,b:2/my%20master?sentinelPassword=secret'))).toBe('redis+sentinel://a:26379,b:2/my%20master');
+    expect(describeAddress(parsed('redis+cluster://[::1]:7000'))).toBe('redis+cluster://[::1]:7000');
+  });
+
+  it('any string is parsed or refused with a message, never a throw, and a parsed address shows no password', () => {
+    const secret = 'S3cr3t-pw';
+    fc.assert(
+      fc.property(fc.constantFrom('redis://', 'rediss://', 'redis+sentinel://', 'redis+cluster://', 'http://', ''), fc.string({ maxLength: 60 }), (scheme, rest) => {
+        const result = parseStoreUrl(`${scheme}u:${secret}@${rest}`);
+        if (result.ok) expect(describeAddress(result.address)).not.toContain(secret);
+        else expect(result.error.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+});
