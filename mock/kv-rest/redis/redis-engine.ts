@@ -10,6 +10,7 @@ import { EngineRefusal, passwordSha256Of, type Caller, type Engine, type Execute
 import { notAvailableText } from '../command-table';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
 import type { ResolvedCommand } from '../resolved-command';
+import type { ResponseBudget } from '../response-budget';
 import { redisEngineRefusalOf } from '../rest-policy';
 import { parseRedisUrl, RedisConnection, RedisTimeoutError, type RedisAddress } from './connection';
 import { confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, READER_USER, readCommandNames } from './gateway-user';
@@ -91,7 +92,7 @@ class RedisEngine implements Engine {
     if (options.transaction && firstRefusal) throw new EngineRefusal(firstRefusal.refused.message);
     let sent: Reply[];
     try {
-      sent = options.transaction ? await this.transaction(toSend, options.caller) : await (await this.connectionFor(options.caller)).send(toSend);
+      sent = options.transaction ? await this.transaction(toSend, options.caller, options.budget) : await (await this.connectionFor(options.caller)).send(toSend, options.budget);
     } catch (failure) {
       if (failure instanceof RedisTimeoutError && commands.some(runsScript)) this.killer.kill();
       throw failure;
@@ -281,9 +282,9 @@ class RedisEngine implements Engine {
    * AUTH/SELECT round trips each time: measured on loopback, a three-command /multi-exec took a
    * median 0.9-1.3 ms against 0.45-0.75 ms for the same /pipeline; pooled, 0.56-0.80 ms.
    */
-  private async transaction(commands: readonly (readonly string[])[], caller: Caller): Promise<Reply[]> {
+  private async transaction(commands: readonly (readonly string[])[], caller: Caller, budget: ResponseBudget | undefined): Promise<Reply[]> {
     const connection = await this.connectionFor(caller);
-    const replies = await connection.send([['MULTI'], ...commands, ['EXEC']]);
+    const replies = await connection.send([['MULTI'], ...commands, ['EXEC']], budget);
     const exec = replies[replies.length - 1];
     if (exec.kind === 'array') return [...exec.items];
     // EXECABORT (a command refused while queueing): every slot shows why.
