@@ -11,7 +11,9 @@
 //   sentinels again: that reply reconnects and resends the command (once: it did not run) to the
 //   new primary. A plain redis:// url names one node, so a READONLY there is its answer, which the
 //   boot check reports (limiter/store-check.ts);
-// - nothing connects before the first command (a limiter built and closed in a test opens nothing).
+// - nothing connects before the first command (a limiter built and closed in a test opens nothing);
+// - reconnection attempts at most 500 ms apart, and the circuit breaker closes as soon as ioredis is
+//   connected again (redis-requester.ts), so a failover costs what the sentinels take to promote.
 import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import type { RedisAddress } from '../config/store-address';
 
@@ -21,6 +23,13 @@ interface IoRedisModule {
   Redis: new (options: RedisOptions) => Redis;
   Cluster: new (nodes: ReadonlyArray<{ host: string; port: number }>, options: ClusterOptions) => Cluster;
 }
+
+/**
+ * Milliseconds before the next reconnection attempt: 50, 100, ... up to 500 (ioredis's default goes
+ * to 2000): a store that is back, or a new primary, is found within half a second, and an attempt
+ * costs one refused connection.
+ */
+const reconnectDelay = (attempt: number): number => Math.min(attempt * 50, 500);
 
 /** A reply that means the node we talk to is a replica now: ask where the primary is and send again. */
 const reconnectOnReadOnly = (failure: Error): 2 | false => (failure.message.startsWith('READONLY') ? 2 : false);
@@ -36,6 +45,7 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
     maxRetriesPerRequest: 0,
     enableAutoPipelining: true,
     lazyConnect: true,
+    retryStrategy: reconnectDelay,
   };
   if (address.topology === 'cluster') {
     return new Cluster([...address.hosts], { redisOptions: nodeOptions, enableAutoPipelining: true, lazyConnect: true, scaleReads: 'master', maxRedirections: 16 });

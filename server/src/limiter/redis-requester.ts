@@ -67,7 +67,11 @@ export class RedisRequester implements Requester {
     private readonly client: RedisClient,
     /** The client's Cluster, when it is one (its SCAN walks each primary). */
     private readonly cluster?: Cluster,
-  ) {}
+  ) {
+    // ioredis knows when it is connected again (after a failover, to the new primary): the circuit
+    // need not wait for its next probe, which after a few seconds of outage is seconds away.
+    client.on('ready', () => this.circuit.storeIsBack());
+  }
 
   request<TResult = unknown>(request: UpstashRequest): Promise<UpstashResponse<TResult>> {
     const path = request.path?.[0];

@@ -38,6 +38,11 @@ export class StoreCircuit {
     }
   }
 
+  /** The transport saw the store come back (a connection is ready again): calls go through at once. */
+  storeIsBack(): void {
+    this.interval = 0;
+  }
+
   private failed(failure: StoreUnavailableError, probe: boolean): void {
     // Calls already in flight when the circuit opened fail too; only a failed probe lengthens the wait.
     if (this.interval === 0) this.interval = CIRCUIT_FIRST_INTERVAL_MS;

@@ -1,0 +1,87 @@
+// Issue 26, point 5: what production does to Redis while the plugin limits. Sentinel: the primary is
+// killed under load; every request still gets an answer (the failure mode while the sentinels
+// switch: `open` lets requests through and counts them), and once the replica is promoted the plugin
+// follows it and limits exactly again. Cluster: the slot of a hot caller moves to another primary
+// (what `redis-cli --cluster reshard` does) while two instances admit its requests: none is admitted
+// past its limit, and every request is answered.
+import { strategy, type LimitedApp, limitedApp } from '../plugin/support';
+import { describeWithRedisBinary, describeWithRedisCluster } from '../../support/installed-program';
+import { useRedisCluster, useRedisSentinel } from '../../support/redis-topologies';
+import { freshPrefix } from './support';
+
+const apps: LimitedApp[] = [];
+afterEach(() => apps.splice(0).forEach((app) => app.close()));
+const instance = (config: Record<string, unknown>): LimitedApp => {
+  const app = limitedApp(config);
+  apps.push(app);
+  return app;
+};
+const get = (app: LimitedApp, caller: string) => app.request.get('/limited').set('x-caller', caller);
+
+/** Sends requests `concurrency` at a time, alternating instances, until `done()`; every status seen. */
+async function load(instances: readonly LimitedApp[], caller: string, concurrency: number, done: () => boolean): Promise<number[]> {
+  const statuses: number[] = [];
+  let sent = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (!done()) statuses.push((await get(instances[sent++ % instances.length], caller)).status);
+    }),
+  );
+  return statuses;
+}
+
+const count = (statuses: readonly number[], status: number): number => statuses.filter((seen) => seen === status).length;
+
+describeWithRedisBinary('issue 26: a Sentinel failover under load', () => {
+  const sentinel = useRedisSentinel();
+
+  it('every request is answered while the primary is killed (fail open, counted), then the plugin limits exactly on the new primary', async () => {
+    const config = { url: sentinel().url, timeout: 500, failureMode: 'open', blockedCacheSize: 0, strategy: [strategy({ identifierSource: 'header.x-caller' }, { algorithm: 'sliding-window', tokens: 100_000, window: '1h' })] };
+    const a = instance({ ...config, prefix: freshPrefix('failover') });
+    const b = instance({ ...a.limiter.config });
+    let finished = false;
+    const during = load([a, b], 'steady', 4, () => finished);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const killedAt = Date.now();
+    const killed = await sentinel().killPrimary();
+    await sentinel().waitForFailover(killed);
+    const promotedAt = Date.now();
+    // Until both instances decide from the store again (ioredis asks the sentinels on reconnecting).
+    const outage = () => a.limiter.failOpen().outage || b.limiter.failOpen().outage;
+    while (outage()) await new Promise((resolve) => setTimeout(resolve, 10));
+    const backAt = Date.now();
+    finished = true;
+    const statuses = await during;
+    const failedOpen = a.limiter.failOpen().admitted + b.limiter.failOpen().admitted;
+    expect([count(statuses, 200), statuses.length]).toEqual([statuses.length, statuses.length]);
+    expect(failedOpen).toBeLessThan(statuses.length);
+    // The figures README's "Production on your own Redis" quotes.
+    process.stdout.write(`sentinel failover: promoted after ${promotedAt - killedAt} ms, decisions from the store again after ${backAt - killedAt} ms; ${failedOpen} of ${statuses.length} requests failed open\n`);
+
+    // Exact again on the new primary, for both instances.
+    const exact = await Promise.all(Array.from({ length: 12 }, (_, index) => get(index % 2 ? a : b, 'after').then(({ status }) => status)));
+    const strict = instance({ ...config, prefix: freshPrefix('after-failover'), strategy: [strategy({ identifierSource: 'header.x-caller' }, { tokens: 5 })] });
+    expect(exact.every((status) => status === 200)).toBe(true);
+    expect(await Promise.all(Array.from({ length: 8 }, () => get(strict, 'after').then(({ status }) => status)))).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+  });
+});
+
+describeWithRedisCluster('issue 26: resharding a Redis Cluster under load', () => {
+  const cluster = useRedisCluster();
+
+  it('moving the slot of a hot caller to another primary while two instances limit it admits exactly its tokens', async () => {
+    const tokens = 150;
+    const config = { url: cluster().url, timeout: 5000, failureMode: 'closed', blockedCacheSize: 0, prefix: freshPrefix('reshard'), strategy: [strategy({ identifierSource: 'header.x-caller' }, { algorithm: 'sliding-window', tokens, window: '1h' })] };
+    const [a, b] = [instance(config), instance(config)];
+    const slot = await cluster().keySlot('hot');
+    const owner = await cluster().slotOwner(slot);
+    const target = cluster().nodes.find((node) => node.id !== owner.id)!;
+    let sent = 0;
+    const during = load([a, b], 'hot', 6, () => ++sent > 2 * tokens);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await cluster().migrateSlot(slot, target);
+    const statuses = await during;
+    expect((await cluster().slotOwner(slot)).id).toBe(target.id);
+    expect([count(statuses, 200), count(statuses, 200) + count(statuses, 429)]).toEqual([tokens, statuses.length]);
+  });
+});
