@@ -85,20 +85,22 @@ export class RedisRequester implements Requester {
     this.client.disconnect();
   }
 
-  /** A command's name and arguments as Redis takes them, scripts rewritten where they must be. */
-  private prepare(command: Command): [string, ...string[]] {
-    const name = asString(command[0]).toLowerCase();
-    const args = new Array<string>(command.length - 1);
-    for (let index = 1; index < command.length; index++) args[index - 1] = asString(command[index]);
-    if (name === 'eval' && args.length > 0) args[0] = this.scripts.forEval(args[0]);
-    else if (name === 'evalsha' && args.length > 0) args[0] = this.scripts.forEvalsha(args[0]);
-    return [name, ...args];
+  /** A command's name (lower case) and arguments as Redis takes them, scripts rewritten where they must be. */
+  private prepare(command: Command): string[] {
+    const prepared = new Array<string>(command.length);
+    for (let index = 0; index < command.length; index++) prepared[index] = asString(command[index]);
+    const name = (prepared[0] = prepared[0].toLowerCase());
+    if (prepared.length > 1) {
+      if (name === 'eval') prepared[1] = this.scripts.forEval(prepared[1]);
+      else if (name === 'evalsha') prepared[1] = this.scripts.forEvalsha(prepared[1]);
+    }
+    return prepared;
   }
 
   /** One command's answer as the REST API gives it; rejects only when the store could not answer. */
   private envelope(command: Command): Promise<UpstashResponse<unknown>> {
-    const [name, ...args] = this.prepare(command);
-    const reply = this.cluster !== undefined && name === 'scan' ? this.scanPrimaries(this.cluster, args) : this.client.call(name, ...args);
+    const prepared = this.prepare(command);
+    const reply = this.cluster !== undefined && prepared[0] === 'scan' ? this.scanPrimaries(this.cluster, prepared.slice(1)) : this.client.call(...(prepared as [string, ...string[]]));
     return reply.then((result) => ({ result }), answerOf);
   }
 
@@ -121,12 +123,13 @@ export class RedisRequester implements Requester {
 
   private async transaction(commands: readonly Command[]): Promise<UpstashResponse<unknown>[]> {
     const transaction = this.client.multi();
-    for (const command of commands) transaction.call(...this.prepare(command));
+    for (const command of commands) transaction.call(...(this.prepare(command) as [string, ...string[]]));
     let replies: [Error | null, unknown][] | null;
     try {
       replies = await transaction.exec();
     } catch (failure) {
-      // A discarded transaction (EXECABORT: a command refused when queued) is the store's answer.
+      // A discarded transaction (EXECABORT: a command refused when queued) is the store's answer;
+      // anything else an outage, which answerOf throws.
       throw new Error(answerOf(failure).error, { cause: failure });
     }
     if (replies === null) throw new StoreUnavailableError('Redis discarded the transaction');
