@@ -81,7 +81,7 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
         : createMemoryEngine({ scriptTimeLimitMs: options.scriptTimeLimitMs, runAtEndOfTurn: true });
   // Nothing listens before the engine can serve: no ready line for a server that would only answer errors.
   await engine.ready().catch(async (failure: unknown) => {
-    await engine.close();
+    if (engine !== options.engine) await engine.close();
     throw failure;
   });
   const tokens = new TokenRegistry(token, readonlyToken);
