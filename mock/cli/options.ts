@@ -26,6 +26,7 @@ export const MOCK_OPTIONS = {
   maxRequestBytes: { flag: 'max-request-bytes', env: 'MOCK_MAX_REQUEST_BYTES', type: 'count', help: 'largest command in bytes', default: KV.maxRequestBytes },
   dailyLimit: { flag: 'daily-limit', env: 'MOCK_DAILY_LIMIT', type: 'count', help: 'commands per UTC day, 0 = unlimited', default: KV.dailyLimit },
   maxResponseBytes: { flag: 'max-response-bytes', env: 'MOCK_MAX_RESPONSE_BYTES', type: 'count', help: 'largest response in bytes; a pipeline asking more gets 400', default: KV.maxResponseBytes },
+  maxResponseElements: { flag: 'max-response-elements', env: 'MOCK_MAX_RESPONSE_ELEMENTS', type: 'count', help: 'largest response in array items at every depth; a pipeline asking more gets 400', default: KV.maxResponseElements },
   maxStreamBufferBytes: { flag: 'max-stream-buffer-bytes', env: 'MOCK_MAX_STREAM_BUFFER_BYTES', type: 'count', help: 'unsent bytes of one /subscribe or /monitor stream before its slow client is disconnected', default: KV.maxStreamBufferBytes },
   headersTimeoutMs: { flag: 'headers-timeout-ms', env: 'MOCK_HEADERS_TIMEOUT_MS', type: 'count', help: 'longest wait for request headers, then 408', default: KV.headersTimeoutMs },
   requestTimeoutMs: { flag: 'request-timeout-ms', env: 'MOCK_REQUEST_TIMEOUT_MS', type: 'count', help: 'longest wait for a whole request, then 408', default: KV.requestTimeoutMs },

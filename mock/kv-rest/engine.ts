@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Reply } from './reply';
 import type { ResolvedCommand } from './resolved-command';
+import type { ResponseBudget } from './response-budget';
 
 /** The form `Caller.passwordSha256` carries a password in (and the memory engine's ACL stores it in). */
 export const passwordSha256Of = (password: string): string => createHash('sha256').update(password, 'latin1').digest('hex');
@@ -28,6 +29,13 @@ export interface ExecuteOptions {
   /** Run the commands atomically (MULTI/EXEC): no other command interleaves. */
   readonly transaction: boolean;
   readonly caller: Caller;
+  /**
+   * What the replies of these commands may hold together (see response-budget.ts). The engine
+   * spends it while it builds or reads each reply; once it is passed, every command still runs (a
+   * transaction stays atomic) but no reply past the bound is built or kept: those slots hold the
+   * budget's refusal, which the caller answers for the whole request.
+   */
+  readonly budget?: ResponseBudget;
 }
 
 /** One pub/sub event as RESP fields: `subscribe,<channel>,<count>`, `message,<channel>,<text>`, `pmessage,...`. */

@@ -28,6 +28,8 @@ export interface KvRestServerOptions {
   dailyLimit?: number;
   /** Largest response, in bytes of its strings (default 64 MiB); a pipeline asking for more gets a 400. */
   maxResponseBytes?: number;
+  /** Largest response, in array items at every depth (default 1,000,000); a pipeline asking for more gets a 400. */
+  maxResponseElements?: number;
   /** Unsent output of one /subscribe or /monitor stream past which its client is disconnected (default 32 MiB, Redis's pub/sub hard limit). */
   maxStreamBufferBytes?: number;
   /** Longest wait for a request's headers (default 10000 ms); then 408 and the connection closes. */
@@ -64,6 +66,7 @@ export const KV_REST_DEFAULTS = {
   maxRequestBytes: 10 * 1024 * 1024,
   dailyLimit: 0,
   maxResponseBytes: 64 * 1024 * 1024,
+  maxResponseElements: 1_000_000,
   maxStreamBufferBytes: 32 * 1024 * 1024,
   ...CONNECTION_BOUNDS_DEFAULTS,
 } as const;
@@ -85,7 +88,10 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
     throw failure;
   });
   const tokens = new TokenRegistry(token, readonlyToken);
-  const limits = new RequestLimits({ maxRequestBytes: settings.maxRequestBytes, dailyLimit: settings.dailyLimit, maxResponseBytes: settings.maxResponseBytes }, engine);
+  const limits = new RequestLimits(
+    { maxRequestBytes: settings.maxRequestBytes, dailyLimit: settings.dailyLimit, maxResponseBytes: settings.maxResponseBytes, maxResponseElements: settings.maxResponseElements },
+    engine,
+  );
   const handler = new RequestHandler(engine, new CommandRunner(engine, tokens, limits), tokens, {
     prefix: settings.prefix,
     maxBodyBytes: settings.maxRequestBytes * 4,

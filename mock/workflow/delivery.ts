@@ -7,9 +7,14 @@
 // the signature and forwarded headers never reach another origin and a POST never becomes a GET.
 // Of each answer only the first `keptAnswerBytes` are kept (for the failure callback); the rest is
 // read, counted and dropped.
+//
+// The delivery timeout covers the whole exchange, up to the answer's last body byte: a receiver
+// that sent its headers at once and then one byte every 50 ms used to hold an attempt for as long as
+// it dripped, and the 200 counted (issue 25, finding 7). An answer cut short, by the timeout or a
+// dropped connection, is a failed attempt with no status; what came of its body is kept as above.
 import { randomUUID } from 'node:crypto';
 import { DeliverySlots } from './delivery-slots';
-import { FlowControl } from './flow-control';
+import { FlowControl, type RateSlots } from './flow-control';
 import { LongTimers } from './long-timers';
 import { retryAfterMs } from './retry-after';
 import { exponentialBackoff } from './retry-delay';
@@ -95,6 +100,16 @@ export class DeliveryService {
     return false;
   }
 
+  /** Flow control's rate slots still counting down: saved with the runs, so a restart honours them. */
+  rateSlots(now: number): RateSlots[] {
+    return this.flowControl.rateSlots(now);
+  }
+
+  /** Takes back saved rate slots; call it before the first delivery. */
+  restoreRateSlots(saved: readonly RateSlots[]): void {
+    this.flowControl.restoreRateSlots(saved);
+  }
+
   close(): void {
     this.closed = true;
     this.closing.abort();
@@ -130,26 +145,31 @@ export class DeliveryService {
     const release = await this.slots.acquire();
     try {
       if (this.closed) return { headers: {}, body: Buffer.alloc(0), bodyBytes: 0, error: 'the server closed' };
-      const response = await fetch(url, {
-        method,
-        headers,
-        body: method === 'GET' || method === 'HEAD' ? undefined : body,
-        redirect: 'manual',
-        signal: AbortSignal.any([AbortSignal.timeout(this.options.deliveryTimeoutMs), this.closing.signal]),
-      });
+      // One signal for the whole exchange: fetch hands it on to the body's reading.
+      const signal = AbortSignal.any([AbortSignal.timeout(this.options.deliveryTimeoutMs), this.closing.signal]);
+      let response: globalThis.Response;
+      try {
+        response = await fetch(url, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body, redirect: 'manual', signal });
+      } catch (failure) {
+        return { headers: {}, body: Buffer.alloc(0), bodyBytes: 0, error: this.describe(failure, 'no answer') };
+      }
       const responseHeaders: Record<string, string[]> = {};
       response.headers.forEach((value, name) => (responseHeaders[name.toLowerCase()] = [value]));
-      return { status: response.status, headers: responseHeaders, ...(await this.readKept(response)) };
-    } catch (failure) {
-      const error = (failure as Error).name === 'TimeoutError' ? `no answer within ${this.options.deliveryTimeoutMs} ms` : String((failure as Error).message).slice(0, MAX_ERROR_LENGTH);
-      return { headers: {}, body: Buffer.alloc(0), bodyBytes: 0, error };
+      const { body: kept, bodyBytes, failure } = await this.readKept(response);
+      if (failure !== undefined) return { headers: responseHeaders, body: kept, bodyBytes, error: this.describe(failure, 'no whole answer') };
+      return { status: response.status, headers: responseHeaders, body: kept, bodyBytes };
     } finally {
       release();
     }
   }
 
-  /** The body's first keptAnswerBytes and its whole size; a body cut short by the timeout keeps what came. */
-  private async readKept(response: globalThis.Response): Promise<{ body: Buffer; bodyBytes: number }> {
+  /** `what` names the part of the exchange the timeout cut short. */
+  private describe(failure: unknown, what: string): string {
+    return (failure as Error).name === 'TimeoutError' ? `${what} within ${this.options.deliveryTimeoutMs} ms` : String((failure as Error).message).slice(0, MAX_ERROR_LENGTH);
+  }
+
+  /** The body's first keptAnswerBytes, its size as far as it came, and why it stopped short if it did. */
+  private async readKept(response: globalThis.Response): Promise<{ body: Buffer; bodyBytes: number; failure?: unknown }> {
     const kept: Buffer[] = [];
     let keptBytes = 0;
     let bodyBytes = 0;
@@ -162,8 +182,8 @@ export class DeliveryService {
           keptBytes += part.length;
         }
       }
-    } catch {
-      // The status is what counts; a body that stopped half way is kept as far as it came.
+    } catch (failure) {
+      return { body: Buffer.concat(kept), bodyBytes, failure };
     }
     return { body: Buffer.concat(kept), bodyBytes };
   }

@@ -6,6 +6,11 @@
 // connection, the network) varies, so counting from the start let calls of two periods arrive in
 // one. Counting from the end, the (k+rate)-th call starts after the k-th has been answered plus a
 // period, so no window of one period ever sees more than `rate` arrivals.
+//
+// The slots still counting down are what a restarted server must honour: they are saved with the
+// runs (`rateSlots`, `restoreRateSlots`), or a restart on the state file started `rate` more calls at
+// once, 160 in one second under rate=80 (issue 25, finding 6). A call in flight at the save counts
+// as answered then.
 
 export interface FlowLimits {
   readonly parallelism?: number;
@@ -35,8 +40,16 @@ export function parseFlowControlValue(text: string, parsePeriod: (value: string)
   return limits;
 }
 
+/** A key's rate slots still counting down: when each frees up, earliest first. */
+export interface RateSlots {
+  readonly key: string;
+  readonly freeAt: number[];
+}
+
 interface KeyState {
   inFlight: number;
+  /** The period of the latest call under a rate, for the calls in flight when the slots are saved. */
+  period: number;
   /** When each rate slot of a finished call frees up, earliest first. */
   readonly slotsFreeAt: number[];
   /** Deliveries waiting for room, in arrival order. */
@@ -49,8 +62,8 @@ export class FlowControl {
 
   /** Resolves when a delivery under `key` may start; call the returned release when it ends. */
   acquire(key: string, limits: FlowLimits, now: () => number, wait: (ms: number) => Promise<void>): Promise<() => void> {
-    const state = this.keys.get(key) ?? { inFlight: 0, slotsFreeAt: [], queue: [], timerPending: false };
-    this.keys.set(key, state);
+    const state = this.stateOf(key);
+    if (limits.rate !== undefined) state.period = limits.period;
     return new Promise((resolve) => {
       state.queue.push(() =>
         resolve(() => {
@@ -63,11 +76,35 @@ export class FlowControl {
     });
   }
 
+  /** The slots counting down at `now`, per key; idle keys with none left are forgotten on the way. */
+  rateSlots(now: number): RateSlots[] {
+    const saved: RateSlots[] = [];
+    for (const [key, state] of this.keys) {
+      dropFreed(state.slotsFreeAt, now);
+      const freeAt = [...state.slotsFreeAt];
+      if (state.period > 0) for (let call = 0; call < state.inFlight; call++) insertSorted(freeAt, now + state.period);
+      if (freeAt.length > 0) saved.push({ key, freeAt });
+      else if (state.inFlight === 0 && state.queue.length === 0) this.keys.delete(key);
+    }
+    return saved;
+  }
+
+  /** Takes back saved slots, before any delivery starts. */
+  restoreRateSlots(saved: readonly RateSlots[]): void {
+    for (const { key, freeAt } of saved) for (const time of freeAt) insertSorted(this.stateOf(key).slotsFreeAt, time);
+  }
+
+  private stateOf(key: string): KeyState {
+    let state = this.keys.get(key);
+    if (!state) this.keys.set(key, (state = { inFlight: 0, period: 0, slotsFreeAt: [], queue: [], timerPending: false }));
+    return state;
+  }
+
   /** Starts queued deliveries from the head while the limits allow, so nobody overtakes a waiter. */
   private pump(key: string, state: KeyState, limits: FlowLimits, now: () => number, wait: (ms: number) => Promise<void>): void {
     while (state.queue.length > 0) {
       const time = now();
-      while (state.slotsFreeAt.length > 0 && state.slotsFreeAt[0] <= time) state.slotsFreeAt.shift();
+      dropFreed(state.slotsFreeAt, time);
       if (limits.parallelism !== undefined && state.inFlight >= limits.parallelism) return;
       if (limits.rate !== undefined && state.inFlight + state.slotsFreeAt.length >= limits.rate) {
         // Calls in flight free their slots when they end; only slots already counting down need a timer.
@@ -93,4 +130,11 @@ function insertSorted(times: number[], time: number): void {
   let index = times.length;
   while (index > 0 && times[index - 1] > time) index--;
   times.splice(index, 0, time);
+}
+
+/** Drops the slots free by `now` from the head of an ascending list. */
+function dropFreed(times: number[], now: number): void {
+  let freed = 0;
+  while (freed < times.length && times[freed] <= now) freed++;
+  times.splice(0, freed);
 }

@@ -105,8 +105,8 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
   /** Runs not finished yet, with what their delivery needs: what a state file saves. */
   const active = new Map<string, ActiveRun>();
   // Read before listening, so a state file this version cannot read stops the start cleanly.
-  const saved = options.statePath === undefined ? [] : loadState(options.statePath);
-  const stateWriter = options.statePath === undefined ? undefined : new StateWriter(options.statePath, () => active.values());
+  const saved = options.statePath === undefined ? { runs: [], rateSlots: [] } : loadState(options.statePath);
+  const stateWriter = options.statePath === undefined ? undefined : new StateWriter(options.statePath, () => ({ runs: active.values(), rateSlots: delivery.rateSlots(Date.now()) }));
   const delivery = new DeliveryService({
     onChange: () => stateWriter?.changed(),
     currentSigningKey,
@@ -229,7 +229,8 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
   });
   const address = await listen(server, settings.port, settings.host);
   // Only once listening: a server that failed to start must not deliver anything.
-  for (const entry of saved) begin(entry);
+  delivery.restoreRateSlots(saved.rateSlots);
+  for (const entry of saved.runs) begin(entry);
   let closing: Promise<void> | undefined;
   return {
     url: `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`,

@@ -1,6 +1,8 @@
 // Durable state, when asked for (`statePath`, `--workflow-state <file>`): the runs not finished yet
 // (scheduled, retrying, delivering, or with a failure callback under way), each with its request
-// and last answer, so a restarted server goes on delivering them. Finished runs are not kept.
+// and last answer, so a restarted server goes on delivering them, and flow control's rate slots still
+// counting down, so the restarted server starts no more calls per period than the rate allows.
+// Finished runs are not kept.
 //
 // The whole file is rewritten (to a temporary file, then renamed, so a crash never leaves half a
 // file) at most once per SAVE_INTERVAL_MS after a change, and on close: a crash loses at most the
@@ -10,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import type { Answer, DeliveryProgress } from './delivery';
+import type { RateSlots } from './flow-control';
 import { parseRetryDelay } from './retry-delay';
 import type { Run } from './runs';
 import type { RunRequest } from './trigger-request';
@@ -20,6 +23,12 @@ export interface ActiveRun {
   readonly run: Run;
   readonly request: RunRequest;
   readonly progress: DeliveryProgress;
+}
+
+/** What a state file holds, and what a server starts from. */
+export interface SavedState {
+  readonly runs: Iterable<ActiveRun>;
+  readonly rateSlots: readonly RateSlots[];
 }
 
 interface SavedAnswer extends Omit<Answer, 'body'> {
@@ -35,6 +44,8 @@ interface SavedRun {
 interface StateFile {
   readonly version: 1;
   readonly runs: SavedRun[];
+  /** Absent from files written before it was saved. */
+  readonly rateSlots?: RateSlots[];
 }
 
 function save({ run, request, progress }: ActiveRun): SavedRun {
@@ -57,19 +68,25 @@ function restore(saved: SavedRun): ActiveRun {
   return { run, request, progress: { lastAnswer: last && { ...last, body: Buffer.from(last.body, 'base64') } } };
 }
 
-/** The runs saved in `path`; none when the file does not exist yet. */
-export function loadState(path: string): ActiveRun[] {
+function isRateSlots(saved: unknown): saved is RateSlots[] {
+  return Array.isArray(saved) && saved.every((entry: Partial<RateSlots> | null) => typeof entry?.key === 'string' && Array.isArray(entry.freeAt) && entry.freeAt.every(Number.isFinite));
+}
+
+/** The state saved in `path`; nothing when the file does not exist yet. */
+export function loadState(path: string): { runs: ActiveRun[]; rateSlots: readonly RateSlots[] } {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (failure) {
-    if ((failure as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    if ((failure as NodeJS.ErrnoException).code === 'ENOENT') return { runs: [], rateSlots: [] };
     throw failure;
   }
   try {
     const state = JSON.parse(text) as StateFile;
     if (state.version !== 1 || !Array.isArray(state.runs)) throw new Error('unknown version');
-    return state.runs.map(restore);
+    const rateSlots = state.rateSlots ?? [];
+    if (!isRateSlots(rateSlots)) throw new Error('rateSlots is not a list of {key, freeAt}');
+    return { runs: state.runs.map(restore), rateSlots };
   } catch (failure) {
     throw new Error(`${path} is not a workflow state file this version can read: ${(failure as Error).message}`, { cause: failure });
   }
@@ -83,7 +100,7 @@ export class StateWriter {
 
   constructor(
     private readonly path: string,
-    private readonly read: () => Iterable<ActiveRun>,
+    private readonly read: () => SavedState,
   ) {}
 
   changed(): void {
@@ -109,7 +126,8 @@ export class StateWriter {
 
   private write(): Promise<void> {
     this.writing = this.writing.catch(() => undefined).then(async () => {
-      const state: StateFile = { version: 1, runs: [...this.read()].map(save) };
+      const { runs, rateSlots } = this.read();
+      const state: StateFile = { version: 1, runs: [...runs].map(save), rateSlots: [...rateSlots] };
       const temporary = `${this.path}.${process.pid}.tmp`;
       // Owner-only: it holds forwarded headers (an Authorization, say) and bodies.
       await writeFile(temporary, JSON.stringify(state), { mode: 0o600 });

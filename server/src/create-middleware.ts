@@ -46,12 +46,14 @@ export type RateLimitMiddleware = Middleware & DenyAdmin & {
   /**
    * Deletes one caller's counters on one strategy and forgets its block in this instance's memory
    * (other instances sharing the store keep theirs until it ends); resolves with the keys deleted.
+   * Rejects with a RangeError for anything but the index of a configured strategy.
    */
   resetCaller(strategyIndex: number, identifier: string): Promise<number>;
   /**
    * Sets a strategy's live limit (tokens), or removes it (null: back to the config), for every
-   * instance sharing the store; logs the change with `by` (who made it). Throws a RangeError for an
-   * index out of range or tokens that are not a whole number from 1 to MAX_TOKENS.
+   * instance sharing the store; logs the change with `by` (who made it). Rejects with a RangeError
+   * for anything but the index of a configured strategy (`'0'` included) or tokens that are not a
+   * whole number from 1 to MAX_TOKENS.
    */
   setLiveLimit(strategyIndex: number, tokens: number | null, by: string): Promise<LiveLimitResult>;
   /** Releases the store connections. */

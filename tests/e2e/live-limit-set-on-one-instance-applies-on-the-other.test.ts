@@ -5,7 +5,7 @@
 // 403 on every write.
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { ADMIN_PASSWORD } from '../support/admin-users';
-import { eventually } from '../support/eventually';
+import { eventually } from '../fixtures/eventually';
 import { startStrapiChild, type StrapiChild } from '../fixtures/strapi-child';
 import { sharedStoreConfig } from '../support/shared-store-config';
 

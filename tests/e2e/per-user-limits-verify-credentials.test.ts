@@ -5,6 +5,7 @@
 import { Redis } from '@upstash/redis';
 import { SignJWT } from 'jose';
 import { startKvRestServer, type KvRestServer } from '../../mock';
+import { LOOKUPS_PER_CALLER } from '../../server/src/strapi/token-lookup-budget';
 import { VERDICT_TTL_MS } from '../../server/src/strapi/verify-caller';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
 
@@ -14,6 +15,11 @@ interface ApiTokenService {
 
 interface JwtService {
   issue(payload: object, options?: object): string;
+}
+
+interface KnexEvents {
+  on(event: 'query', listener: (query: { sql: string }) => void): void;
+  off(event: 'query', listener: (query: { sql: string }) => void): void;
 }
 
 interface RegisteredUser {
@@ -86,6 +92,30 @@ describe('identifierSource user:', () => {
     const authorization = credential === 'expired' ? `Bearer ${tokens.expired.accessKey}` : credential;
     const [ip, otherIp] = [`203.0.113.${net}`, `192.0.2.${net}`];
     expect(await statuses([() => ping(ip, authorization), () => ping(ip, authorization), () => ping(ip, authorization), () => ping(otherIp, authorization)])).toEqual([200, 200, 429, 200]);
+  });
+
+  // Issue 25 finding 10: each distinct bogus token was looked up in the database, even on a request
+  // the block cache refuses. Counted here as the queries that read API tokens.
+  it('issue 25 finding 10: 40 requests refused from memory with distinct bogus tokens cost no database query, 40 with distinct well-shaped ones at most LOOKUPS_PER_CALLER lookups', async () => {
+    const knex = (app.strapi as unknown as { db: { connection: KnexEvents } }).db.connection;
+    const tokenQueries: string[] = [];
+    const record = (query: { sql: string }) => void (/api_tokens/.test(query.sql) && tokenQueries.push(query.sql));
+    knex.on('query', record);
+    try {
+      const ip = '203.0.113.40';
+      expect(await statuses([() => ping(ip), () => ping(ip), () => ping(ip)])).toEqual([200, 200, 429]);
+      const refused = Array.from({ length: 40 }, () => 429);
+      expect(await statuses(Array.from({ length: 40 }, (_, index) => () => ping(ip, `Bearer bogus-token-${index}`)))).toEqual(refused);
+      expect(tokenQueries).toEqual([]);
+      // One lookup of an unknown token from another IP: how many queries a lookup makes.
+      await ping('203.0.113.41', `Bearer ${'e'.repeat(256)}`);
+      const perLookup = tokenQueries.splice(0).length;
+      expect(perLookup).toBeGreaterThan(0);
+      expect(await statuses(Array.from({ length: 40 }, (_, index) => () => ping(ip, `Bearer ${index.toString(16).padStart(256, '0')}`)))).toEqual(refused);
+      expect(tokenQueries.length).toBe(LOOKUPS_PER_CALLER * perLookup);
+    } finally {
+      knex.off('query', record);
+    }
   });
 
   it('limits a valid users-permissions JWT as user=<id> across IPs, on a budget of its own beside its IP\'s', async () => {

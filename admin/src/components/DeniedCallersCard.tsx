@@ -1,11 +1,12 @@
 // The "Denied callers" card: every member of the deny list with when, by whom and until when it was
-// denied (console-added members have no when or by), a Lift button and the form to deny a caller
+// denied (console-added members have no when or by; an admin removed since is named by the id the
+// store keeps), a Lift button and the form to deny a caller
 // for admins with the configure action, and how long a lift takes to reach the other instances.
 import { Button, Flex, Td, Tr, Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
 import { useFetchClient, useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
-import { LIFT_PATH } from '../api';
+import { LIFT_PATH, type DeniedCaller } from '../api';
 import { useDenyList } from '../hooks/useDenyList';
 import { failureMessage } from '../utils/failureMessage';
 import { useTranslate } from '../utils/useTranslate';
@@ -30,6 +31,12 @@ export function DeniedCallersCard() {
       toggleNotification({ type: 'danger', message: t('denied.liftFailed', 'The deny could not be lifted: {message}', { message: failureMessage(failure) }) });
     }
     await reload();
+  };
+
+  const deniedBy = ({ by, adminId, adminRemoved }: DeniedCaller): string => {
+    if (by !== undefined) return by;
+    if (adminId === undefined) return t('denied.byConsole', 'outside the plugin');
+    return adminRemoved ? t('denied.byRemovedAdmin', 'a removed admin (id {id})', { id: adminId }) : t('denied.byAdminId', 'admin {id}', { id: adminId });
   };
 
   const headings = [
@@ -57,7 +64,7 @@ export function DeniedCallersCard() {
               <Tr key={denied.member}>
                 <Td><Typography fontWeight="semiBold">{denied.member}</Typography></Td>
                 <Td><Typography>{denied.at === undefined ? '—' : formatDate(denied.at, WHEN)}</Typography></Td>
-                <Td><Typography>{denied.by ?? t('denied.byConsole', 'outside the plugin')}</Typography></Td>
+                <Td><Typography>{deniedBy(denied)}</Typography></Td>
                 <Td><Typography>{denied.until === undefined ? t('denied.untilLifted', 'until lifted') : formatDate(denied.until, WHEN)}</Typography></Td>
                 {canConfigure && (
                   <Td>

@@ -5,6 +5,7 @@ import { allowedForReadOnlyToken, noPermissionText } from '../command-table';
 import type { Caller, Engine } from '../engine';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
 import { resolveForRest, type ResolvedCommand } from '../resolved-command';
+import type { ResponseBudget } from '../response-budget';
 import type { Command } from './command-input';
 import { HttpError } from '../../http-kit/http-error';
 import { engineFailure } from './http-error';
@@ -44,6 +45,7 @@ export class CommandRunner {
     const runnable = checked.filter((entry) => entry.run !== 'refused').length;
     const overLimit = await this.limits.reserve(runnable);
     const replies: Reply[] = new Array(commands.length);
+    const budget = this.limits.responseBudget();
     // Consecutive engine commands go out as one batch; ACL RESTTOKEN is answered here, in order.
     let batch: number[] = [];
     const flush = async (): Promise<void> => {
@@ -54,6 +56,7 @@ export class CommandRunner {
         indexes.map((index) => (checked[index] as { command: ResolvedCommand }).command),
         false,
         context,
+        budget,
       );
       indexes.forEach((index, position) => (replies[index] = results[position]));
     };
@@ -68,7 +71,7 @@ export class CommandRunner {
       }
     }
     await flush();
-    return this.bounded(replies);
+    return this.bounded(replies, budget);
   }
 
   /** `/multi-exec`: all commands atomically, or one error when any check fails (nothing runs). */
@@ -82,20 +85,21 @@ export class CommandRunner {
     }
     const overLimit = await this.limits.reserve(commands.length);
     if (overLimit) return error(`EXECABORT Transaction discarded: ${overLimit.message}`);
-    return this.bounded(await this.execute(resolved, true, context));
+    const budget = this.limits.responseBudget();
+    return this.bounded(await this.execute(resolved, true, context, budget), budget);
   }
 
-  /** The replies, or a 400 when they are more than one response may carry. */
-  private bounded(replies: Reply[]): Reply[] {
-    const tooLarge = this.limits.responseTooLarge(replies);
-    if (tooLarge) throw new HttpError(400, tooLarge);
+  /** The replies, or a 400 when the engine found them more than one response may carry. */
+  private bounded(replies: Reply[], budget: ResponseBudget): Reply[] {
+    const { refusal } = budget;
+    if (refusal) throw new HttpError(400, refusal.message);
     return replies;
   }
 
   /** The engine's replies; an engine that cannot answer (store down, timeout) is a 400 `{error}`. */
-  private async execute(commands: readonly ResolvedCommand[], transaction: boolean, context: RunContext): Promise<Reply[]> {
+  private async execute(commands: readonly ResolvedCommand[], transaction: boolean, context: RunContext, budget: ResponseBudget): Promise<Reply[]> {
     try {
-      return await this.engine.execute(commands, { transaction, caller: callerOf(context) });
+      return await this.engine.execute(commands, { transaction, caller: callerOf(context), budget });
     } catch (failure) {
       throw engineFailure(failure);
     }

@@ -1,8 +1,10 @@
 // The REST API's request limits: the maximum size of one command and the daily command count,
 // both answered with an error in the command's slot (and discarding a whole transaction), and the
-// maximum size of one response, so no pipeline makes the server build an answer without bound.
+// maximum size of one response (elements and bytes), spent by the engine while it builds the replies,
+// so no pipeline makes the server build an answer without bound.
 import type { DailyCount, Engine } from '../engine';
-import { error, type ErrorReply, type Reply } from '../reply';
+import { error, type ErrorReply } from '../reply';
+import { ResponseBudget } from '../response-budget';
 import { engineFailure } from './http-error';
 
 export interface LimitOptions {
@@ -12,6 +14,8 @@ export interface LimitOptions {
   readonly dailyLimit: number;
   /** Largest total size of one response's strings, in bytes. */
   readonly maxResponseBytes: number;
+  /** Most array items, at every depth, in one response. */
+  readonly maxResponseElements: number;
 }
 
 export class RequestLimits {
@@ -42,18 +46,8 @@ export class RequestLimits {
     return accepted ? undefined : error(`ERR max daily request limit exceeded. Limit: ${this.options.dailyLimit}, Usage: ${used}`);
   }
 
-  /**
-   * The error text when `replies` hold more string bytes than one response may carry (counted
-   * before encoding, walking the replies once with a stack of their own, never recursing).
-   */
-  responseTooLarge(replies: readonly Reply[]): string | undefined {
-    let size = 0;
-    const pending: Reply[] = [...replies];
-    for (let reply = pending.pop(); reply !== undefined; reply = pending.pop()) {
-      if (reply.kind === 'array') for (const item of reply.items) pending.push(item);
-      else size += reply.kind === 'bulk' || reply.kind === 'simple' ? reply.value.length : reply.kind === 'error' ? reply.message.length : 8;
-      if (size > this.options.maxResponseBytes) return `ERR the response exceeds the limit of ${this.options.maxResponseBytes} bytes: send fewer commands, or ask for less at once`;
-    }
-    return undefined;
+  /** A new budget for one request's replies: what its response may hold (see response-budget.ts). */
+  responseBudget(): ResponseBudget {
+    return new ResponseBudget({ maxElements: this.options.maxResponseElements, maxBytes: this.options.maxResponseBytes });
   }
 }

@@ -6,6 +6,7 @@ import { unknownCommandText } from '../command-table';
 import type { Caller } from '../engine';
 import { error, type ErrorReply, type Reply } from '../reply';
 import type { ResolvedCommand } from '../resolved-command';
+import type { ResponseBudget } from '../response-budget';
 import { isErrorReply } from './arguments';
 import { createAclCommandHandlers } from './commands/acl';
 import { bitfieldCommandHandlers } from './commands/bitfield';
@@ -36,7 +37,7 @@ import { stringCommandHandlers } from './commands/strings';
 import type { CommandContext, CommandHandler, CommandHandlers } from './handler';
 import type { Keyspace } from './keyspace';
 import type { MonitorFeed } from './monitor-feed';
-import { DEFAULT_REPLY_LIMITS, refuseReply, type ReplyLimits } from './reply-limits';
+import { DEFAULT_REPLY_LIMITS, measureReply, refusePartialReply, refuseReply, type ReplyLimits } from './reply-limits';
 import { createScriptingHandlers, type ScriptingOptions } from './scripting';
 import type { ServerState } from './server-state';
 
@@ -77,6 +78,8 @@ export function createCommandHandlers(state: ServerState, scripting: ScriptingOp
 export interface Invocation {
   readonly now: number;
   readonly caller: Caller;
+  /** What the replies of the whole request may still hold (see response-budget.ts). */
+  readonly budget?: ResponseBudget;
 }
 
 type Dispatch = (command: ResolvedCommand, ctx: CommandContext) => Reply;
@@ -84,10 +87,13 @@ type Dispatch = (command: ResolvedCommand, ctx: CommandContext) => Reply;
 /**
  * A command's context. Commands a script runs share its time and caller and show as `lua` in
  * MONITOR: `call` runs them in the script's own context, made once per top-level command. A class
- * rather than an object with a closure: one allocation per command instead of three.
+ * rather than an object with a closure: one allocation per command instead of three. It also counts
+ * what the command's handler has reserved of its reply so far (see CommandContext.reserveReply).
  */
 class DispatchContext implements CommandContext {
   private scriptContext: DispatchContext | undefined;
+  private reservedElements = 0;
+  private reservedBytes = 0;
 
   constructor(
     private readonly dispatch: Dispatch,
@@ -96,11 +102,43 @@ class DispatchContext implements CommandContext {
     readonly caller: Caller,
     readonly inScript: boolean,
     readonly replyLimits: ReplyLimits,
+    /** The request's budget; a script's own calls have none (their replies are not the response). */
+    private readonly budget: ResponseBudget | undefined,
   ) {}
 
   call(command: ResolvedCommand): Reply {
-    const scriptContext = this.inScript ? this : (this.scriptContext ??= new DispatchContext(this.dispatch, this.db, this.now, this.caller, true, this.replyLimits));
+    const scriptContext = this.inScript ? this : (this.scriptContext ??= new DispatchContext(this.dispatch, this.db, this.now, this.caller, true, this.replyLimits, undefined));
+    scriptContext.reservedElements = 0;
+    scriptContext.reservedBytes = 0;
     return this.dispatch(command, scriptContext);
+  }
+
+  reserveReply(elements: number, bytes: number): ErrorReply | undefined {
+    const reservedElements = this.reservedElements + elements;
+    const reservedBytes = this.reservedBytes + bytes;
+    const refused = refusePartialReply(reservedElements, reservedBytes, this.replyLimits) ?? this.budget?.refuse(reservedElements, reservedBytes);
+    if (refused) return refused;
+    this.reservedElements = reservedElements;
+    this.reservedBytes = reservedBytes;
+    return undefined;
+  }
+
+  get replyElementsLeft(): number {
+    const left = this.replyLimits.maxElements - this.reservedElements;
+    return this.budget ? Math.min(left, this.budget.elementsLeft - this.reservedElements) : left;
+  }
+
+  /**
+   * The reply to answer once the handler has built it: an array past the command's reply bound
+   * answers that bound's error, and a reply past what the request may still hold spends the budget
+   * and answers its refusal (a single string is kept, see refuseReply: the request is refused whole).
+   */
+  settle(reply: Reply): Reply {
+    const refused = refuseReply(reply, this.replyLimits);
+    if (refused || !this.budget) return refused ?? reply;
+    const { elements, bytes } = measureReply(reply);
+    const overBudget = this.budget.spend(Math.max(elements, this.reservedElements), Math.max(bytes, this.reservedBytes));
+    return overBudget && reply.kind === 'array' ? overBudget : reply;
   }
 }
 
@@ -117,13 +155,13 @@ export class Dispatcher {
   /**
    * Runs one command from a client. A handler that throws (a bug, or a value past what a JS string
    * can hold) answers an error in its slot instead of failing the whole request, and so does a reply
-   * past the reply limits.
+   * past the reply limits or past the request's budget.
    */
   run(command: ResolvedCommand, invocation: Invocation): Reply {
     this.state.stats.commandsProcessed++;
     try {
-      const reply = this.dispatch(command, new DispatchContext(this.dispatchCommand, this.state.db, invocation.now, invocation.caller, false, this.replyLimits));
-      return refuseReply(reply, this.replyLimits) ?? reply;
+      const ctx = new DispatchContext(this.dispatchCommand, this.state.db, invocation.now, invocation.caller, false, this.replyLimits, invocation.budget);
+      return ctx.settle(this.dispatch(command, ctx));
     } catch (failure) {
       return error(`ERR internal error while running '${command.args[0]}': ${failure instanceof Error ? failure.message : String(failure)}`);
     }

@@ -106,7 +106,7 @@ class MemoryEngine implements Engine {
       this.monitors.feed(['EXEC'], options.caller.address);
       return discarded;
     }
-    const replies = commands.map((command) => this.dispatcher.run(command, { now: Date.now(), caller: options.caller }));
+    const replies = commands.map((command) => this.dispatcher.run(command, { now: Date.now(), caller: options.caller, budget: options.budget }));
     if (options.transaction) this.monitors.feed(['EXEC'], options.caller.address);
     return replies;
   }

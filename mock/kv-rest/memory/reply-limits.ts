@@ -3,8 +3,10 @@
 // that, and a caller holding only the Read Only token must not be able to stop the server. So each
 // reply has a bound on its elements and bytes, and a command past it answers an error instead:
 // commands whose count is not bounded by their data (random picks with repeats) check before
-// allocating, commands that remove what they answer (pops) check before removing anything, and the
-// dispatcher checks every other array reply once it is built (a copy of data already held).
+// allocating, commands that remove what they answer (pops) check before removing anything, commands
+// that copy much data (ranges, whole hashes and sets, stream reads over many streams) reserve each
+// part before building it (CommandContext.reserveReply), and the dispatcher checks every other array
+// reply once it is built (a small copy of data already held).
 import { error, type ErrorReply, type Reply } from '../reply';
 
 export interface ReplyLimits {
@@ -23,6 +25,15 @@ function tooLarge(what: string, limit: number, option: string): ErrorReply {
 /** An error when a reply of `elements` items would pass the bound: checked before building it. */
 export function refuseElements(elements: number, limits: ReplyLimits): ErrorReply | undefined {
   return elements > limits.maxElements ? tooLarge(`${elements} elements`, limits.maxElements, 'maxReplyElements') : undefined;
+}
+
+/**
+ * An error when a reply being built, `elements` items and `bytes` of strings so far, has passed the
+ * bound: worded as refuseReply words a built one, since more may have followed.
+ */
+export function refusePartialReply(elements: number, bytes: number, limits: ReplyLimits): ErrorReply | undefined {
+  if (elements > limits.maxElements) return tooLarge(`more than ${limits.maxElements} elements`, limits.maxElements, 'maxReplyElements');
+  return bytes > limits.maxBytes ? tooLarge(`more than ${limits.maxBytes} bytes`, limits.maxBytes, 'maxReplyBytes') : undefined;
 }
 
 /** An error when answering `values` (what a pop would remove) would pass the bound. */
@@ -63,18 +74,20 @@ export function refuseReply(reply: Reply, limits: ReplyLimits): ErrorReply | und
  * test proves the flat check answers what this walk answers).
  */
 export function refuseWalkedReply(reply: Reply, limits: ReplyLimits): ErrorReply | undefined {
+  const { elements, bytes } = measureReply(reply);
+  return refusePartialReply(elements, bytes, limits);
+}
+
+/** The items of arrays at every depth and the bytes of simple and bulk strings of a built reply, walked with a stack of its own. */
+export function measureReply(reply: Reply): { elements: number; bytes: number } {
   let elements = 0;
   let bytes = 0;
   const pending: Reply[] = [reply];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (next.kind === 'array') {
       elements += next.items.length;
-      if (elements > limits.maxElements) return tooLarge(`more than ${limits.maxElements} elements`, limits.maxElements, 'maxReplyElements');
       for (const item of next.items) pending.push(item);
-    } else if (next.kind === 'bulk' || next.kind === 'simple') {
-      bytes += next.value.length;
-      if (bytes > limits.maxBytes) return tooLarge(`more than ${limits.maxBytes} bytes`, limits.maxBytes, 'maxReplyBytes');
-    }
+    } else if (next.kind === 'bulk' || next.kind === 'simple') bytes += next.value.length;
   }
-  return undefined;
+  return { elements, bytes };
 }

@@ -6,6 +6,7 @@
 import { connect, type Socket } from 'node:net';
 import { TurnBatch } from '../../../shared/turn-batch';
 import type { Reply } from '../reply';
+import type { ResponseBudget } from '../response-budget';
 import { encodeCommand, encodeCommands, RespParser } from './resp-codec';
 
 export interface RedisAddress {
@@ -42,6 +43,8 @@ export class RedisTimeoutError extends Error {
 interface PendingBatch {
   readonly replies: Reply[];
   readonly expected: number;
+  /** What these replies may hold (see response-budget.ts), spent by the parser as they arrive. */
+  readonly budget: ResponseBudget | undefined;
   readonly deadline: number;
   resolve(replies: Reply[]): void;
   reject(failure: Error): void;
@@ -49,7 +52,7 @@ interface PendingBatch {
 
 export class RedisConnection {
   private readonly socket: Socket;
-  private readonly parser = new RespParser();
+  private readonly parser = new RespParser((completedInFeed) => this.budgetOfReply(completedInFeed));
   private readonly pending: PendingBatch[] = [];
   private readonly ready: Promise<void>;
   private pushListener: ((reply: Reply) => void) | undefined;
@@ -112,12 +115,15 @@ export class RedisConnection {
     return this.writes.waiting;
   }
 
-  /** Sends commands in one write; resolves with one reply per command, in order. */
-  send(commands: readonly (readonly string[])[]): Promise<Reply[]> {
+  /**
+   * Sends commands in one write; resolves with one reply per command, in order. A reply past
+   * `budget` is the budget's refusal, read past without being kept.
+   */
+  send(commands: readonly (readonly string[])[], budget?: ResponseBudget): Promise<Reply[]> {
     if (this.failure) return Promise.reject(this.failure);
     if (commands.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
-      this.pending.push({ replies: [], expected: commands.length, deadline: Date.now() + this.timeoutMs, resolve, reject });
+      this.pending.push({ replies: [], expected: commands.length, budget, deadline: Date.now() + this.timeoutMs, resolve, reject });
       this.deadlineTimer ??= this.watch(this.timeoutMs);
       this.write(encodeCommands(commands));
     });
@@ -152,6 +158,17 @@ export class RedisConnection {
     if (left <= 0) this.fail(new RedisTimeoutError(this.timeoutMs));
     else this.deadlineTimer = this.watch(left);
   };
+
+  /** The budget of the batch the next reply belongs to, `completedInFeed` replies after those already handed over. */
+  private budgetOfReply(completedInFeed: number): ResponseBudget | undefined {
+    let ahead = completedInFeed;
+    for (const batch of this.pending) {
+      const missing = batch.expected - batch.replies.length;
+      if (ahead < missing) return batch.budget;
+      ahead -= missing;
+    }
+    return undefined;
+  }
 
   private receive(chunk: Buffer): void {
     let replies: Reply[];

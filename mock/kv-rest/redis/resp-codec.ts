@@ -2,7 +2,8 @@
 // typed replies. Written here because the npm parsers (redis-parser, ioredis's) answer simple and
 // bulk strings alike, and the REST API must keep them apart (RESP2 output, the base64 `OK` rule).
 import { bytesToBuffer } from '../bytes';
-import { array, bulk, error, integer, NIL, NULL_ARRAY, type Reply, simple } from '../reply';
+import { array, bulk, error, integer, NIL, NULL_ARRAY, type ErrorReply, type Reply, simple } from '../reply';
+import type { ResponseBudget } from '../response-budget';
 
 export function encodeCommand(args: readonly string[]): Buffer {
   return encodeCommands([args]);
@@ -24,13 +25,21 @@ export class RespProtocolError extends Error {}
 interface Frame {
   readonly items: Reply[];
   readonly expected: number;
+  received: number;
 }
+
+/** The budget of the next reply to begin, given how many replies this feed has completed so far. */
+export type BudgetOfReply = (completedInFeed: number) => ResponseBudget | undefined;
 
 /**
  * Incremental parser: feed it chunks as they arrive, get complete replies back. Its state (the
  * arrays being filled, a bulk string's length) survives between chunks, so every byte is parsed
  * once: a reply split over many chunks costs what it costs in one. Bytes that wait for the rest of
- * a line or of a bulk string are kept as a list of chunks and joined once, when complete.
+ * a line or of a bulk string are kept as a list of chunks and joined once, when complete. Each
+ * reply spends its request's budget as its headers arrive (array lengths, string lengths): once the
+ * budget refuses, the rest of that reply is read past without being kept (a bulk string's bytes are
+ * dropped as they come) and the reply is the budget's refusal, so a reply past the bound is never
+ * held whole (issue 25, finding 3).
  */
 export class RespParser {
   /** The chunk being parsed, and how far. */
@@ -43,6 +52,16 @@ export class RespParser {
   private readonly stack: Frame[] = [];
   /** The length of the bulk string whose header has been read, or -1. */
   private bulkLength = -1;
+  /** Bytes of a refused bulk string (and its CRLF) still to drop, or -1. */
+  private skipLength = -1;
+  /** The budget of the reply being parsed, looked up when it begins. */
+  private budget: ResponseBudget | undefined;
+  private begun = false;
+  /** The budget's refusal once the reply being parsed has passed it: nothing more of it is kept. */
+  private refused: ErrorReply | undefined;
+  private completedInFeed = 0;
+
+  constructor(private readonly budgetOf: BudgetOfReply = () => undefined) {}
 
   feed(chunk: Buffer): Reply[] {
     if (this.waiting.length > 0) {
@@ -55,12 +74,15 @@ export class RespParser {
       this.waitingLength = 0;
     } else this.buffer = chunk;
     this.offset = 0;
+    this.completedInFeed = 0;
     const replies: Reply[] = [];
     for (;;) {
       const reply = this.parseValue();
       if (reply === undefined) break;
       const done = this.complete(reply);
-      if (done !== undefined) replies.push(done);
+      if (done === undefined) continue;
+      replies.push(done);
+      this.completedInFeed++;
     }
     if (this.offset < this.buffer.length) {
       const rest = this.buffer.subarray(this.offset);
@@ -74,6 +96,17 @@ export class RespParser {
   /** The next value at the current offset (an array opens a frame and is not a value yet), or undefined when more bytes are needed. */
   private parseValue(): Reply | undefined {
     for (;;) {
+      if (this.skipLength >= 0) {
+        const available = this.buffer.length - this.offset;
+        if (available < this.skipLength) {
+          this.skipLength -= available;
+          this.offset = this.buffer.length;
+          return undefined;
+        }
+        this.offset += this.skipLength;
+        this.skipLength = -1;
+        return NIL;
+      }
       if (this.bulkLength >= 0) {
         const end = this.offset + this.bulkLength;
         if (end + 2 > this.buffer.length) return undefined;
@@ -84,11 +117,16 @@ export class RespParser {
       }
       const end = this.buffer.indexOf('\r\n', this.offset, 'latin1');
       if (end < 0) return undefined;
+      if (!this.begun) {
+        this.begun = true;
+        this.budget = this.budgetOf(this.completedInFeed);
+      }
       const kind = this.buffer[this.offset];
       const body = this.buffer.toString('latin1', this.offset + 1, end);
       this.offset = end + 2;
       switch (kind) {
         case 0x2b /* + */:
+          this.spend(0, body.length);
           return simple(body);
         case 0x2d /* - */:
           return error(body);
@@ -98,7 +136,8 @@ export class RespParser {
           const length = Number(body);
           if (!Number.isInteger(length)) throw new RespProtocolError(`bad bulk string length ${JSON.stringify(body)}`);
           if (length < 0) return NIL;
-          this.bulkLength = length;
+          if (this.spend(0, length)) this.skipLength = length + 2;
+          else this.bulkLength = length;
           continue;
         }
         case 0x2a /* * */: {
@@ -106,7 +145,8 @@ export class RespParser {
           if (!Number.isInteger(count)) throw new RespProtocolError(`bad array length ${JSON.stringify(body)}`);
           if (count < 0) return NULL_ARRAY;
           if (count === 0) return array([]);
-          this.stack.push({ items: [], expected: count });
+          this.spend(count, 0);
+          this.stack.push({ items: [], expected: count, received: 0 });
           continue;
         }
         default:
@@ -115,16 +155,28 @@ export class RespParser {
     }
   }
 
+  /** True once the reply being parsed has passed its budget (spending `elements` and `bytes` more first). */
+  private spend(elements: number, bytes: number): boolean {
+    this.refused ??= this.budget?.spend(elements, bytes);
+    return this.refused !== undefined;
+  }
+
   /** Adds a value to the innermost open array, closing every array it completes; the whole reply once complete. */
   private complete(value: Reply): Reply | undefined {
     let done = value;
     for (;;) {
       const frame = this.stack[this.stack.length - 1];
-      if (!frame) return done;
-      frame.items.push(done);
-      if (frame.items.length < frame.expected) return undefined;
+      if (!frame) {
+        const reply = this.refused ?? done;
+        this.refused = undefined;
+        this.budget = undefined;
+        this.begun = false;
+        return reply;
+      }
+      if (!this.refused) frame.items.push(done);
+      if (++frame.received < frame.expected) return undefined;
       this.stack.pop();
-      done = array(frame.items);
+      done = this.refused ?? array(frame.items);
     }
   }
 }

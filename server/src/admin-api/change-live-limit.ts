@@ -6,6 +6,8 @@ import type { Redis } from '@upstash/redis';
 import type { CompiledConfig } from '../config/rules';
 import type { RateLimitLogger } from '../http/middleware';
 import { effectiveTokens, writeLiveTokens } from './live-limits';
+import { ruleAt } from './strategy-index';
+import { logText } from '../log-text';
 import type { LiveLimitResult } from './usage-types';
 
 export interface LiveLimitOwner {
@@ -17,13 +19,12 @@ export interface LiveLimitOwner {
 }
 
 export async function changeLiveLimit(owner: LiveLimitOwner, strategyIndex: number, tokens: number | null, by: string): Promise<LiveLimitResult> {
-  const rule = owner.config.rules[strategyIndex];
-  if (!rule) throw new RangeError(`There is no strategy ${strategyIndex} (the config has ${owner.config.rules.length})`);
+  const rule = ruleAt(owner.config.rules, strategyIndex);
   const { before, after } = await writeLiveTokens(owner.redis, rule, tokens);
   const from = effectiveTokens(rule, before);
   const to = after ?? rule.limit.tokens;
   owner.changed(strategyIndex, from, to);
   const was = before === 'invalid' ? `${from} (an invalid stored value)` : String(from);
-  owner.logger.info(`[ratelimit] live limit of strategy[${strategyIndex}] (${rule.methods.join(',')} ${rule.strategy.path}) ${was} -> ${to}${after === null ? ' (back to config)' : ''} by ${by}`);
+  owner.logger.info(`[ratelimit] live limit of strategy[${strategyIndex}] (${rule.methods.join(',')} ${rule.strategy.path}) ${was} -> ${to}${after === null ? ' (back to config)' : ''} by ${logText(by)}`);
   return { strategy: strategyIndex, configured: rule.limit.tokens, live: after };
 }

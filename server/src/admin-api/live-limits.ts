@@ -1,13 +1,14 @@
 // Live limits as the admin API reads and writes them: one store key per strategy
-// (config/keys.ts `liveLimitScope`, limiter/live-limit-scope.ts `liveLimitKey`), holding the tokens
-// that replace the configured ones on every instance from their next store call. Keys are built only
+// (config/keys.ts `liveLimitScope`, limiter/live-limit-scope.ts `liveLimitKey`), or on a Redis
+// Cluster one copy per slot, holding the tokens that replace the configured ones on every instance
+// from their next store call. Keys are built only
 // from the compiled rules (the config's prefix and a checked strategy index); values written are
 // checked whole numbers. A value someone else stored (the hosted console, redis-cli) that is not a
 // valid limit is reported as 'invalid', never trusted and never a crash: "Back to config" removes it.
 import type { Redis } from '@upstash/redis';
 import type { Rule } from '../config/rules';
 import { isValidLimit } from '../config/bounds';
-import { liveLimitKey } from '../limiter/live-limit-scope';
+import { liveLimitKey, liveLimitKeys, liveLimitReadKey } from '../limiter/live-limit-scope';
 import type { LiveTokens } from './usage-types';
 
 /** A stored live value as the report shows it (the client decodes JSON numbers, so "50" arrives as 50). */
@@ -20,11 +21,14 @@ export function liveTokensOf(stored: unknown): LiveTokens {
 /** The limit a rule applies with this live value: the live tokens when valid, else the configured ones. */
 export const effectiveTokens = (rule: Rule, live: LiveTokens): number => (typeof live === 'number' ? live : rule.limit.tokens);
 
-/** Every rule's live value, in one MGET. */
+/** Every rule's live value, in one MGET, or on a cluster (the keys in different slots) one GET each in one round trip. */
 export async function readLiveTokens(redis: Redis, rules: readonly Rule[]): Promise<LiveTokens[]> {
   if (rules.length === 0) return [];
-  const stored = await redis.mget<unknown[]>(...rules.map((rule) => liveLimitKey(rule.keys.liveLimitScope())));
-  return stored.map(liveTokensOf);
+  const keys = rules.map((rule) => liveLimitReadKey(rule.keys.liveLimitScope(), rule.keys.placement));
+  if (rules[0].keys.placement === 'flat') return (await redis.mget<unknown[]>(...keys)).map(liveTokensOf);
+  const pipeline = redis.pipeline();
+  for (const key of keys) pipeline.get(key);
+  return (await pipeline.exec<unknown[]>()).map(liveTokensOf);
 }
 
 /** A live limit replaced: what was stored before and what is now. */
@@ -33,11 +37,26 @@ export interface LiveLimitChange {
   readonly after: number | null;
 }
 
-/** Stores `tokens` as the rule's live limit, or removes it (null), in one transaction that also reads the old value. */
+/**
+ * Stores `tokens` as the rule's live limit, or removes it (null): in one transaction that also reads
+ * the old value; on a cluster, after reading the old value, every slot's copy in one pipelined round
+ * trip (not atomic: a copy that failed is reported by the rejection, and writing again repairs it).
+ */
 export async function writeLiveTokens(redis: Redis, rule: Rule, tokens: number | null): Promise<LiveLimitChange> {
   if (tokens !== null && !isValidLimit(tokens)) throw new RangeError(`A live limit must be a whole number from 1 to the configured maximum, not ${tokens}`);
-  const key = liveLimitKey(rule.keys.liveLimitScope());
-  const transaction = redis.multi().get(key);
-  const [before] = await (tokens === null ? transaction.del(key) : transaction.set(key, tokens)).exec<[unknown, unknown]>();
+  const { keys } = rule;
+  if (keys.placement === 'flat') {
+    const key = liveLimitKey(keys.liveLimitScope());
+    const transaction = redis.multi().get(key);
+    const [before] = await (tokens === null ? transaction.del(key) : transaction.set(key, tokens)).exec<[unknown, unknown]>();
+    return { before: liveTokensOf(before), after: tokens };
+  }
+  const before = await redis.get(liveLimitReadKey(keys.liveLimitScope(), keys.placement));
+  const pipeline = redis.pipeline();
+  for (const key of liveLimitKeys(keys.liveLimitScope(), keys.placement)) {
+    if (tokens === null) pipeline.del(key);
+    else pipeline.set(key, tokens);
+  }
+  await pipeline.exec();
   return { before: liveTokensOf(before), after: tokens };
 }

@@ -4,12 +4,14 @@
 // each key is split by the one key layout (config/keys.ts) and handed to the rule it belongs to. A
 // reset needs no SCAN: it deletes the keys the rule names for that caller, and nothing else.
 import type { Redis } from '@upstash/redis';
+import { eventsPrefix } from '../config/key-placement';
 import type { CompiledConfig, Rule } from '../config/rules';
 import { escapeGlob, parseKey, shapeOf } from '../config/keys';
 import { readAnalytics, readWouldBlock } from './analytics';
 import { readCounters, type FoundCaller } from './counters';
 import { storeInUse } from '../limiter/store-in-use';
 import { effectiveTokens, readLiveTokens } from './live-limits';
+import { ruleAt } from './strategy-index';
 import { CONFIG_ONLY, RUNTIME_CHANGEABLE, type CallerCounter, type FailOpenReport, type LiveTokens, type StrategyUsage, type UsageReport } from './usage-types';
 
 export interface UsageLimits {
@@ -107,7 +109,7 @@ export async function readUsage(
   const analyticsRead = config.analytics && config.enabled;
   const [{ callers, exact }, wouldBlock, live] = await Promise.all([
     config.enabled ? findCallers(redis, config.prefix, config.rules, limits) : { callers: config.rules.map((): FoundCaller[] => []), exact: true },
-    analyticsRead ? readWouldBlock(redis, config.prefix, config.rules, now) : [],
+    analyticsRead ? readWouldBlock(redis, eventsPrefix(config.prefix, config.placement), config.rules, now) : [],
     config.enabled ? readLiveTokens(redis, config.rules) : config.rules.map((): LiveTokens => null),
   ]);
   const strategies = await Promise.all(
@@ -121,7 +123,7 @@ export async function readUsage(
     generatedAt: now,
     strategies,
     failOpen,
-    ...(analyticsRead ? { analytics: await readAnalytics(redis, config.prefix, now) } : {}),
+    ...(analyticsRead ? { analytics: await readAnalytics(redis, eventsPrefix(config.prefix, config.placement), now) } : {}),
   };
 }
 
@@ -132,8 +134,7 @@ export async function readUsage(
  * algorithm no longer reads, expire on their own. Returns how many keys were deleted.
  */
 export async function resetCaller(redis: Redis, config: CompiledConfig, strategyIndex: number, identifier: string, now = Date.now()): Promise<number> {
-  const rule = config.rules[strategyIndex];
-  if (!rule) throw new RangeError(`There is no strategy ${strategyIndex} (the config has ${config.rules.length})`);
+  const rule = ruleAt(config.rules, strategyIndex);
   const keys = rule.methods.flatMap((method) => rule.keys.counterKeys(method, identifier, now));
   return redis.del(...keys);
 }

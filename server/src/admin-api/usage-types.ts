@@ -105,9 +105,14 @@ export interface DeniedCaller {
   /** As stored: an IP as keyed (`203.0.113.9`, `2001.db8.0.0.0.0.0.0/64`), `header.<name>:<identifier>`, `user=<id>`, `token=<id>`, or a console entry. */
   member: string;
   kind: 'ip' | 'header' | 'user' | 'other';
-  /** When and by whom it was added; absent for entries the plugin did not write (the console's). */
+  /** When it was added; absent for entries the plugin did not write (the console's). */
   at?: number;
+  /** The id of the admin user who added it: the store keeps no name (README, "What the store holds, and who can read it"). */
+  adminId?: string;
+  /** That admin's name (their email), resolved when the list is read; absent when it could not be. */
   by?: string;
+  /** true when no admin user has that id any more. */
+  adminRemoved?: boolean;
   /** When the deny ends, ms since the epoch; absent: until lifted. */
   until?: number;
 }

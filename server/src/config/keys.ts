@@ -1,7 +1,7 @@
 // The store keys of the plugin, one layout read one way:
 //   `<prefix>:<method>:<route>:<identifier>:<limiter>` (+ `:<window number>` for the window algorithms)
-// method is the request's (or `ALL`), route is the strategy's path as written with `%` and `:` escaped
-// as `%25` and `%3A`, identifier is normalised (http/normalise-identifier.ts) and limiter names the
+// method is the request's (or `ALL`), route is the strategy's path as written with `%`, `:`, `{` and `}`
+// escaped as `%25`, `%3A`, `%7B` and `%7D`, identifier is normalised (http/normalise-identifier.ts) and limiter names the
 // algorithm and window (`fixed-window.10s`). No part but the prefix can hold a `:`, so a key splits
 // into its parts in exactly one way: one strategy's stem plus an identifier can never be another
 // strategy's key (a route `/a/` with caller `id` vs the route `/a/:id`), and strategies that share a
@@ -17,6 +17,7 @@
 // counter's parse or MATCH pattern reaches it, and it names the strategy by what decides its keys,
 // not by its position, so reordering the config keeps each strategy's live limit.
 import type { Algorithm } from './config-literals';
+import { identifierInKey, type KeyPlacement } from './key-placement';
 
 /** What of a strategy decides its keys, parsed: the methods collapsed (`keyMethods`), the window in ms. */
 export interface KeyedStrategy {
@@ -66,9 +67,11 @@ export function escapeGlob(value: string): string {
   return value.replace(/[*?[\]\\]/g, (char) => `\\${char}`);
 }
 
-/** The route as it appears in keys: `%` and `:` escaped, everything else as written. */
+const ROUTE_ESCAPES: Record<string, string> = { '%': '%25', ':': '%3A', '{': '%7B', '}': '%7D' };
+
+/** The route as it appears in keys: `%`, `:` and the hash-tag braces `{` `}` escaped, everything else as written. */
 export function routeInKey(path: string): string {
-  return path.replace(/[%:]/g, (char) => (char === '%' ? '%25' : '%3A'));
+  return path.replace(/[%:{}]/g, (char) => ROUTE_ESCAPES[char]);
 }
 
 /**
@@ -79,9 +82,11 @@ export function parseKey(prefix: string, key: string): ParsedKey | undefined {
   if (!key.startsWith(`${prefix}:`)) return undefined;
   const parts = key.slice(prefix.length + 1).split(':', 6);
   if (parts.length !== 4 && parts.length !== 5) return undefined;
-  const [method, route, identifier, limiter, window] = parts;
+  const [method, route, written, limiter, window] = parts;
   if (!/^[A-Z]+$/.test(method) || route === '' || limiter === '') return undefined;
   if (window !== undefined && !/^\d+$/.test(window)) return undefined;
+  // On a cluster the identifier is the key's hash tag (config/key-placement.ts); identifiers never hold a brace.
+  const identifier = written.startsWith('{') && written.endsWith('}') ? written.slice(1, -1) : written;
   return { method, route, identifier, limiter, window: window === undefined ? undefined : Number(window) };
 }
 
@@ -96,6 +101,7 @@ export class StrategyKeys {
   constructor(
     readonly prefix: string,
     strategy: KeyedStrategy,
+    readonly placement: KeyPlacement = 'flat',
   ) {
     this.route = routeInKey(strategy.path);
     this.limiter = limiterInKey(strategy.algorithm, strategy.windowMs);
@@ -106,7 +112,7 @@ export class StrategyKeys {
 
   /** What the plugin passes to @upstash/ratelimit as its identifier (its prefix adds `<prefix>:`). */
   limiterKey(method: string, identifier: string): string {
-    return `${method}:${this.route}:${identifier}:${this.limiter}`;
+    return `${method}:${this.route}:${identifierInKey(identifier, this.placement)}:${this.limiter}`;
   }
 
   /** The whole key (before any window number) of one caller. */

@@ -10,6 +10,7 @@ import { parsePathPattern, type PathPattern } from './path-pattern';
 import type { Algorithm, Mode } from './config-literals';
 import type { RateLimitConfig, StrategyConfig } from './schema';
 import { parseStoreUrl, type StoreAddress } from './store-address';
+import { keyPlacementOf, type KeyPlacement } from './key-placement';
 
 /** How a rule counts: the algorithm, its tokens and refill (default applied) and the window. */
 export interface Limit {
@@ -41,6 +42,8 @@ export interface CompiledConfig extends RateLimitConfig {
   readonly rules: readonly Rule[];
   /** Where `url` points, parsed; undefined without a url (the embedded store of development). */
   readonly storeAddress: StoreAddress | undefined;
+  /** How the keys sit in that store (a Redis Cluster's are hash-tagged). */
+  readonly placement: KeyPlacement;
 }
 
 function compileStoreAddress(url: string | undefined): StoreAddress | undefined {
@@ -51,7 +54,7 @@ function compileStoreAddress(url: string | undefined): StoreAddress | undefined 
   return parsed.address;
 }
 
-function compileRule(config: RateLimitConfig, strategy: StrategyConfig, index: number): Rule {
+function compileRule(config: RateLimitConfig, placement: KeyPlacement, strategy: StrategyConfig, index: number): Rule {
   const field = `strategy[${index}]`;
   // The schema refuses both; a config that skipped it still gets an error naming the field.
   const path = parsePathPattern(strategy.path);
@@ -67,12 +70,14 @@ function compileRule(config: RateLimitConfig, strategy: StrategyConfig, index: n
     keyMethod: compileKeyMethod(methods),
     path,
     limit: { algorithm, tokens, refillRate, window },
-    keys: new StrategyKeys(config.prefix, { methods, path: strategy.path, algorithm, windowMs: window.milliseconds }),
+    keys: new StrategyKeys(config.prefix, { methods, path: strategy.path, algorithm, windowMs: window.milliseconds }, placement),
     debug: strategy.debug === true || strategy.debug === 'true',
     mode: strategy.mode ?? config.mode,
   };
 }
 
 export function compileConfig(config: RateLimitConfig): CompiledConfig {
-  return { ...config, rules: config.strategy.map((strategy, index) => compileRule(config, strategy, index)), storeAddress: compileStoreAddress(config.url) };
+  const storeAddress = compileStoreAddress(config.url);
+  const placement = keyPlacementOf(storeAddress);
+  return { ...config, rules: config.strategy.map((strategy, index) => compileRule(config, placement, strategy, index)), storeAddress, placement };
 }

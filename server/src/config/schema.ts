@@ -158,6 +158,8 @@ const optionsShape = {
     .string({ error: 'must be a string' })
     .min(1, { error: 'must not be empty' })
     .regex(/^[^\s*?[\]\\]*$/, { error: 'must not contain spaces or the glob characters * ? [ ] \\' })
+    // A brace would make part of the prefix a Redis Cluster hash tag, moving keys that must share a slot apart.
+    .regex(/^[^{}]*$/, { error: 'must not contain { or } (Redis Cluster hash-tag braces)' })
     .default('@cms')
     .meta({ description: 'Store keys are <prefix>:<method>:<route>:<identifier>:<limiter> (see the README).' }),
   analytics: z.boolean({ error: 'must be true or false' }).default(false).meta({ description: "Record allowed/blocked events with @upstash/ratelimit's analytics." }),

@@ -14,10 +14,8 @@ import type { HeaderValueHasher } from '../http/header-privacy';
 import type { Identity } from '../http/identify';
 import { ipIdentifier, MAX_IDENTIFIER_LENGTH, normaliseIdentifier } from '../http/normalise-identifier';
 import { USER_SOURCE } from '../http/verified-caller';
-import { headerMember } from './deny-members';
+import { headerMember, MAX_LIFTABLE_MEMBER_LENGTH } from './deny-members';
 
-/** Longer than any member the plugin writes (a header name and a 128-character identifier). */
-export const MAX_MEMBER_LENGTH = 300;
 const MAX_VALUE_LENGTH = 1024;
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
 /** What identifiers are made of (normalise-identifier.ts) plus the `=` and `%` of their prefixes and escapes. */
@@ -109,8 +107,13 @@ export function parseDenyRequest(context: DenyContext, body: unknown): DenyTarge
   return { member: target.member, durationMs };
 }
 
-/** The member of a lift request (any member, console-added ones included), or a DenyInputError. */
+/**
+ * The member of a lift request, or a DenyInputError: any member the listing shows, console-added
+ * ones included, whatever characters they hold (a lift only ever names a member to remove).
+ */
 export function parseLiftRequest(body: unknown): string {
   const member = typeof body === 'object' && body !== null ? (body as { member?: unknown }).member : undefined;
-  return text(member, 'member', MAX_MEMBER_LENGTH);
+  if (typeof member !== 'string' || member.length === 0) return fail('member must be a non-empty string');
+  if (member.length > MAX_LIFTABLE_MEMBER_LENGTH) return fail(`member must be at most ${MAX_LIFTABLE_MEMBER_LENGTH} characters`);
+  return member;
 }

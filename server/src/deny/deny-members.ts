@@ -9,6 +9,7 @@
 // principal `user=<id>` or `token=<id>`. None of the three keys is a counter key (parseKey needs 4-5 parts).
 import { isIPv6 } from 'node:net';
 import type { Identity, IpIdentity } from '../http/identify';
+import type { KeyPlacement } from '../config/key-placement';
 
 export interface DenyListKeys {
   /** SET of denied members, the library's and the console's key. */
@@ -19,7 +20,17 @@ export interface DenyListKeys {
   readonly meta: string;
 }
 
-export const denyListKeys = (prefix: string): DenyListKeys => ({ all: `${prefix}:denyList:all`, until: `${prefix}:denyList:until`, meta: `${prefix}:denyList:meta` });
+/**
+ * The longest member the admin API lifts (and lists): 16 KiB, Node's default limit on a request's
+ * whole head, so any member a request could match, console-written user agents included.
+ */
+export const MAX_LIFTABLE_MEMBER_LENGTH = 16 * 1024;
+
+/** The list's keys; on a Redis Cluster they share one hash tag, so one script reads all three (config/key-placement.ts). */
+export function denyListKeys(prefix: string, placement: KeyPlacement = 'flat'): DenyListKeys {
+  const stem = placement === 'flat' ? `${prefix}:denyList` : `{${prefix}:denyList}`;
+  return { all: `${stem}:all`, until: `${stem}:until`, meta: `${stem}:meta` };
+}
 
 /** The member of a header's identifier (hashed or normalised, as keyed). */
 export const headerMember = (header: string, identifier: string): string => `header.${header}:${identifier}`;

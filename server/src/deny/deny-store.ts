@@ -2,13 +2,18 @@
 // console read, with our expiry and who/when beside it, in one transaction), lifting one (any
 // member, console-added ones included), and listing the members with their metadata, bounded: one
 // SSCAN pass of at most `maxMembers` members and 20 calls, then one HMGET and one ZMSCORE for those.
+// Who added a member is kept as the admin's id, never their email: the meta HASH is readable with
+// the store's Read Only token, which the README says to assume public (README, "What the store
+// holds, and who can read it"). A member longer than MAX_LIFTABLE_MEMBER_LENGTH is left out of the listing:
+// it can match no request (no header Node accepts is that long) and the lift would refuse it.
 import type { Redis } from '@upstash/redis';
 import type { DeniedCaller, DenyListReport } from '../admin-api/usage-types';
 import type { DenyListKeys } from './deny-members';
-import { memberKind } from './deny-members';
+import { MAX_LIFTABLE_MEMBER_LENGTH, memberKind } from './deny-members';
 
 interface DenyMeta {
-  readonly by: string;
+  /** The id of the admin user who added it (absent: added from code with no admin). */
+  readonly adminId?: string;
   readonly at: number;
 }
 
@@ -39,8 +44,8 @@ export async function liftDenied(redis: Redis, keys: DenyListKeys, member: strin
 function readMeta(value: unknown): Partial<DenyMeta> {
   const parsed = typeof value === 'string' ? safeJson(value) : value;
   if (typeof parsed !== 'object' || parsed === null) return {};
-  const { by, at } = parsed as Record<string, unknown>;
-  return { ...(typeof by === 'string' ? { by } : {}), ...(typeof at === 'number' ? { at } : {}) };
+  const { adminId, at } = parsed as Record<string, unknown>;
+  return { ...(typeof adminId === 'string' ? { adminId } : {}), ...(typeof at === 'number' ? { at } : {}) };
 }
 
 function safeJson(text: string): unknown {
@@ -55,13 +60,18 @@ export async function listDenied(redis: Redis, keys: DenyListKeys, now: number, 
   const members: string[] = [];
   let cursor = '0';
   let calls = 0;
+  let unlisted = false;
   do {
     const [next, batch] = await redis.sscan(keys.all, cursor, { count: SCAN_BATCH });
     cursor = String(next);
     calls += 1;
-    for (const member of batch) if (members.length < maxMembers) members.push(String(member));
+    for (const member of batch.map(String)) {
+      if (member.length > MAX_LIFTABLE_MEMBER_LENGTH) unlisted = true;
+      else if (members.length < maxMembers) members.push(member);
+    }
   } while (cursor !== '0' && members.length < maxMembers && calls < MAX_SCAN_CALLS);
-  if (members.length === 0) return { members: [], totalExact: true };
+  const totalExact = cursor === '0' && !unlisted;
+  if (members.length === 0) return { members: [], totalExact };
   const pipeline = redis.pipeline();
   pipeline.hmget(keys.meta, ...members);
   pipeline.zmscore(keys.until, members);
@@ -75,5 +85,5 @@ export async function listDenied(redis: Redis, keys: DenyListKeys, now: number, 
     denied.push({ member, kind: memberKind(member), ...meta, ...(until === undefined || until === null ? {} : { until: Number(until) }) });
   });
   denied.sort((a, b) => (b.at ?? 0) - (a.at ?? 0) || a.member.localeCompare(b.member));
-  return { members: denied, totalExact: cursor === '0' };
+  return { members: denied, totalExact };
 }

@@ -15,7 +15,12 @@ export type HashHeaderValues = 'credentials' | 'always' | 'never';
 export type HeaderValueHasher = ((value: string) => string) | undefined;
 
 const CREDENTIAL_NAMES = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-api-key', 'api-key', 'x-auth-token']);
-const CREDENTIAL_WORDS = /token|secret|key|auth/;
+/**
+ * Words of credential header names. Wide on purpose: hashing a header that is no credential only
+ * hides its value on the page, keeping a credential raw would publish it (`x-session-id`,
+ * `x-password`, `x-jwt`, `x-signature` were once kept raw).
+ */
+const CREDENTIAL_WORDS = /token|secret|key|auth|session|sid|pass|jwt|sig|cred|cookie|bearer/;
 
 /** Whether a (lower-case) header name looks like it carries a credential. */
 export function looksLikeCredential(header: string): boolean {

@@ -15,7 +15,8 @@
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
-import type { RateLimitConfig } from '../config/schema';
+import type { CompiledConfig } from '../config/rules';
+import { eventsPrefix } from '../config/key-placement';
 import { BlockedCache } from '../limiter/blocked-cache';
 import { ForeignLiveLimitError, ForeignLiveLimitWarnings, invalidLimitAnswer, scriptFailure } from '../limiter/foreign-live-limit';
 import { isValidLimit } from '../config/bounds';
@@ -115,7 +116,7 @@ export class RateLimiter {
   private readonly foreignLimits: ForeignLiveLimitWarnings;
 
   constructor(
-    private readonly config: RateLimitConfig,
+    private readonly config: CompiledConfig,
     private readonly rules: readonly CompiledRule[],
     private readonly logger: RateLimitLogger,
     private readonly refuse: RefusalResponder,
@@ -137,11 +138,11 @@ export class RateLimiter {
       );
     }
     this.refunds = new TokenRefunds(rules.map((rule) => rule.limiter));
-    this.events = config.analytics ? new DecisionEvents(redis, config.prefix) : undefined;
+    this.events = config.analytics ? new DecisionEvents(redis, eventsPrefix(config.prefix, config.placement)) : undefined;
     this.shadowLog = new ShadowLog(logger);
     this.lastLimits = new LastSeenLimits(rules.map((rule) => rule.limit.tokens));
     this.foreignLimits = new ForeignLiveLimitWarnings(logger);
-    this.denyList = config.denyList ? new DenyCheck(scripts, denyListKeys(config.prefix), config.denyCacheMs, config.blockedCacheSize) : undefined;
+    this.denyList = config.denyList ? new DenyCheck(scripts, denyListKeys(config.prefix, config.placement), config.denyCacheMs, config.blockedCacheSize) : undefined;
   }
 
   /**
@@ -285,7 +286,7 @@ export class RateLimiter {
   /** A verifier that fails (its database is down) leaves the request limited by IP, never unlimited. */
   private async verifiedCaller(ctx: Context): Promise<VerifiedCaller | undefined> {
     try {
-      return await this.verifyCaller?.(ctx);
+      return await this.verifyCaller?.(ctx, this.ipIdentity(ctx).id);
     } catch {
       return undefined;
     }

@@ -10,7 +10,10 @@ export interface VerifiedCaller {
   readonly id: string;
 }
 
-/** Resolves the request's verified principal, or undefined when it has none (or it does not verify). */
-export type CallerVerifier = (ctx: Context) => Promise<VerifiedCaller | undefined>;
+/**
+ * Resolves the request's verified principal, or undefined when it has none (or it does not verify).
+ * `ip` is the request's IP as the limiter keys it, for a verifier that bounds its work per caller.
+ */
+export type CallerVerifier = (ctx: Context, ip: string) => Promise<VerifiedCaller | undefined>;
 
 export const USER_SOURCE = 'user';

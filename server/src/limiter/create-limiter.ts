@@ -4,7 +4,7 @@
 // algorithm without the library's per-call wrapping (DirectRatelimit below).
 import { Ratelimit } from '@upstash/ratelimit';
 import type { Rule } from '../config/rules';
-import { readLiveLimitAt } from './live-limit-scope';
+import { contextPerSlot, readLiveLimitAt, type ContextOf } from './live-limit-scope';
 import type { LibraryScriptClient } from './script-client';
 
 type Window = Parameters<typeof Ratelimit.fixedWindow>[1];
@@ -23,8 +23,13 @@ type LimitResponse = Awaited<ReturnType<Ratelimit['limit']>>;
  */
 class DirectRatelimit extends Ratelimit {
   private readonly algorithm = this.limiter();
+  /** The context a key is counted in (live-limit-scope.ts: one per slot on a Redis Cluster). */
+  contextOf: ContextOf = () => this.ctx as unknown as ReturnType<ContextOf>;
 
-  override limit = (identifier: string, options?: { rate?: number }): Promise<LimitResponse> => this.algorithm.limit(this.ctx, `${this.prefix}:${identifier}`, options?.rate);
+  override limit = (identifier: string, options?: { rate?: number }): Promise<LimitResponse> => {
+    const key = `${this.prefix}:${identifier}`;
+    return this.algorithm.limit(this.contextOf(key) as unknown as DirectRatelimit['ctx'], key, options?.rate);
+  };
 }
 
 /** The library's algorithm for a rule's limit. */
@@ -45,5 +50,7 @@ export function createLimiter(rule: Pick<Rule, 'limit' | 'keys'>, redis: Library
   // The plugin keeps its own bounded block cache and its own timeout (see http/middleware.ts), and
   // records analytics itself once a request's verdict is known (http/decision-events.ts).
   const ratelimit = new DirectRatelimit({ redis, limiter: algorithmOf(rule.limit), prefix: keys.prefix, analytics: false, ephemeralCache: false, timeout: 0, dynamicLimits: true });
-  return readLiveLimitAt(ratelimit, keys.liveLimitScope());
+  readLiveLimitAt(ratelimit, keys.liveLimitScope());
+  if (keys.placement === 'slotted') ratelimit.contextOf = contextPerSlot(ratelimit, keys.liveLimitScope());
+  return ratelimit;
 }

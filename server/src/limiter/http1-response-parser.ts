@@ -1,6 +1,10 @@
 // Reads one HTTP/1.1 response from the bytes of a keep-alive connection, however they are split:
 // status line and headers, then a body framed by Content-Length, by chunked encoding, or by the
 // connection closing. Interim 1xx responses are skipped. Pure: sockets live in store-connection.ts.
+// Every byte it keeps is bounded: the head by MAX_HEAD_BYTES, everything after it (the body and a
+// chunked body's size lines and trailers) by the `maxAnswerBytes` it is built with, checked before
+// the bytes are kept: a declared Content-Length or chunk size over the bound is refused at once,
+// and a body framed by the close as it arrives.
 
 export interface Http1Response {
   readonly status: number;
@@ -23,12 +27,24 @@ const MAX_HEAD_BYTES = 64 * 1024;
 
 type BodyFraming = { kind: 'length'; remaining: number } | { kind: 'chunked'; phase: 'size' | 'data' | 'data-end' | 'trailers'; remaining: number } | { kind: 'close' };
 
+/** An answer over the parser's bound: the connection cannot be used past it. */
+export class StoreAnswerTooLargeError extends Error {
+  constructor(maxAnswerBytes: number, seen: string) {
+    super(`the key-value store answered more than the plugin reads in one answer (${maxAnswerBytes} bytes): ${seen}`);
+    this.name = 'StoreAnswerTooLargeError';
+  }
+}
+
 export class Http1ResponseParser {
   private pending: Buffer = Buffer.alloc(0);
+  /** Bytes of the current response read after its head: its body and a chunked body's framing. */
+  private answerBytes = 0;
   private status = 0;
   private keepAlive = true;
   private framing: BodyFraming | undefined;
   private bodyParts: Buffer[] = [];
+
+  constructor(private readonly maxAnswerBytes: number) {}
 
   /** Feeds bytes; returns the response once it is complete. Bytes past its end are a protocol error. */
   push(chunk: Buffer): Http1Response | undefined {
@@ -71,6 +87,7 @@ export class Http1ResponseParser {
       if (name === 'content-length') {
         if (!/^\d+$/.test(value)) throw new Http1ProtocolError(`Content-Length ${JSON.stringify(value)}`);
         contentLength = Number(value);
+        if (contentLength > this.maxAnswerBytes) throw new StoreAnswerTooLargeError(this.maxAnswerBytes, `Content-Length ${value}`);
       } else if (name === 'transfer-encoding') chunked = value.split(',').pop()!.trim() === 'chunked';
       else if (name === 'connection') keepAlive = value.includes('close') ? false : value.includes('keep-alive') || keepAlive;
     }
@@ -107,7 +124,12 @@ export class Http1ResponseParser {
         framing.phase = 'data-end';
       }
       const lineEnd = this.pending.indexOf(LINE_END);
-      if (lineEnd < 0) return undefined;
+      if (lineEnd < 0) {
+        this.count(this.pending.length, 'a chunked body');
+        return undefined;
+      }
+      this.count(lineEnd + LINE_END.length, 'a chunked body');
+      this.answerBytes += lineEnd + LINE_END.length;
       const line = this.pending.toString('latin1', 0, lineEnd);
       this.pending = this.pending.subarray(lineEnd + LINE_END.length);
       if (framing.phase === 'data-end') {
@@ -116,7 +138,8 @@ export class Http1ResponseParser {
       } else if (framing.phase === 'size') {
         const size = /^([0-9a-fA-F]+)(?:;.*)?$/.exec(line.trim());
         if (!size) throw new Http1ProtocolError(`a chunk size ${JSON.stringify(line.slice(0, 20))}`);
-        framing.remaining = parseInt(size[1], 16);
+        framing.remaining = size[1].length > 12 ? Infinity : parseInt(size[1], 16);
+        this.count(framing.remaining, `a chunk of ${size[1].length > 12 ? 'over 2^48' : framing.remaining} bytes`);
         framing.phase = framing.remaining === 0 ? 'trailers' : 'data';
       } else if (line === '') {
         return this.complete(this.keepAlive);
@@ -124,9 +147,16 @@ export class Http1ResponseParser {
     }
   }
 
+  /** Refuses the answer when `more` bytes after those already read would pass the bound. */
+  private count(more: number, what: string): void {
+    if (this.answerBytes + more > this.maxAnswerBytes) throw new StoreAnswerTooLargeError(this.maxAnswerBytes, `${what}, after ${this.answerBytes} bytes`);
+  }
+
   /** Moves `count` bytes from the unread input to the body. */
   private takeBody(count: number): number {
     if (count > 0) {
+      this.count(count, 'a body');
+      this.answerBytes += count;
       this.bodyParts.push(this.pending.subarray(0, count));
       this.pending = this.pending.subarray(count);
     }
@@ -139,6 +169,7 @@ export class Http1ResponseParser {
     this.framing = undefined;
     this.bodyParts = [];
     this.status = 0;
+    this.answerBytes = 0;
     return response;
   }
 }

@@ -12,6 +12,8 @@
 // tests/unit/plugin/live-limit-key-reaches-the-library-scripts.test.ts drives the real library and
 // asserts the exact keys its scripts receive, so an upgrade that changes any of this fails loudly.
 import type { Ratelimit } from '@upstash/ratelimit';
+import { CLUSTER_SLOTS, slotOf, slotTag, slotTags } from '../config/cluster-slots';
+import type { KeyPlacement } from '../config/key-placement';
 
 /** What the library appends to the context prefix to name the dynamic-limit key. */
 const LIBRARY_DYNAMIC_LIMIT_SUFFIX = ':dynamic:global';
@@ -19,9 +21,42 @@ const LIBRARY_DYNAMIC_LIMIT_SUFFIX = ':dynamic:global';
 /** The store key holding a strategy's live limit, for its live-limit scope. */
 export const liveLimitKey = (scope: string): string => `${scope}${LIBRARY_DYNAMIC_LIMIT_SUFFIX}`;
 
+/** On a Redis Cluster, the scope of the copy of a live limit kept in one slot (config/key-placement.ts). */
+const slotScope = (scope: string, tag: string): string => `${scope}:{${tag}}`;
+
+/**
+ * Every key holding a strategy's live limit: the one key, or on a cluster one copy per slot (16,384
+ * keys, written together by the admin API: live limits change seldom, counters on every request).
+ */
+export function liveLimitKeys(scope: string, placement: KeyPlacement): string[] {
+  return placement === 'flat' ? [liveLimitKey(scope)] : slotTags().map((tag) => liveLimitKey(slotScope(scope, tag)));
+}
+
+/** The key the admin API reads a strategy's live limit back from: the one key, or the first slot's copy. */
+export const liveLimitReadKey = (scope: string, placement: KeyPlacement): string => liveLimitKey(placement === 'flat' ? scope : slotScope(scope, slotTag(0)));
+
+/** The library's per-call context (what its algorithms read the live-limit key's prefix from). */
+export type LimiterContext = { prefix?: string } & Record<string, unknown>;
+
+/** What a limiter counts a key in: its one context, or on a cluster the context of the key's slot. */
+export type ContextOf = (key: string) => LimiterContext;
+
 /** Makes `limiter` (built with `dynamicLimits: true`) read its live limit at `liveLimitKey(scope)`. */
 export function readLiveLimitAt(limiter: Ratelimit, scope: string): Ratelimit {
-  const context = (limiter as unknown as { ctx: { prefix?: string } }).ctx;
+  const context = (limiter as unknown as { ctx: LimiterContext }).ctx;
   context.prefix = scope;
   return limiter;
+}
+
+/**
+ * On a cluster, the context to count each key in: `limiter`'s own (see readLiveLimitAt), with its
+ * live limit read from the copy in the key's slot; made once per slot, when first needed.
+ */
+export function contextPerSlot(limiter: Ratelimit, scope: string): ContextOf {
+  const context = (limiter as unknown as { ctx: LimiterContext }).ctx;
+  const perSlot = new Array<LimiterContext | undefined>(CLUSTER_SLOTS);
+  return (key) => {
+    const slot = slotOf(key);
+    return (perSlot[slot] ??= { ...context, prefix: slotScope(scope, slotTag(slot)) });
+  };
 }

@@ -37,12 +37,12 @@ interface ProbeGroup {
 }
 
 /** The key groups of one request's scripts, for the probe caller at `now`. */
-export function probeGroups(config: Pick<CompiledConfig, 'prefix' | 'rules' | 'denyList'>, now: number): ProbeGroup[] {
+export function probeGroups(config: Pick<CompiledConfig, 'prefix' | 'rules' | 'denyList' | 'placement'>, now: number): ProbeGroup[] {
   const [rule] = config.rules;
   const counters = rule ? rule.keys.counterKeys(rule.methods[0], PROBE_IDENTIFIER, now) : [`${config.prefix}:${PROBE_IDENTIFIER}`];
   const groups: ProbeGroup[] = [{ keys: rule ? [...counters, liveLimitKey(rule.keys.liveLimitScope())] : counters, written: counters.length }];
   if (config.denyList) {
-    const deny = denyListKeys(config.prefix);
+    const deny = denyListKeys(config.prefix, config.placement);
     groups.push({ keys: [deny.all, deny.until, deny.meta], written: 0 });
   }
   return groups;
@@ -60,7 +60,7 @@ function adviceFor(reason: string, onRedis: boolean): string {
   return "check the plugin config's url and the Redis user's ACL";
 }
 
-export async function checkStore(redis: Redis, config: Pick<CompiledConfig, 'prefix' | 'rules' | 'denyList' | 'storeAddress'>, now = Date.now()): Promise<StoreCheck> {
+export async function checkStore(redis: Redis, config: Pick<CompiledConfig, 'prefix' | 'rules' | 'denyList' | 'placement' | 'storeAddress'>, now = Date.now()): Promise<StoreCheck> {
   try {
     await Promise.all(probeGroups(config, now).map(({ keys, written }) => redis.eval(PROBE_SCRIPT, [...keys], [written])));
     return { ok: true };

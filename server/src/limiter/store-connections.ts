@@ -22,6 +22,11 @@ export interface StoreConnectionOptions {
   readonly maxConnections: number;
   /** An idle connection older than this is not reused (servers close idle ones: Node's after 5 s). */
   readonly idleReuseMs: number;
+  /**
+   * The most bytes one answer may have after its head; a larger one fails its call as a store
+   * failure (StoreAnswerTooLargeError's sentence) and its connection is dropped.
+   */
+  readonly maxAnswerBytes: number;
   /** Extra TLS options for `https:` stores (a private CA, for instance). */
   readonly tls?: tls.ConnectionOptions;
 }
@@ -91,7 +96,7 @@ export class StoreConnections {
     socket.setNoDelay(true);
     // Idle connections must not keep the process alive; a call's deadline timer does while it waits.
     socket.unref();
-    const connection: Connection = { socket, parser: new Http1ResponseParser(), idleSince: 0 };
+    const connection: Connection = { socket, parser: new Http1ResponseParser(this.options.maxAnswerBytes), idleSince: 0 };
     this.open++;
     socket.on('data', (chunk: Buffer) => this.received(connection, chunk));
     socket.on('end', () => this.ended(connection));

@@ -21,6 +21,15 @@ type StoreAnswer = UpstashResponse<unknown> | UpstashResponse<unknown>[];
 
 /** Connections to the store at most; more concurrent batches wait for one. */
 const MAX_CONNECTIONS = 64;
+/**
+ * The most bytes one store answer may have. The request path's answers are a few hundred bytes (a
+ * pipeline of one script reply per strategy and the deny check); the largest the plugin asks for
+ * are the admin page's: a SCAN batch of 5000 keys (usage-service.ts), each at most about 2 KiB
+ * (a 128-character prefix, a 512-character path pattern escaped, a 128-character identifier), so
+ * 10 MiB at worst, and the deny list's 1000 members with their metadata, under 1 MiB. A store
+ * answering more is not one this plugin can use: the call fails as a store failure.
+ */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
 /** Below Node's default 5 s keep-alive timeout, so the server never closes a connection we reuse. */
 const IDLE_REUSE_MS = 4000;
 
@@ -35,7 +44,7 @@ export class PipeliningRequester implements Requester {
 
   constructor(url: string, token: string, timeoutMs: number) {
     this.endpoint = new URL(url.endsWith('/') ? url : `${url}/`);
-    this.connections = new StoreConnections(this.endpoint, timeoutMs, { maxConnections: MAX_CONNECTIONS, idleReuseMs: IDLE_REUSE_MS });
+    this.connections = new StoreConnections(this.endpoint, timeoutMs, { maxConnections: MAX_CONNECTIONS, idleReuseMs: IDLE_REUSE_MS, maxAnswerBytes: MAX_ANSWER_BYTES });
     this.fixedHeaders = `host: ${this.endpoint.host}\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\n`;
   }
 

@@ -13,6 +13,7 @@ import { reportBoot } from './boot-report';
 import { permissiveProxyWarning } from './proxy-warning';
 import { strapiRefusal } from './refusal';
 import { strapiCallerVerifier, type VerifyingStrapi } from './verify-caller';
+import { strapiAdminNames } from './admin-names';
 
 const PLUGIN_UID = 'plugin::ratelimit';
 const MIDDLEWARE_UID = `${PLUGIN_UID}.limit`;
@@ -107,7 +108,7 @@ export const strapiServerPlugin = {
   routes: { admin: { type: 'admin', routes: adminRoutes } },
   controllers: {
     usage: ({ strapi }: { strapi: StrapiLike }) => usageController(() => limiterFor(strapi)),
-    deny: ({ strapi }: { strapi: StrapiLike }) => denyController(() => limiterFor(strapi)),
+    deny: ({ strapi }: { strapi: StrapiLike }) => denyController(() => limiterFor(strapi), strapiAdminNames(strapi)),
   },
   middlewares: {
     limit: (_options: unknown, { strapi }: { strapi: StrapiLike }): Middleware => limiterFor(strapi),

@@ -7,11 +7,15 @@
 // authentication reads it once more when the route needs it), and each verdict, good or bad, is
 // remembered for VERDICT_TTL_MS (bounded): a flood carrying one credential, even a bogus one the
 // block cache answers, costs one verification per credential and period, not one per request. A
-// revoked or expired credential so keeps its own budget for at most that long.
+// revoked or expired credential so keeps its own budget for at most that long. Floods of distinct
+// credentials: one that cannot be Strapi's (credential-shape.ts) is not verified at all, and an IP
+// looks up at most a bounded number of unknown API tokens per period (token-lookup-budget.ts).
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { CallerVerifier, VerifiedCaller } from '../http/verified-caller';
 import { BoundedExpiringMap } from '../limiter/bounded-expiring-map';
+import { credentialShape } from './credential-shape';
+import { TokenLookupBudget } from './token-lookup-budget';
 
 export const VERDICT_TTL_MS = 10_000;
 const VERDICT_CAPACITY = 10_000;
@@ -37,9 +41,6 @@ function bearerToken(ctx: Context): string | undefined {
   return parts.length === 2 && parts[0].toLowerCase() === 'bearer' && parts[1] !== '' ? parts[1] : undefined;
 }
 
-/** A JWT has three dot-separated parts; API tokens are hex and have none. */
-const looksLikeJwt = (token: string): boolean => token.split('.').length === 3;
-
 async function verifyJwt(jwt: JwtService | undefined, token: string): Promise<VerifiedCaller | undefined> {
   if (!jwt) return undefined;
   const payload = await jwt.verify(token).catch(() => undefined);
@@ -54,23 +55,34 @@ async function verifyApiToken(tokens: ApiTokenService | undefined, token: string
   return { kind: 'token', id: String(record.id) };
 }
 
+const NONE: Promise<undefined> = Promise.resolve(undefined);
+
 export function strapiCallerVerifier(strapi: VerifyingStrapi): CallerVerifier {
   // Resolved on first use (services exist once Strapi has registered its plugins), then kept.
   let services: { jwt: JwtService | undefined; tokens: ApiTokenService | undefined } | undefined;
   const verdicts = new BoundedExpiringMap<Promise<VerifiedCaller | undefined>>(VERDICT_CAPACITY);
-  return (ctx) => {
+  const lookups = new TokenLookupBudget();
+  return (ctx, ip) => {
     const token = bearerToken(ctx);
-    if (token === undefined) return Promise.resolve(undefined);
+    const shape = token === undefined ? undefined : credentialShape(token);
+    if (token === undefined || shape === undefined) return NONE;
     // Keyed by a digest: the map holds no credential, and a long one costs no more memory than a short one.
     const key = createHash('sha256').update(token).digest('base64');
     const now = Date.now();
     const known = verdicts.get(key, now);
     if (known) return known;
+    // Not remembered: the same token is looked up once the caller's budget allows it again.
+    if (shape === 'api-token' && !lookups.take(ip, now)) return NONE;
     services ??= {
       jwt: strapi.plugin?.('users-permissions')?.service('jwt') as JwtService | undefined,
       tokens: strapi.service?.('admin::api-token-content-api') as ApiTokenService | undefined,
     };
-    const verdict = looksLikeJwt(token) ? verifyJwt(services.jwt, token) : verifyApiToken(services.tokens, token);
+    const verdict = shape === 'jwt' ? verifyJwt(services.jwt, token) : verifyApiToken(services.tokens, token);
+    if (shape === 'api-token') {
+      verdict.then((caller) => {
+        if (caller) lookups.giveBack(ip, Date.now());
+      }, () => undefined);
+    }
     // Concurrent requests with one credential share one verification; a failed one (the database
     // is down) is not remembered, so the next request tries again.
     verdicts.set(key, verdict, now + VERDICT_TTL_MS);

@@ -6,8 +6,8 @@
 import fc from 'fast-check';
 import type { Caller } from '../../../mock/kv-rest/engine';
 import { engineUnderTest, type EngineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
-import { plain, type Plain } from '../../support/plain-replies';
-import { RedisClient } from '../../support/redis-client';
+import { plain, type Plain } from '../../fixtures/plain-replies';
+import { RedisClient } from '../../fixtures/redis-client';
 import { ThrowawayRedisServer } from '../../fixtures/redis-server';
 import { describeWithRedisBinary } from '../../support/installed-program';
 import { executeAsSent } from '../../support/engine-commands';

@@ -7,7 +7,7 @@
 import type { KvRestServer } from '../../../mock';
 import { postJson, startServer } from '../../support/kv-servers';
 import { describeWithRedisBinary } from '../../support/installed-program';
-import type { Plain } from '../../support/plain-replies';
+import type { Plain } from '../../fixtures/plain-replies';
 import { useOwnRedisClient } from '../../support/redis-client';
 
 const KEEPER = [

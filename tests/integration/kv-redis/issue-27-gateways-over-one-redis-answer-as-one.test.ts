@@ -7,7 +7,7 @@ import { MockCliProcess, type MockExit } from '../../fixtures/mock-cli';
 import { freePort } from '../../fixtures/ports';
 import { ThrowawayRedisServer } from '../../fixtures/redis-server';
 import { describeWithRedisBinary } from '../../support/installed-program';
-import { RedisClient } from '../../support/redis-client';
+import { RedisClient } from '../../fixtures/redis-client';
 
 const TOKEN = 'issue-27-standard-token';
 const READONLY_TOKEN = 'issue-27-read-only-token';

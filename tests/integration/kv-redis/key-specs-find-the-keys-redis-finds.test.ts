@@ -4,7 +4,7 @@
 // keywords present, missing or last, SORT's STORE, SET ... GET, BITFIELD, MIGRATE KEYS.
 import fc from 'fast-check';
 import { keyReferences, redis70CommandInfo, redis70CommandNames } from '../../../mock/kv-rest/key-specs';
-import type { Plain } from '../../support/plain-replies';
+import type { Plain } from '../../fixtures/plain-replies';
 import { useOwnRedisClient } from '../../support/redis-client';
 import { describeWithRedisBinary } from '../../support/installed-program';
 

@@ -3,9 +3,9 @@
 // REQUIRE_REDIS=1 so that a missing server is a failure, not a skip).
 import { DIFFERENTIAL_SCENARIOS } from './differential-cases';
 import { engineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
-import type { Plain } from '../../support/plain-replies';
+import type { Plain } from '../../fixtures/plain-replies';
 import { describeWithRedisOfTheRun } from '../../support/installed-program';
-import { RedisClient } from '../../support/redis-client';
+import { RedisClient } from '../../fixtures/redis-client';
 
 /** A database of its own on the shared server, so other suites' keys never show up here. */
 const DATABASE = '13';

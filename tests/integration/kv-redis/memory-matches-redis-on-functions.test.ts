@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { useOwnRedisClient } from '../../support/redis-client';
 import { describeWithRedisBinary } from '../../support/installed-program';
 import { engineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
-import type { Plain } from '../../support/plain-replies';
+import type { Plain } from '../../fixtures/plain-replies';
 
 const LIBRARIES: readonly string[] = [
   "#!lua name=libA\nredis.register_function('echo', function(keys, args) return args[1] end)",

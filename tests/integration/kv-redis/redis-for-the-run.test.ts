@@ -1,6 +1,6 @@
 // `npm test` on a machine with redis-server installed runs the redis suites without any set-up (issue 16
 // item 12): with REDIS_URL unset, the global setup starts a throwaway server and points REDIS_URL at it.
-import { RedisClient } from '../../support/redis-client';
+import { RedisClient } from '../../fixtures/redis-client';
 import { startRedisForTheRun, stopRedisForTheRun } from '../../support/redis-for-the-run';
 import { describeWithRedisBinary } from '../../support/installed-program';
 

@@ -1,7 +1,7 @@
 // Seed Area B, Server-Sent Events: /monitor and /subscribe (and /psubscribe) line shapes, and
 // /publish reaching subscribers.
 import type { KvRestServer } from '../../../mock';
-import { eventually } from '../../support/eventually';
+import { eventually } from '../../fixtures/eventually';
 import { call, describeEachEngine, startServer } from '../../support/kv-servers';
 
 /** Opens an SSE route and collects its `data:` lines until aborted. */

@@ -4,7 +4,7 @@
 // forever. An engine that emits before resolving stands for that chunk here.
 import { startKvRestServer, type Engine, type KvRestServer } from '../../../mock';
 import type { Subscription } from '../../../mock/kv-rest/engine';
-import { eventually } from '../../support/eventually';
+import { eventually } from '../../fixtures/eventually';
 
 /** An engine whose streams emit their first events before their subscription resolves. */
 function eagerEngine(closed: string[]): Engine {

@@ -4,7 +4,7 @@
 // `client-output-buffer-limit pubsub`; a pipeline's response is bounded too.
 import { connect, type Socket } from 'node:net';
 import type { KvRestServer } from '../../../mock';
-import { eventually } from '../../support/eventually';
+import { eventually } from '../../fixtures/eventually';
 import { call, describeEachEngine, postJson, startServer } from '../../support/kv-servers';
 
 const BOUND = 1024 * 1024;
@@ -44,7 +44,7 @@ describeEachEngine('finding 5: bounded output to slow readers', (engine) => {
   it('finding 5: a pipeline whose response passes the bound gets a 400 instead of an unbounded answer', async () => {
     await postJson(server, '/', ['SET', 'big', 'y'.repeat(300 * 1024)]);
     const response = await postJson(server, '/pipeline', [['GET', 'big'], ['GET', 'big'], ['GET', 'big'], ['GET', 'big']]);
-    expect([response.status, response.json]).toEqual([400, { error: `ERR the response exceeds the limit of ${BOUND} bytes: send fewer commands, or ask for less at once` }]);
+    expect([response.status, response.json]).toEqual([400, { error: `ERR the response exceeds the limit of ${BOUND} bytes (maxResponseBytes): send fewer commands, or ask for less at once` }]);
     expect((await call(server, '/strlen/big')).json).toEqual({ result: 300 * 1024 });
   });
 });

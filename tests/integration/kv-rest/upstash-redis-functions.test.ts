@@ -8,7 +8,7 @@ import { Redis } from '@upstash/redis';
 import type { KvRestServer } from '../../../mock';
 import { startServer, useRedisEngineServer } from '../../support/kv-servers';
 import { describeWithRedisBinary } from '../../support/installed-program';
-import { RedisClient } from '../../support/redis-client';
+import { RedisClient } from '../../fixtures/redis-client';
 
 const COUNTERS = [
   '#!lua name=counters',

@@ -6,14 +6,14 @@
 // changes nothing: no key is left behind.
 import type { Middleware } from 'koa';
 import strapiServer from '../../../strapi-server';
-import { createRateLimitMiddleware } from '../../../server/src';
+import { createRateLimitMiddleware, type RateLimitConfigInput } from '../../../server/src';
 import { closedPortUrl } from '../../fixtures/ports';
+import { RedisClient } from '../../fixtures/redis-client';
 import { ThrowawayRedisServer } from '../../fixtures/redis-server';
 import { fakeStrapi } from '../../support/fake-strapi';
 import { describeWithRedisBinary } from '../../support/installed-program';
-import { RedisClient } from '../../support/redis-client';
 
-const strategy = { methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'sliding-window', tokens: 5, window: '1m' } };
+const strategy: NonNullable<RateLimitConfigInput['strategy']>[number] = { methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'sliding-window', tokens: 5, window: '1m' } };
 
 async function boot(pluginConfig: Record<string, unknown>): Promise<{ info: string[]; warn: string[]; error: string[]; used: Middleware[] }> {
   const { strapi, used, lines } = fakeStrapi({ 'plugin::ratelimit': pluginConfig, middlewares: [] });

@@ -16,7 +16,7 @@ describeEachRedisTopology('the plugin on Redis', (topology) => {
   const twoInstances = (config: Record<string, unknown>): [LimitedApp, LimitedApp] => [instance(config), instance(config)];
   const get = (app: LimitedApp, caller = 'caller-a') => app.request.get('/limited').set('x-caller', caller);
 
-  it.each(['fixed-window', 'sliding-window', 'token-bucket'])('%s: two instances admit exactly the tokens among 40 concurrent requests', async (algorithm) => {
+  it.each(['fixed-window', 'sliding-window', 'token-bucket'] as const)('%s: two instances admit exactly the tokens among 40 concurrent requests', async (algorithm) => {
     const config = { prefix: freshPrefix(algorithm), strategy: [strategy({ identifierSource: 'header.x-caller' }, { algorithm, tokens: 13, window: '1h' })] };
     const [a, b] = twoInstances(config);
     const statuses = await Promise.all(Array.from({ length: 40 }, (_, index) => get(index % 2 === 0 ? a : b).then((response) => response.status)));

@@ -41,7 +41,7 @@ const echo: Handler = (request, response) => {
 };
 
 const post = (body: string, target = '/') => `POST ${target} HTTP/1.1\r\nhost: store\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-const OPTIONS: StoreConnectionOptions = { maxConnections: 4, idleReuseMs: 4000 };
+const OPTIONS: StoreConnectionOptions = { maxConnections: 4, idleReuseMs: 4000, maxAnswerBytes: 1024 * 1024 };
 
 describe('StoreConnections', () => {
   const cleanups: Array<() => unknown> = [];
@@ -122,7 +122,7 @@ describe('StoreConnections', () => {
 
   it('reuses a connection idle for less than idleReuseMs, and not one idle for idleReuseMs', async () => {
     const server = await start(echo);
-    const connections = client(server.url, 2000, { maxConnections: 4, idleReuseMs: 30 });
+    const connections = client(server.url, 2000, { ...OPTIONS, idleReuseMs: 30 });
     fakeDateOnly();
     try {
       await connections.send(post('1'));

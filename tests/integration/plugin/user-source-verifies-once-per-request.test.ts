@@ -68,28 +68,34 @@ describe('identifierSource user', () => {
   });
 });
 
+/** Credentials shaped as Strapi's (strapi/credential-shape.ts): an API token is 256 hex characters, a JWT starts `eyJ`. */
+const apiToken = (fill: string) => fill.repeat(256);
+const GOOD_JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJpZCI6NDJ9.good';
+const FORGED_JWT = 'eyJhbGciOiJIUzI1NiJ9.eyJpZCI6NDJ9.forged';
+const IP = '203.0.113.1';
+
 describe('Strapi caller verifier', () => {
   const request = (authorization?: string) => ({ request: { headers: authorization ? { authorization } : {} } }) as unknown as Context;
   const strapi = {
     plugin: (name: string) =>
       name === 'users-permissions'
-        ? { service: () => ({ verify: async (token: string) => (token === 'head.good.sig' ? { id: 42 } : Promise.reject(new Error('Invalid token.'))) }) }
+        ? { service: () => ({ verify: async (token: string) => (token === GOOD_JWT ? { id: 42 } : Promise.reject(new Error('Invalid token.'))) }) }
         : undefined,
-    service: () => ({ hash: (key: string) => `hashed-${key}`, getByAccessKey: async (hash: string) => (hash === 'hashed-abc' ? { id: 9, kind: 'content-api', expiresAt: null } : null) }),
+    service: () => ({ hash: (key: string) => `hashed-${key}`, getByAccessKey: async (hash: string) => (hash === `hashed-${apiToken('a')}` ? { id: 9, kind: 'content-api', expiresAt: null } : null) }),
   };
   const verify = strapiCallerVerifier(strapi);
 
   it('names a users-permissions JWT that its jwt service verifies user=<id>, and an API token token=<id>', async () => {
-    expect(await verify(request('Bearer head.good.sig'))).toEqual({ kind: 'user', id: '42' });
-    expect(await verify(request('bearer abc'))).toEqual({ kind: 'token', id: '9' });
+    expect(await verify(request(`Bearer ${GOOD_JWT}`), IP)).toEqual({ kind: 'user', id: '42' });
+    expect(await verify(request(`bearer ${apiToken('a')}`), IP)).toEqual({ kind: 'token', id: '9' });
   });
 
   it('verifies nothing for a forged JWT, an unknown token, another scheme or no header', async () => {
-    expect(await Promise.all([verify(request('Bearer head.forged.sig')), verify(request('Bearer nope')), verify(request('Basic abc')), verify(request())])).toEqual([undefined, undefined, undefined, undefined]);
+    expect(await Promise.all([verify(request(`Bearer ${FORGED_JWT}`), IP), verify(request(`Bearer ${apiToken('b')}`), IP), verify(request(`Basic ${apiToken('a')}`), IP), verify(request(), IP)])).toEqual([undefined, undefined, undefined, undefined]);
   });
 
   it('verifies no JWT when users-permissions is not installed', async () => {
-    expect(await strapiCallerVerifier({ plugin: () => undefined })(request('Bearer head.good.sig'))).toBeUndefined();
+    expect(await strapiCallerVerifier({ plugin: () => undefined })(request(`Bearer ${GOOD_JWT}`), IP)).toBeUndefined();
   });
 });
 
@@ -108,14 +114,14 @@ describe('the Strapi verifier under a flood of one credential', () => {
         return { hash: (key: string) => key, getByAccessKey: async () => (calls.lookups++, null) };
       },
     });
-    const flood = (authorization: string) => Promise.all(Array.from({ length: 50 }, () => verify(request(authorization))));
-    expect(new Set(await flood('Bearer bogus-api-token'))).toEqual(new Set([undefined]));
-    expect(new Set((await flood('Bearer head.body.sig')).map((caller) => caller?.id))).toEqual(new Set(['7']));
+    const flood = (authorization: string) => Promise.all(Array.from({ length: 50 }, () => verify(request(authorization), IP)));
+    expect(new Set(await flood(`Bearer ${apiToken('c')}`))).toEqual(new Set([undefined]));
+    expect(new Set((await flood(`Bearer ${GOOD_JWT}`)).map((caller) => caller?.id))).toEqual(new Set(['7']));
     expect(calls).toEqual({ lookups: 1, verifies: 1, services: 2 });
     const later = Date.now() + VERDICT_TTL_MS + 1;
     jest.spyOn(Date, 'now').mockReturnValue(later);
     try {
-      await flood('Bearer bogus-api-token');
+      await flood(`Bearer ${apiToken('c')}`);
       expect(calls).toEqual({ lookups: 2, verifies: 1, services: 2 });
     } finally {
       jest.restoreAllMocks();

@@ -42,5 +42,5 @@ it.each(['*', 'a*', 'a?', '[ab]', 'a\\'])('resetting %p touches no other caller'
 
 it('refuses a strategy that does not exist', async () => {
   const config = store.config({ prefix: 'reset-none', strategy: [] });
-  await expect(resetCaller(store.redis, config, 0, 'x')).rejects.toThrow('There is no strategy 0 (the config has 0)');
+  await expect(resetCaller(store.redis, config, 0, 'x')).rejects.toThrow('strategy must be the index of a configured strategy (none is configured), not 0');
 });

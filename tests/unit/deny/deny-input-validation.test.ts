@@ -67,8 +67,8 @@ describe('deny-list input validation', () => {
   it.each([
     ['no member', {}, 'member must be a non-empty string'],
     ['an empty member', { member: '' }, 'member must be a non-empty string'],
-    ['an over-long member', { member: 'm'.repeat(301) }, 'member must be at most 300 characters'],
-    ['a member with a control character', { member: 'a\u0000' }, 'member must not contain control characters'],
+    ['a member that is no string', { member: 7 }, 'member must be a non-empty string'],
+    ['an over-long member', { member: 'm'.repeat(16 * 1024 + 1) }, 'member must be at most 16384 characters'],
   ])('lift: %s is a 400', async (_case, body, message) => {
     expect(await answer('lift', body)).toEqual(badRequest(message));
   });

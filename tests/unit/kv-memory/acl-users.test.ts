@@ -2,7 +2,7 @@
 // NOPERM texts for commands, keys and channels; a deleted or disabled user is refused at once.
 import type { Caller } from '../../../mock/kv-rest/engine';
 import { engineUnderTest, useEngine } from './memory-engine-harness';
-import { plain } from '../../support/plain-replies';
+import { plain } from '../../fixtures/plain-replies';
 import { executeAsSent } from '../../support/engine-commands';
 
 describe('memory engine: ACL users', () => {

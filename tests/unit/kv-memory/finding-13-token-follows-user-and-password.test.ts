@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../../../mock/kv-rest/engine';
 import { useEngine } from './memory-engine-harness';
-import { plain } from '../../support/plain-replies';
+import { plain } from '../../fixtures/plain-replies';
 import { executeAsSent } from '../../support/engine-commands';
 
 const sha256 = (password: string): string => createHash('sha256').update(password, 'latin1').digest('hex');

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { SortedSet } from '../../../mock/kv-rest/memory/sorted-set';
 import { CLIENT, useEngine, type EngineUnderTest } from './memory-engine-harness';
-import { plain, type Plain } from '../../support/plain-replies';
+import { plain, type Plain } from '../../fixtures/plain-replies';
 import { executeAsSent } from '../../support/engine-commands';
 
 const values = (count: number, prefix = 'v'): string[] => Array.from({ length: count }, (_, index) => `${prefix}${index}`);

@@ -3,7 +3,7 @@
 // Each expectation is the reply redis-server 7.0.15 gives to the same user and command.
 import type { Caller } from '../../../mock/kv-rest/engine';
 import { useEngine } from './memory-engine-harness';
-import { plain } from '../../support/plain-replies';
+import { plain } from '../../fixtures/plain-replies';
 import { executeAsSent } from '../../support/engine-commands';
 
 const NO_KEYS = { error: 'NOPERM this user has no permissions to access one of the keys used as arguments' };

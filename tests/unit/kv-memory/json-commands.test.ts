@@ -1,7 +1,7 @@
 // The memory engine's RedisJSON commands, reply by reply as RedisJSON 2.x answers them over RESP2:
 // legacy paths answer one value (or an error when nothing matches), JSONPath answers one entry
 // per match (nil where the type does not fit); number kinds, key type, expiry and COPY.
-import { plain } from '../../support/plain-replies';
+import { plain } from '../../fixtures/plain-replies';
 import { useEngine } from './memory-engine-harness';
 import { executeAsSent } from '../../support/engine-commands';
 

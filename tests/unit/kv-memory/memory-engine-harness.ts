@@ -1,9 +1,9 @@
 // Test support for the memory engine: runs commands on a fresh engine and answers typed replies or
-// plain values (tests/support/plain-replies.ts), so expectations read like redis-cli.
+// plain values (tests/fixtures/plain-replies.ts), so expectations read like redis-cli.
 import type { Caller, Engine } from '../../../mock/kv-rest/engine';
 import { createMemoryEngine, type MemoryEngineOptions } from '../../../mock/kv-rest/memory';
 import type { Reply } from '../../../mock/kv-rest/reply';
-import { plain, type Plain } from '../../support/plain-replies';
+import { plain, type Plain } from '../../fixtures/plain-replies';
 import { executeAsSent } from '../../support/engine-commands';
 
 export const CLIENT: Caller = { user: 'default', address: '127.0.0.1:50000' };

@@ -16,7 +16,7 @@ import { DenyCheck } from '../../../server/src/deny/deny-check';
 import { denyListKeys } from '../../../server/src/deny/deny-members';
 import { createScriptClient } from '../../../server/src/limiter/script-client';
 import { DENY_CHECK_SCRIPT, DENY_CHECK_SHA } from '../../../shared/deny-check-script';
-import { plain } from '../../support/plain-replies';
+import { plain } from '../../fixtures/plain-replies';
 import { executeAsSent } from '../../support/engine-commands';
 import { CLIENT } from './memory-engine-harness';
 import { expectSameRuns, startEngine, stopEngines, type Command, type EngineWithMonitor, type Step } from './native-and-lua-engines';

@@ -6,7 +6,7 @@ import { MultiRegionRatelimit, Ratelimit } from '@upstash/ratelimit';
 import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
 import type { Engine } from '../../../mock/kv-rest/engine';
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
-import { plain } from '../../support/plain-replies';
+import { plain } from '../../fixtures/plain-replies';
 import { CLIENT } from './memory-engine-harness';
 import { executeAsSent } from '../../support/engine-commands';
 

@@ -3,7 +3,7 @@
 // while it is closing is refused, as any call after close().
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import { CLIENT } from './memory-engine-harness';
-import { plain } from '../../support/plain-replies';
+import { plain } from '../../fixtures/plain-replies';
 import { executeAsSent } from '../../support/engine-commands';
 
 const options = { transaction: false, caller: CLIENT };

@@ -2,7 +2,7 @@
 // an empty array, and a JS exception inside a protected call (a JS stack overflow) was caught by the
 // script's pcall, which went on and answered 200 with a partial result.
 import { engineUnderTest, useEngine } from './memory-engine-harness';
-import { plain } from '../../support/plain-replies';
+import { plain } from '../../fixtures/plain-replies';
 import { ScriptRunner } from '../../../mock/kv-rest/memory/scripting/script-runner';
 import type { CommandContext } from '../../../mock/kv-rest/memory/handler';
 import { bulk } from '../../../mock/kv-rest/reply';

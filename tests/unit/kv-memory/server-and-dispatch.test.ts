@@ -11,7 +11,7 @@ import type { ServerState } from '../../../mock/kv-rest/memory/server-state';
 import { runScriptCommand } from '../../../mock/kv-rest/memory/scripting/script-command';
 import { array, type Reply } from '../../../mock/kv-rest/reply';
 import { CLIENT, useEngine } from './memory-engine-harness';
-import { plain } from '../../support/plain-replies';
+import { plain } from '../../fixtures/plain-replies';
 import { executeAsSent, resolvedCommand } from '../../support/engine-commands';
 
 describe('memory engine: server commands', () => {

@@ -11,7 +11,7 @@ import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import type { Engine } from '../../../mock/kv-rest/engine';
 import { NativeRun } from '../../../mock/kv-rest/memory/scripting/native-scripts/native-run';
 import { KV_REST_DEFAULTS } from '../../../mock/kv-rest/server';
-import { plain } from '../../support/plain-replies';
+import { plain } from '../../fixtures/plain-replies';
 import { captureRatelimitScripts } from '../kv-memory/ratelimit-script-texts';
 
 const STANDARD_TOKEN: RunContext = { principal: { user: 'default', readOnly: false }, address: '127.0.0.1:50000' };

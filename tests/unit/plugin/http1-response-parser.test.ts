@@ -4,7 +4,7 @@ import { Http1ProtocolError, Http1ResponseParser } from '../../../server/src/lim
 
 /** Feeds `text` in pieces of `size` bytes and returns what the parser completed. */
 function parse(text: string, size: number) {
-  const parser = new Http1ResponseParser();
+  const parser = new Http1ResponseParser(1024 * 1024);
   const bytes = Buffer.from(text, 'utf8');
   let response;
   for (let start = 0; start < bytes.length; start += size) response = parser.push(bytes.subarray(start, start + size)) ?? response;
@@ -31,14 +31,14 @@ describe('Http1ResponseParser', () => {
   });
 
   it('reads a body framed by the connection closing, and HTTP/1.0 defaults to close', () => {
-    const parser = new Http1ResponseParser();
+    const parser = new Http1ResponseParser(1024 * 1024);
     expect(parser.push(Buffer.from('HTTP/1.0 200 OK\r\n\r\n{"res'))).toBeUndefined();
     expect(parser.push(Buffer.from('ult":1}'))).toBeUndefined();
     expect(parser.end()).toEqual({ status: 200, body: Buffer.from('{"result":1}'), keepAlive: false });
   });
 
   it('reads one response after another on the same connection', () => {
-    const parser = new Http1ResponseParser();
+    const parser = new Http1ResponseParser(1024 * 1024);
     expect(parser.push(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\na'))?.body.toString()).toBe('a');
     expect(parser.push(Buffer.from('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n'))).toEqual({ status: 401, body: Buffer.alloc(0), keepAlive: true });
   });
@@ -55,13 +55,13 @@ describe('Http1ResponseParser', () => {
   });
 
   it('refuses a head that never ends within 64 KiB', () => {
-    const parser = new Http1ResponseParser();
+    const parser = new Http1ResponseParser(1024 * 1024);
     expect(() => parser.push(Buffer.from(`HTTP/1.1 200 OK\r\nX: ${'a'.repeat(70 * 1024)}`))).toThrow(/over 64 KiB/);
   });
 
   it('says when the connection closed before or during a response', () => {
-    expect(() => new Http1ResponseParser().end()).toThrow(/without a response/);
-    const parser = new Http1ResponseParser();
+    expect(() => new Http1ResponseParser(1024 * 1024).end()).toThrow(/without a response/);
+    const parser = new Http1ResponseParser(1024 * 1024);
     parser.push(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc'));
     expect(() => parser.end()).toThrow(/in the middle of a response/);
   });

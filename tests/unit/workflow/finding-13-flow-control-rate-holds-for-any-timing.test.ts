@@ -4,8 +4,7 @@
 // period, and every call starts eventually, in arrival order. Runs FlowControl on a simulated clock.
 import fc from 'fast-check';
 import { FlowControl } from '../../../mock/workflow/flow-control';
-
-const flush = () => new Promise((resolve) => setImmediate(resolve));
+import { SimulatedClock } from '../../support/simulated-clock';
 
 interface Call {
   readonly arrival: number;
@@ -17,26 +16,16 @@ interface Call {
 /** Plays the calls through FlowControl: events (arrivals, timers, answers) fire in time order. */
 async function simulate(rate: number, period: number, calls: Call[]): Promise<void> {
   const flow = new FlowControl();
-  let clock = 0;
-  const events: { at: number; fire: () => void }[] = [];
-  const wait = (ms: number) => new Promise<void>((wake) => events.push({ at: clock + ms, fire: wake }));
+  const clock = new SimulatedClock();
   for (const call of calls) {
-    events.push({
-      at: call.arrival,
-      fire: () =>
-        void flow.acquire('k', { rate, period }, () => clock, wait).then((release) => {
-          call.start = clock;
-          events.push({ at: clock + call.duration, fire: () => ((call.end = clock), release()) });
-        }),
-    });
+    clock.at(call.arrival, () =>
+      void flow.acquire('k', { rate, period }, clock.now, clock.wait).then((release) => {
+        call.start = clock.now();
+        clock.at(clock.now() + call.duration, () => ((call.end = clock.now()), release()));
+      }),
+    );
   }
-  while (events.length > 0) {
-    events.sort((a, b) => a.at - b.at);
-    const next = events.shift()!;
-    clock = Math.max(clock, next.at);
-    next.fire();
-    await flush();
-  }
+  await clock.run();
 }
 
 describe('flow-control rate for any timing', () => {

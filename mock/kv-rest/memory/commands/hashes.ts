@@ -9,6 +9,7 @@ import type { CommandContext, CommandHandlers } from '../handler';
 import type { HashValue } from '../keyspace';
 import { parseLongDouble } from '../long-double';
 import { randomPicks, refusePicks } from '../random-picks';
+import { reserveStrings } from '../reserved-replies';
 import { parseScanArguments } from '../scan-arguments';
 import { incrementFloat, incrementInteger } from './counters';
 
@@ -52,18 +53,21 @@ function hsetnx(args: readonly string[], ctx: CommandContext): Reply {
 }
 
 /** A read of one hash: `read` gets the hash, or undefined when the key is missing. */
-function hashRead(read: (hash: HashValue | undefined, args: readonly string[]) => Reply) {
+function hashRead(read: (hash: HashValue | undefined, args: readonly string[], ctx: CommandContext) => Reply) {
   return (args: readonly string[], ctx: CommandContext): Reply => {
     const hash = hashFor(ctx, args[1]);
-    return isErrorReply(hash) ? hash : read(hash, args);
+    return isErrorReply(hash) ? hash : read(hash, args, ctx);
   };
 }
 
 const hget = hashRead((hash, args) => bulkOrNil(hash?.fields.get(args[2])));
 const hmget = hashRead((hash, args) => array(args.slice(2).map((field) => bulkOrNil(hash?.fields.get(field)))));
-const hgetall = hashRead((hash) => bulkArray(hash ? [...hash.fields].flat() : []));
-const hkeys = hashRead((hash) => bulkArray(hash ? [...hash.fields.keys()] : []));
-const hvals = hashRead((hash) => bulkArray(hash ? [...hash.fields.values()] : []));
+const hgetall = hashRead((hash, _args, ctx) => {
+  if (!hash) return EMPTY_ARRAY;
+  return reserveStrings(hash.fields.size, hash.fields.keys(), ctx) ?? reserveStrings(hash.fields.size, hash.fields.values(), ctx) ?? bulkArray([...hash.fields].flat());
+});
+const hkeys = hashRead((hash, _args, ctx) => (hash ? (reserveStrings(hash.fields.size, hash.fields.keys(), ctx) ?? bulkArray([...hash.fields.keys()])) : EMPTY_ARRAY));
+const hvals = hashRead((hash, _args, ctx) => (hash ? (reserveStrings(hash.fields.size, hash.fields.values(), ctx) ?? bulkArray([...hash.fields.values()])) : EMPTY_ARRAY));
 const hlen = hashRead((hash) => integer(hash?.fields.size ?? 0));
 const hexists = hashRead((hash, args) => integer(hash?.fields.has(args[2]) ? 1 : 0));
 const hstrlen = hashRead((hash, args) => integer(hash?.fields.get(args[2])?.length ?? 0));

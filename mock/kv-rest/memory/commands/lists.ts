@@ -6,6 +6,7 @@ import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { ListValue } from '../keyspace';
 import { refuseValues } from '../reply-limits';
+import { reservedBulkArray } from '../reserved-replies';
 
 type End = 'left' | 'right';
 
@@ -73,7 +74,7 @@ function pop(end: End) {
 }
 
 /** A read of one list with integer arguments at positions 2.. parsed first, as Redis does. */
-function listRead(integerArgs: number, read: (list: ListValue | undefined, numbers: number[], args: readonly string[]) => Reply) {
+function listRead(integerArgs: number, read: (list: ListValue | undefined, numbers: number[], args: readonly string[], ctx: CommandContext) => Reply) {
   return (args: readonly string[], ctx: CommandContext): Reply => {
     const numbers: number[] = [];
     for (let index = 2; index < 2 + integerArgs; index++) {
@@ -82,7 +83,7 @@ function listRead(integerArgs: number, read: (list: ListValue | undefined, numbe
       numbers.push(parsed);
     }
     const list = listFor(ctx, args[1]);
-    return isErrorReply(list) ? list : read(list, numbers, args);
+    return isErrorReply(list) ? list : read(list, numbers, args, ctx);
   };
 }
 
@@ -94,9 +95,9 @@ function clampRange(start: number, stop: number, length: number): [number, numbe
 }
 
 const llen = listRead(0, (list) => integer(list?.items.length ?? 0));
-const lrange = listRead(2, (list, [start, stop]) => {
+const lrange = listRead(2, (list, [start, stop], _args, ctx) => {
   const range = list && clampRange(start, stop, list.items.length);
-  return range ? bulkArray(list.items.slice(range[0], range[1] + 1)) : EMPTY_ARRAY;
+  return range ? reservedBulkArray(list.items, ctx, range[0], range[1] + 1) : EMPTY_ARRAY;
 });
 const lindex = listRead(1, (list, [index]) => bulkOrNil(list?.items[absoluteIndex(index, list.items.length)]));
 

@@ -6,6 +6,7 @@ import type { CommandContext, CommandHandlers } from '../handler';
 import type { SetValue } from '../keyspace';
 import { randomPicks, refusePicks } from '../random-picks';
 import { refuseValues } from '../reply-limits';
+import { reserveStrings } from '../reserved-replies';
 import { parseScanArguments } from '../scan-arguments';
 
 const EMPTY = new Set<string>();
@@ -42,10 +43,10 @@ function srem(args: readonly string[], ctx: CommandContext): Reply {
   return integer(removed);
 }
 
-function setRead(read: (members: ReadonlySet<string>, args: readonly string[]) => Reply) {
+function setRead(read: (members: ReadonlySet<string>, args: readonly string[], ctx: CommandContext) => Reply) {
   return (args: readonly string[], ctx: CommandContext): Reply => {
     const members = membersAt(ctx, args[1]);
-    return isErrorReply(members) ? members : read(members, args);
+    return isErrorReply(members) ? members : read(members, args, ctx);
   };
 }
 
@@ -75,7 +76,7 @@ function algebra(operation: keyof typeof ALGEBRA, store: boolean) {
     const sets = setsAt(ctx, keys);
     if (isErrorReply(sets)) return sets;
     const result = ALGEBRA[operation](sets);
-    if (!store) return bulkArray([...result]);
+    if (!store) return reserveStrings(result.size, result, ctx) ?? bulkArray([...result]);
     ctx.db.delete(args[1]);
     if (result.size > 0) ctx.db.set(args[1], { type: 'set', members: result });
     return integer(result.size);
@@ -162,7 +163,7 @@ function sscan(args: readonly string[], ctx: CommandContext): Reply {
 export const setCommandHandlers: CommandHandlers = {
   sadd,
   srem,
-  smembers: setRead((members) => bulkArray([...members])),
+  smembers: setRead((members, _args, ctx) => reserveStrings(members.size, members, ctx) ?? bulkArray([...members])),
   sismember: setRead((members, args) => integer(members.has(args[2]) ? 1 : 0)),
   smismember: setRead((members, args) => array(args.slice(2).map((member) => integer(members.has(member) ? 1 : 0)))),
   scard: setRead((members) => integer(members.size)),

@@ -133,7 +133,8 @@ function sort(readOnly: boolean) {
     }
     const picked = end >= start ? elements.slice(start, end + 1) : [];
     const outputs = options.gets.length > 0 ? picked.length * options.gets.length : picked.length;
-    const refused = refuseElements(outputs, ctx.replyLimits);
+    // What SORT ... STORE writes is bounded like a reply; what it answers is reserved from the response.
+    const refused = options.storeKey === undefined ? ctx.reserveReply(outputs, 0) : refuseElements(outputs, ctx.replyLimits);
     if (refused) return refused;
     const values: (string | undefined)[] =
       options.gets.length === 0 ? picked : picked.flatMap((element) => options.gets.map((pattern) => lookupByPattern(ctx, pattern, element)));

@@ -4,7 +4,7 @@ import { error, integer, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import { WRONGTYPE } from '../keyspace';
-import { membersReply, storeZSet } from './sorted-set-values';
+import { reservedMembersReply, storeZSet } from './sorted-set-values';
 
 type Operation = 'union' | 'inter' | 'diff';
 type Aggregate = 'sum' | 'min' | 'max';
@@ -103,7 +103,7 @@ function algebra(operation: Operation, store: boolean) {
     const result = run(ctx, operation, parsed);
     if (isErrorReply(result)) return result;
     if (store) return integer(storeZSet(ctx, args[1], sortedEntries(result)));
-    return membersReply(sortedEntries(result), parsed.withScores);
+    return reservedMembersReply(sortedEntries(result), parsed.withScores, ctx);
   };
 }
 

@@ -4,7 +4,7 @@ import { error, integer, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import { boundedRanks, parseBounds, parseLexBound, parseScoreBound, type RangeSpec, selectRange } from './sorted-set-ranges';
-import { membersReply, storeZSet, zsetAt } from './sorted-set-values';
+import { reservedMembersReply, storeZSet, zsetAt } from './sorted-set-values';
 
 type By = 'rank' | 'score' | 'lex';
 
@@ -73,7 +73,7 @@ function rangeReader(fixed: Parameters<typeof parseRangeOptions>[2]) {
     if (isErrorReply(request)) return request;
     const value = zsetAt(ctx, args[1]);
     if (isErrorReply(value)) return value;
-    return membersReply(value ? selectRange(value.zset, request.spec) : [], request.withScores);
+    return reservedMembersReply(value ? selectRange(value.zset, request.spec) : [], request.withScores, ctx);
   };
 }
 

@@ -23,6 +23,16 @@ export function membersReply(entries: readonly ScoredMember[], withScores: boole
   return array(items);
 }
 
+/**
+ * membersReply of a copy of stored members (ranges, unions), once reserved (see
+ * CommandContext.reserveReply); the scores' bytes are counted once built.
+ */
+export function reservedMembersReply(entries: readonly ScoredMember[], withScores: boolean, ctx: CommandContext): Reply {
+  let bytes = 0;
+  for (const { member } of entries) bytes += member.length;
+  return ctx.reserveReply(withScores ? entries.length * 2 : entries.length, bytes) ?? membersReply(entries, withScores);
+}
+
 /** Replaces `key` with the given members (deleting it when there are none); answers the count. */
 export function storeZSet(ctx: CommandContext, key: string, entries: Iterable<ScoredMember>): number {
   const stored = newZSet();

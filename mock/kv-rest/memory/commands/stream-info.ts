@@ -101,7 +101,7 @@ function xinfoStream(args: readonly string[], ctx: CommandContext): Reply {
     if (isErrorReply(parsed)) return parsed;
     count = parsed < 0 ? 10 : parsed;
   }
-  const bounded = boundedCount(count, ctx.replyLimits);
+  const bounded = boundedCount(count, ctx);
   return map([
     ...streamHeader(stream),
     ['entries', entriesReply(stream.range(0n, MAX_ID, bounded))],

@@ -6,10 +6,9 @@ import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext, CommandHandlers } from '../handler';
 import type { StreamValue } from '../keyspace';
 import type { ConsumerGroup, Stream, StreamEntry } from '../stream';
-import { refuseReply } from '../reply-limits';
 import { assignPending, consumerFor } from '../stream-consumers';
 import { MAX_ID, parseStrictId, type StreamId } from '../stream-id';
-import { boundedCount, entriesReply, entryReply, idReply, noGroup, streamAt } from './stream-values';
+import { boundedCount, entriesReply, noGroup, reserveEntries, streamAt, type ReadEntry } from './stream-values';
 
 interface ReadArguments {
   readonly count: number;
@@ -98,15 +97,17 @@ function resolveSources(args: readonly string[], parsed: ReadArguments, ctx: Com
 }
 
 /**
- * Delivers new entries to a group's consumer: moves the group's last ID and fills the pending lists.
- * A reply past the reply bound is refused before anything moves, so no entry is delivered unseen.
+ * What one stream of the command answers, planned before anything moves: its entries (for a
+ * consumer's history, `undefined` where an entry was deleted since) and what delivering them does.
  */
-function deliverNew(stream: Stream, group: ConsumerGroup, consumerName: string, count: number, noAck: boolean, ctx: CommandContext): Reply {
-  const { now } = ctx;
-  const entries = stream.range(group.lastId + 1n, MAX_ID, count);
-  const reply = entriesReply(entries);
-  const refused = refuseReply(reply, ctx.replyLimits);
-  if (refused) return refused;
+interface Planned {
+  readonly key: string;
+  readonly entries: readonly ReadEntry[];
+  readonly deliver?: (ctx: CommandContext) => void;
+}
+
+/** A group's new entries for a consumer: moves the group's last ID and fills the pending lists. */
+function deliverNew(stream: Stream, group: ConsumerGroup, consumerName: string, entries: readonly StreamEntry[], noAck: boolean, now: number): void {
   const consumer = consumerFor(group, consumerName, now);
   for (const entry of entries) {
     if (group.entriesRead !== undefined && !stream.hasTombstonesFrom(entry.id)) group.entriesRead++;
@@ -124,30 +125,51 @@ function deliverNew(stream: Stream, group: ConsumerGroup, consumerName: string, 
       consumer.pending.set(entry.id, created);
     }
   }
-  return reply;
 }
 
-/** A consumer's own history: its pending entries after `after`; deleted entries come as `[id, nil]`. */
-function deliverHistory(stream: Stream, group: ConsumerGroup, consumerName: string, after: StreamId, count: number, now: number): Reply {
+/** A consumer's own history: its pending IDs after `after`, at most `count` (an absent consumer has none). */
+function historyIds(group: ConsumerGroup, consumerName: string, after: StreamId, count: number): readonly StreamId[] {
+  const pending = group.consumers.get(consumerName)?.pending;
+  if (!pending) return [];
+  const from = pending.firstAtOrAfter(after === MAX_ID ? 0n : after + 1n);
+  return pending.ids().slice(from, from + count);
+}
+
+/** Delivering a consumer's history again: each entry still in the stream has its delivery time and count move on. */
+function redeliver(group: ConsumerGroup, consumerName: string, entries: readonly ReadEntry[], now: number): void {
   const consumer = consumerFor(group, consumerName, now);
-  const ids = consumer.pending.ids();
-  const items: Reply[] = [];
-  for (let index = consumer.pending.firstAtOrAfter(after === MAX_ID ? 0n : after + 1n); index < ids.length && items.length < count; index++) {
-    const id = ids[index];
-    const entry: StreamEntry | undefined = stream.get(id);
-    if (!entry) {
-      items.push(array([idReply(id), NULL_ARRAY]));
-      continue;
-    }
-    const pending = consumer.pending.get(id);
+  for (const { id, fields } of entries) {
+    const pending = fields && consumer.pending.get(id);
     if (pending) {
       pending.deliveryTime = now;
       pending.deliveryCount++;
     }
-    items.push(entryReply(entry));
   }
-  return array(items);
 }
+
+/** What `source` answers, or undefined when it answers nothing (the stream is left out of the reply). */
+function plan(source: Source, parsed: ReadArguments, count: number, newPlanned: Set<ConsumerGroup>): Planned | undefined {
+  const { key, value, group, from } = source;
+  if (!value) return undefined;
+  const { stream } = value;
+  const reader = parsed.group;
+  if (group && reader) {
+    if (from !== 'new') {
+      const entries = historyIds(group, reader.consumer, from.after, count).map((id): ReadEntry => stream.get(id) ?? { id });
+      return { key, entries, deliver: ({ now }) => redeliver(group, reader.consumer, entries, now) };
+    }
+    // A stream named twice: the first delivers its new entries, so the second has none, as in Redis.
+    if (newPlanned.has(group) || stream.length === 0 || stream.lastLiveId() <= group.lastId) return undefined;
+    newPlanned.add(group);
+    const entries = stream.range(group.lastId + 1n, MAX_ID, count);
+    return { key, entries, deliver: ({ now }) => deliverNew(stream, group, reader.consumer, entries, parsed.noAck, now) };
+  }
+  if (from === 'new' || stream.length === 0 || stream.lastLiveId() <= from.after) return undefined;
+  return { key, entries: stream.range(from.after + 1n, MAX_ID, count) };
+}
+
+/** `[key, [[id, fields] | [id, nil], ...]]` for one planned stream. */
+const plannedReply = ({ key, entries }: Planned): Reply => array([bulk(key), entriesReply(entries)]);
 
 function xread(forGroup: boolean) {
   return (args: readonly string[], ctx: CommandContext): Reply => {
@@ -155,22 +177,21 @@ function xread(forGroup: boolean) {
     if (isErrorReply(parsed)) return parsed;
     const sources = resolveSources(args, parsed, ctx);
     if (isErrorReply(sources)) return sources;
-    const count = boundedCount(parsed.count, ctx.replyLimits);
-    const served: Reply[] = [];
-    for (const { key, value, group, from } of sources) {
-      if (!value) continue;
-      const { stream } = value;
-      let reply: Reply | undefined;
-      if (group && parsed.group) {
-        if (from !== 'new') reply = deliverHistory(stream, group, parsed.group.consumer, from.after, count, ctx.now);
-        else if (stream.length > 0 && stream.lastLiveId() > group.lastId) reply = deliverNew(stream, group, parsed.group.consumer, count, parsed.noAck, ctx);
-      } else if (from !== 'new' && stream.length > 0 && stream.lastLiveId() > from.after) {
-        reply = entriesReply(stream.range(from.after + 1n, MAX_ID, count));
-      }
-      if (reply?.kind === 'error') return reply;
-      if (reply) served.push(array([bulk(key), reply]));
+    // Every stream's part of the reply is reserved before the next is read and before anything is
+    // delivered, so many streams (or one named 20,000 times) stop at the bound and a refused read
+    // changes nothing (issue 25, finding 2).
+    const planned: Planned[] = [];
+    const newPlanned = new Set<ConsumerGroup>();
+    for (const source of sources) {
+      const part = plan(source, parsed, boundedCount(parsed.count, ctx), newPlanned);
+      if (!part) continue;
+      const refused = ctx.reserveReply(3, part.key.length) ?? reserveEntries(part.entries, ctx);
+      if (refused) return refused;
+      planned.push(part);
     }
-    return served.length > 0 ? array(served) : NULL_ARRAY;
+    if (planned.length === 0) return NULL_ARRAY;
+    for (const part of planned) part.deliver?.(ctx);
+    return array(planned.map(plannedReply));
   };
 }
 

@@ -1,10 +1,9 @@
 // Shared pieces of the stream commands: finding the stream at a key, replying entries as Redis
 // does (`[id, [field, value ...]]`), and XADD/XTRIM's trimming options.
-import { array, bulk, bulkArray, error, type ErrorReply, type Reply } from '../../reply';
+import { array, bulk, bulkArray, error, NULL_ARRAY, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
 import type { CommandContext } from '../handler';
 import type { StreamValue } from '../keyspace';
-import type { ReplyLimits } from '../reply-limits';
 import { Stream, type StreamEntry, type TrimOptions, type TrimStrategy } from '../stream';
 import { formatId, parseStreamId, parseStrictId, type StreamId } from '../stream-id';
 
@@ -18,15 +17,42 @@ export function createStream(ctx: CommandContext, key: string): StreamValue {
   return created;
 }
 
-export const entryReply = (entry: StreamEntry): Reply => array([bulk(formatId(entry.id)), bulkArray(entry.fields)]);
-export const entriesReply = (entries: readonly StreamEntry[]): Reply => array(entries.map(entryReply));
+/** An entry as a read answers it; without fields when it was deleted while pending (a history read answers `[id, nil]`). */
+export interface ReadEntry {
+  readonly id: StreamId;
+  readonly fields?: readonly string[];
+}
+
+export const entryReply = ({ id, fields }: ReadEntry): Reply => array([bulk(formatId(id)), fields ? bulkArray(fields) : NULL_ARRAY]);
+export const entriesReply = (entries: readonly ReadEntry[]): Reply => array(entries.map(entryReply));
+
+/**
+ * Reserves the reply of `entries` (see CommandContext.reserveReply) before it is built: each is an
+ * item of its list, holding an ID and its fields (the ID's bytes are counted once it is built).
+ */
+export function reserveEntries(entries: readonly ReadEntry[], ctx: CommandContext): ErrorReply | undefined {
+  let elements = entries.length * 3;
+  let bytes = 0;
+  for (const { fields } of entries) {
+    if (!fields) continue;
+    elements += fields.length;
+    for (const field of fields) bytes += field.length;
+  }
+  return ctx.reserveReply(elements, bytes);
+}
+
+/** `entries` as a reply once reserved, or the error of the bound they would pass. */
+export const reservedEntriesReply = (entries: readonly ReadEntry[], ctx: CommandContext): Reply => reserveEntries(entries, ctx) ?? entriesReply(entries);
 export const idReply = (id: StreamId): Reply => bulk(formatId(id));
 
 /**
- * A count of 0 means "all" to the stream commands; the walk stops one entry past the reply bound
- * so that a huge stream is never copied whole only to be refused.
+ * A count of 0 means "all" to the stream commands; the walk stops one entry past what the reply may
+ * still hold, so that a huge stream is never copied whole only to be refused.
  */
-export const boundedCount = (count: number, limits: ReplyLimits): number => (count > 0 ? Math.min(count, limits.maxElements + 1) : limits.maxElements + 1);
+export function boundedCount(count: number, ctx: CommandContext): number {
+  const cap = Math.max(ctx.replyElementsLeft, 0) + 1;
+  return count > 0 ? Math.min(count, cap) : cap;
+}
 
 /** A group's `-NOGROUP` error in the wording each command uses. */
 export const noGroup = (text: string): ErrorReply => error(`NOGROUP ${text}`);

@@ -11,7 +11,7 @@ import { streamGroupHandlers } from './stream-groups';
 import { streamHelpHandlers } from './stream-help';
 import { streamInfoHandlers } from './stream-info';
 import { streamReadHandlers } from './stream-reads';
-import { boundedCount, createStream, entriesReply, idReply, parseAddOrTrim, streamAt } from './stream-values';
+import { boundedCount, createStream, entriesReply, idReply, parseAddOrTrim, reservedEntriesReply, streamAt } from './stream-values';
 
 const WRONG_ARITY_XADD = error(wrongArityText('xadd'));
 /** Redis refuses entries past a listpack's 32-bit size. */
@@ -73,7 +73,7 @@ function xrange(reverse: boolean) {
     if (isErrorReply(value)) return value;
     if (!value) return entriesReply([]);
     if (count === 0) return NULL_ARRAY;
-    return entriesReply(value.stream.range(start, end, boundedCount(Math.max(count, 0), ctx.replyLimits), reverse));
+    return reservedEntriesReply(value.stream.range(start, end, boundedCount(Math.max(count, 0), ctx), reverse), ctx);
   };
 }
 

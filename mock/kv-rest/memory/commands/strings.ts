@@ -84,7 +84,8 @@ function setnx(args: readonly string[], ctx: CommandContext): Reply {
 }
 
 function mget(args: readonly string[], ctx: CommandContext): Reply {
-  return array(
+  // One item per key named: reserved before any is looked up (the values' bytes are counted once built).
+  return ctx.reserveReply(args.length - 1, 0) ?? array(
     args.slice(1).map((key) => {
       const value = ctx.db.lookup(key, ctx.now);
       return value?.type === 'string' ? bulk(value.value) : NIL;
