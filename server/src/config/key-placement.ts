@@ -16,8 +16,24 @@ export type KeyPlacement = 'flat' | 'slotted';
 
 export const keyPlacementOf = (address: StoreAddress | undefined): KeyPlacement => (address?.kind === 'redis' && address.topology === 'cluster' ? 'slotted' : 'flat');
 
+/**
+ * What tags an empty identifier: Redis hashes a whole key whose first braces are empty (`{}`), which
+ * would put a caller's windows in different slots. A lone `%` is never a normalised identifier
+ * (http/normalise-identifier.ts writes `%` only before two hex digits), so it reads back one way.
+ */
+const EMPTY_IDENTIFIER_TAG = '%';
+
 /** The identifier as it appears in counter keys. */
-export const identifierInKey = (identifier: string, placement: KeyPlacement): string => (placement === 'slotted' ? `{${identifier}}` : identifier);
+export function identifierInKey(identifier: string, placement: KeyPlacement): string {
+  return placement === 'flat' ? identifier : `{${identifier === '' ? EMPTY_IDENTIFIER_TAG : identifier}}`;
+}
+
+/** The identifier of a key's identifier part, either placement (identifiers never hold a brace). */
+export function identifierFromKey(written: string): string {
+  if (!written.startsWith('{') || !written.endsWith('}')) return written;
+  const tag = written.slice(1, -1);
+  return tag === EMPTY_IDENTIFIER_TAG ? '' : tag;
+}
 
 /** The prefix @upstash/ratelimit's Analytics writes its events under (`<it>:events:<hour>`). */
 export const eventsPrefix = (prefix: string, placement: KeyPlacement): string => (placement === 'slotted' ? `{${prefix}}` : prefix);

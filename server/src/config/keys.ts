@@ -17,7 +17,7 @@
 // counter's parse or MATCH pattern reaches it, and it names the strategy by what decides its keys,
 // not by its position, so reordering the config keeps each strategy's live limit.
 import type { Algorithm } from './config-literals';
-import { identifierInKey, type KeyPlacement } from './key-placement';
+import { identifierFromKey, identifierInKey, type KeyPlacement } from './key-placement';
 
 /** What of a strategy decides its keys, parsed: the methods collapsed (`keyMethods`), the window in ms. */
 export interface KeyedStrategy {
@@ -85,9 +85,7 @@ export function parseKey(prefix: string, key: string): ParsedKey | undefined {
   const [method, route, written, limiter, window] = parts;
   if (!/^[A-Z]+$/.test(method) || route === '' || limiter === '') return undefined;
   if (window !== undefined && !/^\d+$/.test(window)) return undefined;
-  // On a cluster the identifier is the key's hash tag (config/key-placement.ts); identifiers never hold a brace.
-  const identifier = written.startsWith('{') && written.endsWith('}') ? written.slice(1, -1) : written;
-  return { method, route, identifier, limiter, window: window === undefined ? undefined : Number(window) };
+  return { method, route, identifier: identifierFromKey(written), limiter, window: window === undefined ? undefined : Number(window) };
 }
 
 /** The keys of one strategy: built for the limiter, recognised for the usage view and reset. */

@@ -32,6 +32,11 @@ export function liveLimitKeys(scope: string, placement: KeyPlacement): string[] 
   return placement === 'flat' ? [liveLimitKey(scope)] : slotTags().map((tag) => liveLimitKey(slotScope(scope, tag)));
 }
 
+/** The live-limit key a limit script counting `counterKey` reads: the one key, or on a cluster the copy in that key's slot. */
+export function liveLimitKeyFor(scope: string, placement: KeyPlacement, counterKey: string): string {
+  return liveLimitKey(placement === 'flat' ? scope : slotScope(scope, slotTag(slotOf(counterKey))));
+}
+
 /** The key the admin API reads a strategy's live limit back from: the one key, or the first slot's copy. */
 export const liveLimitReadKey = (scope: string, placement: KeyPlacement): string => liveLimitKey(placement === 'flat' ? scope : slotScope(scope, slotTag(0)));
 

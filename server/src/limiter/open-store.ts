@@ -4,6 +4,7 @@
 // production), the embedded in-memory store in this process; and while the config says
 // `enabled: false`, none: every call fails at once, so a disabled plugin never reaches a store.
 import { Redis, type Requester, type UpstashResponse } from '@upstash/redis';
+import type { Cluster } from 'ioredis';
 import type { CompiledConfig } from '../config/rules';
 import { EmbeddedRequester } from './embedded-requester';
 import { openRedis } from './redis-connection';
@@ -30,7 +31,9 @@ function requesterFor(config: CompiledConfig, store: StoreInUse, timeoutMs: numb
   const address = config.storeAddress;
   if (store.kind === 'none') return noStore;
   if (address === undefined) return new EmbeddedRequester();
-  return address.kind === 'rest' ? new PipeliningRequester(address.url, config.token ?? '', timeoutMs) : new RedisRequester(openRedis(address, timeoutMs));
+  if (address.kind === 'rest') return new PipeliningRequester(address.url, config.token ?? '', timeoutMs);
+  const client = openRedis(address, timeoutMs);
+  return new RedisRequester(client, address.topology === 'cluster' ? (client as Cluster) : undefined);
 }
 
 export function openStore(config: CompiledConfig, timeoutMs: number): StoreClient {

@@ -7,6 +7,10 @@
 // a `/multi-exec` as MULTI/EXEC. Replies are RESP2 values as the REST API's JSON carries them
 // (strings, integers, arrays, nil). An error reply is the store's answer; any other failure (no
 // connection, the timeout) is a StoreUnavailableError, behind the same circuit breaker as REST.
+// On a Cluster, SCAN walks every primary in turn (the usage view reads every caller's counters): its
+// cursor is `<primary index>-<that primary's cursor>`, the primaries taken in address order, and
+// `0` once the last one is done. A primary added or removed during a walk can make it miss or repeat
+// keys, as SCAN may anyway.
 // Scripts: @upstash/ratelimit's start with `#!lua flags=allow-key-locking`, which Redis refuses, so
 // EVAL sends the text with the flags Redis knows (shared/script-shebang.ts) and remembers the SHA it
 // runs under, which EVALSHA of the client's SHA then names (until then Redis answers NOSCRIPT and the
@@ -14,6 +18,7 @@
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
 import { scriptForRedis70, scriptSha } from '../../../shared/script-shebang';
 import { failureMessage } from '../failure-message';
+import type { Cluster } from 'ioredis';
 import type { RedisClient } from './redis-connection';
 import { StoreCircuit } from './store-circuit';
 import { StoreUnavailableError } from './store-connections';
@@ -40,13 +45,29 @@ class RewrittenScripts {
 /** Whether ioredis rejected with the server's error reply (the store answered) rather than a failure of its own. */
 const isErrorReply = (failure: unknown): failure is Error => failure instanceof Error && failure.name === 'ReplyError';
 
+/** ioredis's Cluster refuses a command whose keys are in different slots before sending it: Redis would answer CROSSSLOT. */
+const isClientCrossSlot = (failure: unknown): failure is Error => failure instanceof Error && failure.message.includes('should belong to the same slot');
+
+/** A failure as the REST API would answer it: Redis's error reply (or the CROSSSLOT it would give), else an outage. */
+function answerOf(failure: unknown): UpstashResponse<unknown> {
+  if (isErrorReply(failure)) return { error: failure.message };
+  if (isClientCrossSlot(failure)) return { error: `CROSSSLOT Keys in request don't hash to the same slot (${failure.message})` };
+  throw new StoreUnavailableError(`Redis did not answer: ${failureMessage(failure)}`, { cause: failure });
+}
+
 const asString = (value: unknown): string => (typeof value === 'string' ? value : String(value));
+
+const nodeAddress = (node: { options: { host?: string; port?: number } }): string => `${node.options.host}:${node.options.port}`;
 
 export class RedisRequester implements Requester {
   private readonly circuit = new StoreCircuit();
   private readonly scripts = new RewrittenScripts();
 
-  constructor(private readonly client: RedisClient) {}
+  constructor(
+    private readonly client: RedisClient,
+    /** The client's Cluster, when it is one (its SCAN walks each primary). */
+    private readonly cluster?: Cluster,
+  ) {}
 
   request<TResult = unknown>(request: UpstashRequest): Promise<UpstashResponse<TResult>> {
     const path = request.path?.[0];
@@ -72,13 +93,22 @@ export class RedisRequester implements Requester {
 
   /** One command's answer as the REST API gives it; rejects only when the store could not answer. */
   private envelope(command: Command): Promise<UpstashResponse<unknown>> {
-    return this.client.call(...this.prepare(command)).then(
-      (result) => ({ result }),
-      (failure: unknown) => {
-        if (isErrorReply(failure)) return { error: failure.message };
-        throw new StoreUnavailableError(`Redis did not answer: ${failureMessage(failure)}`, { cause: failure });
-      },
-    );
+    const [name, ...args] = this.prepare(command);
+    const reply = this.cluster !== undefined && name === 'scan' ? this.scanPrimaries(this.cluster, args) : this.client.call(name, ...args);
+    return reply.then((result) => ({ result }), answerOf);
+  }
+
+  /** SCAN over every primary of a cluster, one primary at a time (see the header). */
+  private async scanPrimaries(cluster: Cluster, [cursor = '0', ...options]: string[]): Promise<[string, unknown]> {
+    const primaries = cluster.nodes('master').sort((a, b) => nodeAddress(a).localeCompare(nodeAddress(b)));
+    const dash = cursor.indexOf('-');
+    const [index, nodeCursor] = cursor === '0' ? [0, '0'] : [dash > 0 ? Number(cursor.slice(0, dash)) : NaN, cursor.slice(dash + 1)];
+    const primary = Number.isInteger(index) ? primaries[index] : undefined;
+    // Worded and typed as Redis's own answer to a cursor it did not give.
+    if (primary === undefined) throw Object.assign(new Error('ERR invalid cursor'), { name: 'ReplyError' });
+    const [next, keys] = (await primary.call('scan', nodeCursor, ...options)) as [string, unknown];
+    if (next !== '0') return [`${index}-${next}`, keys];
+    return [index + 1 < primaries.length ? `${index + 1}-0` : '0', keys];
   }
 
   private pipeline(commands: readonly Command[]): Promise<UpstashResponse<unknown>[]> {
@@ -93,8 +123,7 @@ export class RedisRequester implements Requester {
       replies = await transaction.exec();
     } catch (failure) {
       // A discarded transaction (EXECABORT: a command refused when queued) is the store's answer.
-      if (isErrorReply(failure)) throw new Error(failure.message, { cause: failure });
-      throw new StoreUnavailableError(`Redis did not answer: ${failureMessage(failure)}`, { cause: failure });
+      throw new Error(answerOf(failure).error, { cause: failure });
     }
     if (replies === null) throw new StoreUnavailableError('Redis discarded the transaction');
     return replies.map(([failure, result]) => (failure ? { error: failure.message } : { result }));

@@ -11,9 +11,10 @@
 // one of configuration and one of operations, logged differently (strapi/boot-report.ts).
 import type { Redis } from '@upstash/redis';
 import type { CompiledConfig } from '../config/rules';
+import type { StoreAddress } from '../config/store-address';
 import { denyListKeys } from '../deny/deny-members';
 import { failureMessage } from '../failure-message';
-import { liveLimitKey } from './live-limit-scope';
+import { liveLimitKeyFor } from './live-limit-scope';
 import { StoreUnavailableError } from './store-connections';
 
 export type StoreCheck =
@@ -39,8 +40,9 @@ interface ProbeGroup {
 /** The key groups of one request's scripts, for the probe caller at `now`. */
 export function probeGroups(config: Pick<CompiledConfig, 'prefix' | 'rules' | 'denyList' | 'placement'>, now: number): ProbeGroup[] {
   const [rule] = config.rules;
-  const counters = rule ? rule.keys.counterKeys(rule.methods[0], PROBE_IDENTIFIER, now) : [`${config.prefix}:${PROBE_IDENTIFIER}`];
-  const groups: ProbeGroup[] = [{ keys: rule ? [...counters, liveLimitKey(rule.keys.liveLimitScope())] : counters, written: counters.length }];
+  const counters = rule ? rule.keys.counterKeys(rule.methods[0], PROBE_IDENTIFIER, now) : [`${config.prefix}:{${PROBE_IDENTIFIER}}`];
+  const live = rule ? [liveLimitKeyFor(rule.keys.liveLimitScope(), rule.keys.placement, counters[0])] : [];
+  const groups: ProbeGroup[] = [{ keys: [...counters, ...live], written: counters.length }];
   if (config.denyList) {
     const deny = denyListKeys(config.prefix, config.placement);
     groups.push({ keys: [deny.all, deny.until, deny.meta], written: 0 });
@@ -48,10 +50,14 @@ export function probeGroups(config: Pick<CompiledConfig, 'prefix' | 'rules' | 'd
   return groups;
 }
 
+const ONE_CLUSTER_NODE = 'the url names one node of a Redis Cluster: use redis+cluster://host:port,host:port';
+
 /** What to do about a refusal: Redis's own words for a topology problem first, then the credentials of the transport. */
-function adviceFor(reason: string, onRedis: boolean): string {
-  if (/^(MOVED|ASK) /.test(reason)) return 'the url names one node of a Redis Cluster: use redis+cluster://host:port,host:port';
-  if (reason.startsWith('CROSSSLOT')) return "one request's keys fall in different slots of the Redis Cluster";
+function adviceFor(reason: string, address: StoreAddress | undefined): string {
+  const onRedis = address?.kind === 'redis';
+  if (/^(MOVED|ASK) /.test(reason)) return ONE_CLUSTER_NODE;
+  // Keys in different slots: the one-node layout on a cluster, unless the url already says cluster.
+  if (reason.startsWith('CROSSSLOT')) return onRedis && address.topology === 'cluster' ? "one request's keys fall in different slots of the Redis Cluster" : ONE_CLUSTER_NODE;
   if (reason.startsWith('CLUSTERDOWN')) return 'the Redis Cluster does not serve every slot';
   if (reason.startsWith('READONLY')) return 'the url reaches a read-only replica: name the primary, or its sentinels with redis+sentinel://';
   if (!onRedis) return "check the plugin config's url and token";
@@ -67,6 +73,6 @@ export async function checkStore(redis: Redis, config: Pick<CompiledConfig, 'pre
   } catch (failure) {
     const reason = failureMessage(failure);
     if (failure instanceof StoreUnavailableError) return { ok: false, problem: 'unreachable', reason };
-    return { ok: false, problem: 'refused', reason, advice: adviceFor(reason, config.storeAddress?.kind === 'redis') };
+    return { ok: false, problem: 'refused', reason, advice: adviceFor(reason, config.storeAddress) };
   }
 }

@@ -2,8 +2,10 @@
 // strategy's counters for a probe caller, written to; its live limit and the deny list, read), so a
 // Redis that cannot serve the plugin is one clear line naming the cause and what to do, not a
 // fail-open per request: a Redis user whose ACL does not cover the prefix (NOPERM), a read-only
-// replica (READONLY), a wrong password (WRONGPASS), and no Redis at all (unreachable). The probe
-// changes nothing: no key is left behind.
+// replica (READONLY), a wrong password (WRONGPASS), no Redis at all (unreachable), one node of a
+// cluster named by redis:// (MOVED), and keys of one script in different slots (CROSSSLOT: the
+// one-node layout on a cluster, which failed every request open before keys were hash-tagged). The
+// probe changes nothing: no key is left behind.
 import type { Middleware } from 'koa';
 import strapiServer from '../../../strapi-server';
 import { createRateLimitMiddleware, type RateLimitConfigInput } from '../../../server/src';
@@ -11,7 +13,8 @@ import { closedPortUrl } from '../../fixtures/ports';
 import { RedisClient } from '../../fixtures/redis-client';
 import { ThrowawayRedisServer } from '../../fixtures/redis-server';
 import { fakeStrapi } from '../../support/fake-strapi';
-import { describeWithRedisBinary } from '../../support/installed-program';
+import { describeWithRedisBinary, describeWithRedisCluster } from '../../support/installed-program';
+import { useRedisCluster } from '../../support/redis-topologies';
 
 const strategy: NonNullable<RateLimitConfigInput['strategy']>[number] = { methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'sliding-window', tokens: 5, window: '1m' } };
 
@@ -80,5 +83,20 @@ describeWithRedisBinary('issue 26: the boot check on Redis', () => {
     } finally {
       limiter.close();
     }
+  });
+});
+
+describeWithRedisCluster('issue 26: the boot check on a Redis Cluster', () => {
+  const cluster = useRedisCluster();
+
+  it('a redis:// url naming one node of the cluster: its keys in different slots (CROSSSLOT) or on another node (MOVED), named with the redis+cluster:// form to use', async () => {
+    const booted = await boot({ url: cluster().nodes[0].url, prefix: 'boot-one-node', strategy: [strategy] });
+    expect(booted.error).toEqual([
+      expect.stringMatching(/refused the boot check \((CROSSSLOT|MOVED) .*\): the url names one node of a Redis Cluster: use redis\+cluster:\/\/host:port,host:port\. Until it accepts them, requests go through unlimited$/),
+    ]);
+  });
+
+  it('the redis+cluster:// url of the same cluster passes the boot check', async () => {
+    expect(await boot({ url: cluster().url, prefix: 'boot-cluster', strategy: [strategy] })).toMatchObject({ warn: [], error: [] });
   });
 });

@@ -25,12 +25,10 @@ describeEachRedisTopology('the plugin on Redis', (topology) => {
     expect((await get(b, 'caller-b')).status).toBe(200);
   });
 
-  it('boot check: passes on the plugin\'s own keys, and the store is named without its credentials', async () => {
-    const url = new URL(topology.url);
+  it('boot check: passes on the plugin\'s own keys, and the store is named as configured', async () => {
     const [a] = twoInstances({ prefix: freshPrefix('boot'), strategy: [strategy()] });
     expect(await a.limiter.checkStore()).toEqual({ ok: true });
-    expect(a.limiter.store).toEqual({ kind: 'redis', url: expect.stringMatching(new RegExp(`^redis(\\+\\w+)?://.*${url.port || ''}`)) });
-    expect(a.limiter.store.kind === 'redis' && a.limiter.store.url).not.toContain('@');
+    expect(a.limiter.store).toEqual({ kind: 'redis', url: topology.url.replace(/\/0$/, '') });
   });
 
   it('a live limit set on one instance applies on the other at its next request, and back to config restores it', async () => {
