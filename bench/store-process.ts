@@ -40,6 +40,8 @@ function counting(engine: Engine): { engine: Engine; counts: EngineCounts } {
         counts.commands += commands.length;
         return engine.execute(commands, options);
       },
+      ready: () => engine.ready(),
+      countToday: (count, limit) => engine.countToday(count, limit),
       authenticate: (user, password) => engine.authenticate(user, password),
       subscribe: (mode, targets, listener, caller) => engine.subscribe(mode, targets, listener, caller),
       monitor: (onLine, caller) => engine.monitor(onLine, caller),

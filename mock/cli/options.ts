@@ -33,6 +33,7 @@ export const MOCK_OPTIONS = {
   maxConnections: { flag: 'max-connections', env: 'MOCK_MAX_CONNECTIONS', type: 'count', help: 'open connections at most; more are closed at once', default: KV.maxConnections },
   engine: { flag: 'engine', env: 'MOCK_ENGINE', type: 'engine', help: 'memory (embedded) or redis (a real redis-server)', default: 'memory' },
   redisUrl: { flag: 'redis-url', env: 'MOCK_REDIS_URL', type: 'string', help: 'redis engine: redis://[user:pass@]host:port/db', default: REDIS_ENGINE_DEFAULTS.url },
+  redisPrivateDb: { flag: 'redis-private-db', env: 'MOCK_REDIS_PRIVATE_DB', type: 'count', help: 'redis engine: database keeping the daily count and script texts, not the served one', default: REDIS_ENGINE_DEFAULTS.privateDb },
   redisTimeoutMs: { flag: 'redis-timeout-ms', env: 'MOCK_REDIS_TIMEOUT_MS', type: 'count', help: 'redis engine: longest wait for redis-server to answer, streams included', default: REDIS_ENGINE_DEFAULTS.commandTimeoutMs },
   workflowPort: { flag: 'workflow-port', env: 'MOCK_WORKFLOW_PORT', type: 'port', help: 'workflow trigger server port; 0 = any free port', default: 8080 },
   workflowToken: { flag: 'workflow-token', env: 'MOCK_WORKFLOW_TOKEN', type: 'string', help: 'workflow server bearer token (default: random)' },

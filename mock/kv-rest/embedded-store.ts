@@ -33,7 +33,7 @@ export function createEmbeddedStore(): EmbeddedStore {
   const engine = createMemoryEngine({});
   // No token reaches this store: the registry only has to exist for the runner. The REST server's
   // default limits apply (sizes bounded, no daily count).
-  const runner = new CommandRunner(engine, new TokenRegistry(generateToken(), generateToken()), new RequestLimits(KV_REST_DEFAULTS));
+  const runner = new CommandRunner(engine, new TokenRegistry(generateToken(), generateToken()), new RequestLimits(KV_REST_DEFAULTS, engine));
   const answer = async (path: string, body: unknown): Promise<unknown> => {
     if (path === '') return envelopeValue((await runner.runEach([commandFromJsonValue(body)], CONTEXT))[0]);
     if (path === 'pipeline') return envelopeValues(await runner.runEach(commandsFromJsonValues(body), CONTEXT));

@@ -19,6 +19,8 @@ export interface Caller {
    * off), so a token never outlives the credential it stands for.
    */
   readonly passwordSha256?: string;
+  /** For a token minted by ACL RESTTOKEN: the password itself, which the redis engine authenticates with as the user. */
+  readonly password?: string;
   /** The database's Read Only token: the redis engine runs its commands as a user confined to that token's rights. */
   readonly readOnly?: boolean;
 }
@@ -43,8 +45,21 @@ export interface Subscription {
   close(): Promise<void>;
 }
 
+/** Today's command count after a reservation: whether the commands fitted under the limit, and the count before them. */
+export interface DailyCount {
+  readonly accepted: boolean;
+  readonly used: number;
+}
+
 export interface Engine {
   readonly name: 'memory' | 'redis';
+  /** Resolves once the engine can serve; rejects with one line that says why it cannot. */
+  ready(): Promise<void>;
+  /**
+   * Adds `count` commands to today's (UTC) count of the REST API unless that would pass `limit`.
+   * The count lives where the engine keeps its data, so every REST server of one store shares it.
+   */
+  countToday(count: number, limit: number): Promise<DailyCount>;
   /**
    * Runs commands in order and answers one reply per command. Each command comes resolved (see
    * resolved-command.ts): its arguments are byte strings (see bytes.ts), the name first, as sent

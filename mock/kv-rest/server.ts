@@ -42,6 +42,8 @@ export interface KvRestServerOptions {
   engine?: 'memory' | 'redis' | Engine;
   /** The redis engine's server: `redis://[user:password@]host:port/db` (default redis://127.0.0.1:6379/0). */
   redisUrl?: string;
+  /** Redis engine: the database where it keeps the daily count and script texts, never the served one (default 15). */
+  redisPrivateDb?: number;
   /** Redis engine: longest wait for redis-server to connect or answer, streams included (default 2000 ms). */
   redisTimeoutMs?: number;
   /** Memory engine: longest a Lua script may run before it is stopped with a BUSY error (default 5000 ms). */
@@ -78,10 +80,18 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
     typeof options.engine === 'object'
       ? options.engine
       : options.engine === 'redis'
-        ? createRedisEngine({ url: options.redisUrl, commandTimeoutMs: options.redisTimeoutMs })
+        ? createRedisEngine({ url: options.redisUrl, commandTimeoutMs: options.redisTimeoutMs, privateDb: options.redisPrivateDb, sharedSecret: token })
         : createMemoryEngine({ scriptTimeLimitMs: options.scriptTimeLimitMs, runAtEndOfTurn: true });
+  // Nothing listens before the engine can serve: no ready line for a server that would only answer errors.
+  await engine.ready().catch(async (failure: unknown) => {
+    if (engine !== options.engine) await engine.close();
+    throw failure;
+  });
   const tokens = new TokenRegistry(token, readonlyToken);
-  const limits = new RequestLimits({ maxRequestBytes: settings.maxRequestBytes, dailyLimit: settings.dailyLimit, maxResponseBytes: settings.maxResponseBytes, maxResponseElements: settings.maxResponseElements });
+  const limits = new RequestLimits(
+    { maxRequestBytes: settings.maxRequestBytes, dailyLimit: settings.dailyLimit, maxResponseBytes: settings.maxResponseBytes, maxResponseElements: settings.maxResponseElements },
+    engine,
+  );
   const handler = new RequestHandler(engine, new CommandRunner(engine, tokens, limits), tokens, {
     prefix: settings.prefix,
     maxBodyBytes: settings.maxRequestBytes * 4,

@@ -11,11 +11,11 @@ export type EngineName = 'memory' | 'redis';
 
 let database = 0;
 
-/** A server on the named engine; on redis, each server gets an emptied database of its own (1-15 in turn). */
+/** A server on the named engine; on redis, each server gets an emptied database of its own (1-14 in turn; 15 is the engine's private one). */
 export async function startServer(engine: EngineName, options: KvRestServerOptions = {}): Promise<KvRestServer> {
   if (engine === 'memory') return startKvRestServer({ ...options, engine });
   const url = new URL(process.env.REDIS_URL!);
-  url.pathname = `/${(database++ % 15) + 1}`;
+  url.pathname = `/${(database++ % 14) + 1}`;
   const server = await startKvRestServer({ ...options, engine: 'redis', redisUrl: url.toString() });
   await executeAsSent(server.engine, [['FLUSHDB']], { transaction: false, caller: { user: 'default', address: 'tests' } });
   return server;

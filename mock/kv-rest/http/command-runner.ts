@@ -1,7 +1,6 @@
 // Resolves each command once (command table and REST policy), checks the token's rights and the
 // limits, then runs the resolved commands on the engine. Checks that fail become error replies in
 // their slot, or discard a whole transaction.
-import { randomBytes } from 'node:crypto';
 import { allowedForReadOnlyToken, noPermissionText } from '../command-table';
 import type { Caller, Engine } from '../engine';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
@@ -22,8 +21,6 @@ export interface RunContext {
 type Checked = { readonly run: 'engine' | 'restToken'; readonly command: ResolvedCommand } | { readonly run: 'refused'; readonly reply: ErrorReply };
 
 export class CommandRunner {
-  private readonly tokenSecret = randomBytes(32).toString('hex');
-
   constructor(
     private readonly engine: Engine,
     private readonly tokens: TokenRegistry,
@@ -46,7 +43,7 @@ export class CommandRunner {
   async runEach(commands: readonly Command[], context: RunContext): Promise<Reply[]> {
     const checked = commands.map((command) => this.check(command, context.principal));
     const runnable = checked.filter((entry) => entry.run !== 'refused').length;
-    const overLimit = this.limits.reserve(runnable);
+    const overLimit = await this.limits.reserve(runnable);
     const replies: Reply[] = new Array(commands.length);
     const budget = this.limits.responseBudget();
     // Consecutive engine commands go out as one batch; ACL RESTTOKEN is answered here, in order.
@@ -86,7 +83,7 @@ export class CommandRunner {
       if (entry.run === 'restToken') return error(`EXECABORT Transaction discarded: ACL RESTTOKEN cannot run in a transaction`);
       resolved.push(entry.command);
     }
-    const overLimit = this.limits.reserve(commands.length);
+    const overLimit = await this.limits.reserve(commands.length);
     if (overLimit) return error(`EXECABORT Transaction discarded: ${overLimit.message}`);
     const budget = this.limits.responseBudget();
     return this.bounded(await this.execute(resolved, true, context, budget), budget);
@@ -117,12 +114,12 @@ export class CommandRunner {
       throw engineFailure(failure);
     }
     if (!authenticated) return error(`ERR Wrong password or user "${user}" does not exist`);
-    return bulk(this.tokens.mintForUser(user, password, this.tokenSecret));
+    return bulk(this.tokens.mintForUser(user, password));
   }
 }
 
 /** Who the engine runs a request's commands as. */
 export function callerOf(context: RunContext): Caller {
-  const { user, readOnly, passwordSha256 } = context.principal;
-  return { user, address: context.address, readOnly, passwordSha256 };
+  const { user, readOnly, passwordSha256, password } = context.principal;
+  return { user, address: context.address, readOnly, passwordSha256, password };
 }

@@ -2,8 +2,10 @@
 // both answered with an error in the command's slot (and discarding a whole transaction), and the
 // maximum size of one response (elements and bytes), spent by the engine while it builds the replies,
 // so no pipeline makes the server build an answer without bound.
+import type { DailyCount, Engine } from '../engine';
 import { error, type ErrorReply } from '../reply';
 import { ResponseBudget } from '../response-budget';
+import { engineFailure } from './http-error';
 
 export interface LimitOptions {
   /** Largest total size of one command's arguments, in bytes. */
@@ -16,13 +18,12 @@ export interface LimitOptions {
   readonly maxResponseElements: number;
 }
 
-const DAY_MS = 86_400_000;
-
 export class RequestLimits {
-  private day = -1;
-  private usedToday = 0;
-
-  constructor(private readonly options: LimitOptions) {}
+  constructor(
+    private readonly options: LimitOptions,
+    /** Keeps the daily count (engine.ts: every server of one store shares it). */
+    private readonly engine: Pick<Engine, 'countToday'>,
+  ) {}
 
   /** An error when the command is larger than the maximum request size. */
   checkSize(command: readonly string[]): ErrorReply | undefined {
@@ -33,18 +34,16 @@ export class RequestLimits {
   }
 
   /** Reserves `count` commands of today's allowance, or answers the limit error without reserving. */
-  reserve(count: number, now = Date.now()): ErrorReply | undefined {
+  async reserve(count: number): Promise<ErrorReply | undefined> {
     if (this.options.dailyLimit === 0) return undefined;
-    const today = Math.floor(now / DAY_MS);
-    if (today !== this.day) {
-      this.day = today;
-      this.usedToday = 0;
+    let counted: DailyCount;
+    try {
+      counted = await this.engine.countToday(count, this.options.dailyLimit);
+    } catch (failure) {
+      throw engineFailure(failure);
     }
-    if (this.usedToday + count > this.options.dailyLimit) {
-      return error(`ERR max daily request limit exceeded. Limit: ${this.options.dailyLimit}, Usage: ${this.usedToday}`);
-    }
-    this.usedToday += count;
-    return undefined;
+    const { accepted, used } = counted;
+    return accepted ? undefined : error(`ERR max daily request limit exceeded. Limit: ${this.options.dailyLimit}, Usage: ${used}`);
   }
 
   /** A new budget for one request's replies: what its response may hold (see response-budget.ts). */

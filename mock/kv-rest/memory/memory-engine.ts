@@ -2,7 +2,7 @@
 // expiry, ACL users, pub/sub and MONITOR. Every command runs synchronously, so a transaction (a
 // loop with no await inside) is atomic by construction.
 import { TurnBatch } from '../../../shared/turn-batch';
-import { EngineRefusal, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
+import { EngineRefusal, type Caller, type DailyCount, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
 import { error, type Reply } from '../reply';
 import type { ResolvedCommand } from '../resolved-command';
 import { AclUsers } from './acl/acl-users';
@@ -41,6 +41,8 @@ export interface MemoryEngineOptions {
 const EXPIRY_SAMPLE = 20;
 const EXPIRY_BUDGET_MS = 5;
 
+const DAY_MS = 86_400_000;
+
 const EXECABORT = error('EXECABORT Transaction discarded because of previous errors.');
 
 class MemoryEngine implements Engine {
@@ -48,6 +50,8 @@ class MemoryEngine implements Engine {
   private readonly state: ServerState;
   private readonly dispatcher: Dispatcher;
   private readonly monitors = new MonitorFeed();
+  /** The REST API's command count of the current UTC day (the engine lives in one process). */
+  private today = { day: -1, used: 0 };
   private readonly streams = new Set<() => void>();
   private readonly expiryTimer: NodeJS.Timeout;
   private closed = false;
@@ -116,6 +120,20 @@ class MemoryEngine implements Engine {
     const refusals = commands.map((command) => this.dispatcher.queueRefusal(command, caller));
     if (refusals.every((refusal) => refusal === undefined)) return undefined;
     return refusals.map((refusal) => refusal ?? EXECABORT);
+  }
+
+  async ready(): Promise<void> {
+    this.assertOpen();
+  }
+
+  async countToday(count: number, limit: number): Promise<DailyCount> {
+    this.assertOpen();
+    const today = Math.floor(Date.now() / DAY_MS);
+    if (today !== this.today.day) this.today = { day: today, used: 0 };
+    const { used } = this.today;
+    if (used + count > limit) return { accepted: false, used };
+    this.today.used += count;
+    return { accepted: true, used };
   }
 
   async authenticate(user: string, password: string): Promise<boolean> {

@@ -7,15 +7,28 @@
 // may run, so its EVAL_RO scripts cannot run KEYS, SCAN, INFO or PUBLISH either. Users that REST
 // callers create with ACL SETUSER get the Standard token's refusals appended to their rules, and
 // may not use selectors (a selector's rights would add to the refusals instead of being limited).
+import { derivedSecret } from '../derived-secrets';
 import { allCommands, allowedForReadOnlyToken, type CommandSpec } from '../command-table';
 import { error, type ErrorReply, type Reply } from '../reply';
 import type { ResolvedCommand } from '../resolved-command';
 import { redisEngineRefusalOf } from '../rest-policy';
+import type { RedisAddress } from './connection';
 import { BEYOND_THE_DATABASE } from './database-confinement';
 
 /** The engine's Redis users, for the Standard token and for the Read Only token. */
 export const GATEWAY_USER = 'kv-rest-gateway';
 export const READER_USER = 'kv-rest-reader';
+
+/**
+ * The password of the engine's two users: derived from the Redis URL's credentials, which every REST
+ * server in front of that Redis has, so all of them and every restart add the same one (ACL SETUSER
+ * `>password` of a password the user has changes nothing) and a SIGKILL leaves nothing behind. One
+ * who can compute it already holds the URL's credentials, which administer the Redis; without a
+ * password in the URL, the Redis lets anyone who reaches it in as its URL user anyway.
+ */
+export function gatewayPasswordFor(address: RedisAddress): string {
+  return derivedSecret(`${address.user ?? ''}\0${address.password ?? ''}`, 'redis engine users password').toString('hex');
+}
 
 /** Commands the REST API serves through its own routes (streams, /multi-exec) rather than as commands. */
 const ROUTE_COMMANDS = ['subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe', 'multi', 'exec', 'discard', 'ping'];

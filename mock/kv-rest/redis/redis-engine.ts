@@ -4,17 +4,20 @@
 // their own.
 // The database's own tokens reach Redis as the engine's own users (gateway-user.ts), which Redis
 // itself confines to what each token may run; the Redis URL's user only administers: it creates
-// those users and ends overrunning scripts (script-killer.ts).
-import { randomBytes } from 'node:crypto';
-import { EngineRefusal, passwordSha256Of, type Caller, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
+// those users, keeps the engine's own state in its private database (gateway-store.ts) and ends
+// overrunning scripts (script-killer.ts). Nothing that decides an answer is kept per process, so
+// any number of REST servers with the same configuration in front of one Redis answer as one.
+import { EngineRefusal, type Caller, type DailyCount, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
 import { notAvailableText } from '../command-table';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
 import type { ResolvedCommand } from '../resolved-command';
 import type { ResponseBudget } from '../response-budget';
 import { redisEngineRefusalOf } from '../rest-policy';
 import { parseRedisUrl, RedisConnection, RedisTimeoutError, type RedisAddress } from './connection';
-import { confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, READER_USER, readCommandNames } from './gateway-user';
+import { confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, gatewayPasswordFor, READER_USER, readCommandNames } from './gateway-user';
 import { confineToDatabase } from './database-confinement';
+import { GatewayStore } from './gateway-store';
+import { refusalToServe } from './server-check';
 import { ScriptKiller } from './script-killer';
 import { runsScript, ScriptRewrites } from './script-rewrites';
 import { redisVersionOf, ServerCommands } from './server-commands';
@@ -26,24 +29,23 @@ export interface RedisEngineOptions {
   readonly commandTimeoutMs?: number;
   /** Connections shared by ordinary commands (default 4). */
   readonly poolSize?: number;
+  /** The database where the engine keeps its own state (the daily count, script texts); never the served one (default 15). */
+  readonly privateDb?: number;
+  /** Configuration all REST servers of one deployment share (a server passes its Standard token): names the daily count. */
+  readonly sharedSecret?: string;
 }
 
 /** What the options left out mean; the CLI's help text shows these. */
-export const REDIS_ENGINE_DEFAULTS = { url: 'redis://127.0.0.1:6379/0', commandTimeoutMs: 2000 } as const;
+export const REDIS_ENGINE_DEFAULTS = { url: 'redis://127.0.0.1:6379/0', commandTimeoutMs: 2000, privateDb: 15 } as const;
 
 interface Gateway {
-  /** The password of both of the engine's users. */
-  readonly password: string;
   /** Appended to REST callers' ACL SETUSER rules. */
   readonly refusals: readonly string[];
   /** What the server has, to name a command it lacks. */
   readonly serverCommands: ServerCommands;
 }
 
-type Planned = { readonly send: readonly string[] } | { readonly refused: ErrorReply };
-
-/** One user's one password, as the passwords map keys it. */
-const passwordKey = (user: string, passwordSha256: string): string => `${user}\0${passwordSha256}`;
+type Planned = { readonly send: ResolvedCommand } | { readonly refused: ErrorReply };
 
 class RedisEngine implements Engine {
   readonly name = 'redis' as const;
@@ -54,13 +56,14 @@ class RedisEngine implements Engine {
   private next = 0;
   /** Each pool's connection handed out last: the turn's requests keep it while its turn's write waits. */
   private readonly lastHandedOut = { standard: undefined as RedisConnection | undefined, readOnly: undefined as RedisConnection | undefined };
-  private readonly scripts = new ScriptRewrites();
+  private readonly store: GatewayStore;
+  private readonly scripts: ScriptRewrites;
   private readonly killer: ScriptKiller;
+  /** The password of both of the engine's users, derived from the URL's credentials (gateway-user.ts). */
+  private readonly gatewayPassword: string;
   /** Users REST callers may not change: the engine's own and the user it administers Redis as. */
   private readonly engineUsers: ReadonlySet<string>;
   private gateway: Promise<Gateway> | undefined;
-  /** Passwords seen by authenticate(), by user and password digest (a token stands for one password), to open connections as them. */
-  private readonly passwords = new Map<string, string>();
   private readonly userConnections = new Map<string, Promise<RedisConnection>>();
   private readonly streams = new Set<RedisConnection>();
   private closed = false;
@@ -68,8 +71,25 @@ class RedisEngine implements Engine {
   constructor(options: RedisEngineOptions, private readonly poolSize: number) {
     this.address = parseRedisUrl(options.url ?? REDIS_ENGINE_DEFAULTS.url);
     this.timeoutMs = options.commandTimeoutMs ?? REDIS_ENGINE_DEFAULTS.commandTimeoutMs;
+    const privateDb = options.privateDb ?? REDIS_ENGINE_DEFAULTS.privateDb;
+    if (privateDb === this.address.db) throw new Error(`the redis engine's private database (${privateDb}) must not be the database it serves: choose another`);
+    this.store = new GatewayStore(this.address, privateDb, options.sharedSecret, this.timeoutMs);
+    this.scripts = new ScriptRewrites(this.store);
     this.killer = new ScriptKiller(this.address);
+    this.gatewayPassword = gatewayPasswordFor(this.address);
     this.engineUsers = new Set([GATEWAY_USER, READER_USER, this.address.user ?? 'default']);
+  }
+
+  async ready(): Promise<void> {
+    try {
+      await this.gatewayReady();
+    } catch (failure) {
+      throw new Error(`the redis engine cannot serve: ${(failure as Error).message}`);
+    }
+  }
+
+  async countToday(count: number, limit: number): Promise<DailyCount> {
+    return this.store.countToday(count, limit);
   }
 
   async execute(commands: readonly ResolvedCommand[], options: ExecuteOptions): Promise<Reply[]> {
@@ -85,11 +105,13 @@ class RedisEngine implements Engine {
       if ('kind' in confined) return { refused: confined };
       const inDatabase = confineToDatabase({ args: confined, spec }, this.address.db);
       if ('kind' in inDatabase) return { refused: inDatabase };
-      return { send: this.scripts.translate({ args: inDatabase, spec }) };
+      return { send: { args: inDatabase, spec } };
     });
-    const toSend = planned.flatMap((plan) => ('send' in plan ? [plan.send] : []));
+    const sending = planned.flatMap((plan) => ('send' in plan ? [plan.send] : []));
     const firstRefusal = planned.find((plan): plan is { refused: ErrorReply } => 'refused' in plan);
     if (options.transaction && firstRefusal) throw new EngineRefusal(firstRefusal.refused.message);
+    await this.scripts.prepare(sending);
+    const toSend = sending.map((command) => this.scripts.translate(command));
     let sent: Reply[];
     try {
       sent = options.transaction ? await this.transaction(toSend, options.caller, options.budget) : await (await this.connectionFor(options.caller)).send(toSend, options.budget);
@@ -97,6 +119,9 @@ class RedisEngine implements Engine {
       if (failure instanceof RedisTimeoutError && commands.some(runsScript)) this.killer.kill();
       throw failure;
     }
+    let flush = sending.length - 1;
+    while (flush >= 0 && !(sending[flush].spec.name === 'script|flush' && sent[flush]?.kind === 'simple')) flush--;
+    if (flush >= 0) await this.scripts.flushed(sending.slice(flush + 1));
     let position = 0;
     return planned.map((plan, index) => {
       if ('refused' in plan) return plan.refused;
@@ -115,7 +140,6 @@ class RedisEngine implements Engine {
       throw failure;
     }
     connection.close();
-    this.passwords.set(passwordKey(user, passwordSha256Of(password)), password);
     this.userConnections.delete(user);
     return true;
   }
@@ -146,7 +170,7 @@ class RedisEngine implements Engine {
     for (const stream of this.streams) stream.close();
     this.streams.clear();
     this.killer.close();
-    await this.forgetGatewayPassword();
+    this.store.close();
   }
 
   /** Redis's reply as the REST caller sees it: scripts under their own SHA, and `default` for ACL WHOAMI of the database's tokens. */
@@ -157,9 +181,10 @@ class RedisEngine implements Engine {
   }
 
   /**
-   * The engine's users, created (or updated) once with the URL's user. Their password is this
-   * engine's own, added to the users' passwords, so several REST servers can share one Redis;
-   * close() removes it.
+   * The engine's users, created (or updated) once with the URL's user, after checking that this
+   * Redis is one the engine can serve (server-check.ts). Their password is derived from the URL's
+   * credentials, so every REST server of that Redis and every restart set the same one: setting it
+   * again changes nothing and none is left behind.
    */
   private gatewayReady(): Promise<Gateway> {
     if (this.closed) return Promise.reject(new Error('the redis engine is closed'));
@@ -173,11 +198,12 @@ class RedisEngine implements Engine {
   private async createGateway(): Promise<Gateway> {
     const admin = await RedisConnection.open(this.address, this.timeoutMs);
     try {
-      const [list, info, server] = await admin.send([['COMMAND', 'LIST'], ['COMMAND', 'INFO', ...containersToDescribe()], ['INFO', 'server']]);
-      const password = randomBytes(24).toString('hex');
+      const [list, info, server, cluster] = await admin.send([['COMMAND', 'LIST'], ['COMMAND', 'INFO', ...containersToDescribe()], ['INFO', 'server'], ['INFO', 'cluster']]);
+      const refusal = refusalToServe(server, cluster);
+      if (refusal !== undefined) throw new Error(`redis-server at ${this.address.host}:${this.address.port} ${refusal}`);
       const commands = readCommandNames(list, info);
-      const standard = confinementFor(commands, password, false);
-      const readOnly = confinementFor(commands, password, true);
+      const standard = confinementFor(commands, this.gatewayPassword, false);
+      const readOnly = confinementFor(commands, this.gatewayPassword, true);
       const replies = await admin.send([
         ['ACL', 'SETUSER', GATEWAY_USER, ...standard.rules],
         ['ACL', 'SETUSER', READER_USER, ...readOnly.rules],
@@ -186,37 +212,33 @@ class RedisEngine implements Engine {
       if (refused?.kind === 'error') {
         throw new Error(`the redis engine could not create its ACL users (the Redis URL's user must be allowed to run ACL SETUSER): ${refused.message}`);
       }
-      return { password, refusals: standard.refusals, serverCommands: new ServerCommands(commands, redisVersionOf(server)) };
+      await this.store.check().catch((failure: Error) => {
+        throw new Error(`the redis engine cannot use its private database (the Redis URL's user must be allowed to SELECT it, EVAL and HSET there): ${failure.message}`);
+      });
+      return { refusals: standard.refusals, serverCommands: new ServerCommands(commands, redisVersionOf(server)) };
     } finally {
       admin.close();
     }
-  }
-
-  private async forgetGatewayPassword(): Promise<void> {
-    const gateway = await this.gateway?.catch(() => undefined);
-    if (!gateway) return;
-    const admin = await RedisConnection.open(this.address, this.timeoutMs).catch(() => undefined);
-    await admin?.send([['ACL', 'SETUSER', GATEWAY_USER, `<${gateway.password}`], ['ACL', 'SETUSER', READER_USER, `<${gateway.password}`]]).catch(() => undefined);
-    admin?.close();
   }
 
   private async open(caller: Caller): Promise<RedisConnection> {
     if (this.closed) throw new Error('the redis engine is closed');
     if (caller.user === 'default') {
       const user = caller.readOnly ? READER_USER : GATEWAY_USER;
-      const { password } = await this.gatewayReady();
+      const password = this.gatewayPassword;
+      await this.gatewayReady();
       try {
         return await RedisConnection.open(this.address, this.timeoutMs, { user, password });
       } catch (failure) {
         // A restarted Redis, or an operator, removed the engine's users: create them again, once.
         if (!(failure as Error).message.startsWith('WRONGPASS')) throw failure;
         this.gateway = undefined;
-        const again = await this.gatewayReady();
-        return RedisConnection.open(this.address, this.timeoutMs, { user, password: again.password });
+        await this.gatewayReady();
+        return RedisConnection.open(this.address, this.timeoutMs, { user, password });
       }
     }
-    const password = this.passwordOf(caller);
-    if (password === undefined) throw new EngineRefusal(`NOPERM user ${caller.user} has no REST token on this server any more`);
+    const { password } = caller;
+    if (password === undefined) throw new EngineRefusal(`NOPERM user ${caller.user} has no REST token`);
     try {
       return await RedisConnection.open(this.address, this.timeoutMs, { user: caller.user, password });
     } catch (failure) {
@@ -263,16 +285,11 @@ class RedisEngine implements Engine {
       this.userConnections.set(caller.user, opened);
       return opened;
     }
-    const [auth] = await existing.send([['AUTH', caller.user, this.passwordOf(caller) ?? '']]);
+    const [auth] = await existing.send([['AUTH', caller.user, caller.password ?? '']]);
     if (auth.kind !== 'error') return existing;
     existing.close();
     this.userConnections.delete(caller.user);
     throw new EngineRefusal(auth.message);
-  }
-
-  /** The password the caller's token was minted with, as authenticate() saw it. */
-  private passwordOf(caller: Caller): string | undefined {
-    return caller.passwordSha256 === undefined ? undefined : this.passwords.get(passwordKey(caller.user, caller.passwordSha256));
   }
 
   /**

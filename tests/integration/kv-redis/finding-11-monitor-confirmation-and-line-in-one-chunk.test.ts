@@ -8,7 +8,10 @@ import { RespParser } from '../../../mock/kv-rest/redis/resp-codec';
 
 const MONITORED = '1721284005.242090 [0 127.0.0.1:52144] "GET" "k"';
 
-/** Answers every command `+OK` (COMMAND LIST and INFO: empty arrays); MONITOR gets `+OK` and a line in one write. */
+/** What the engine checks at start (server-check.ts): a version it serves, no cluster. */
+const SERVER_INFO = '# Server\r\nredis_version:7.0.15';
+
+/** Answers every command `+OK` (COMMAND LIST: an empty array; INFO: SERVER_INFO); MONITOR gets `+OK` and a line in one write. */
 function standInRedis(monitors: Set<Socket>): Server {
   return createServer((socket) => {
     const parser = new RespParser();
@@ -19,7 +22,7 @@ function standInRedis(monitors: Set<Socket>): Server {
           monitors.add(socket);
           socket.on('close', () => monitors.delete(socket));
           socket.write(`+OK\r\n+${MONITORED}\r\n`);
-        } else socket.write(name === 'COMMAND' ? '*0\r\n' : '+OK\r\n');
+        } else socket.write(name === 'COMMAND' ? '*0\r\n' : name === 'INFO' ? `$${SERVER_INFO.length}\r\n${SERVER_INFO}\r\n` : '+OK\r\n');
       }
     });
     socket.on('error', () => undefined);

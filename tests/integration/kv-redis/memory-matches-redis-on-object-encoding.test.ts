@@ -33,6 +33,6 @@ const command: fc.Arbitrary<string[]> = fc.oneof(
   c(k('MEMORY'), k('HELP')),
 );
 
-describeAgainstRedis('memory engine matches redis-server on OBJECT and MEMORY USAGE', 15, {
+describeAgainstRedis('memory engine matches redis-server on OBJECT and MEMORY USAGE', 13, {
   'gives the same typed reply to every command of a random sequence': [command, { maxLength: 20, runs: 200 }],
 });

@@ -11,6 +11,8 @@ function eagerEngine(closed: string[]): Engine {
   const subscription = (name: string): Subscription => ({ close: async () => void closed.push(name) });
   return {
     name: 'memory',
+    ready: async () => undefined,
+    countToday: async () => ({ accepted: true, used: 0 }),
     execute: async (commands) => commands.map(() => ({ kind: 'simple', value: 'OK' }) as const),
     authenticate: async () => false,
     subscribe: async (_mode, targets, listener) => {

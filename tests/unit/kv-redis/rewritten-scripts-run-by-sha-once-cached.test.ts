@@ -1,9 +1,11 @@
-// Scripts rewritten for Redis (guarded, and the allow-key-locking flag line dropped): EVALSHA of the
-// client's SHA sends the rewritten text until Redis has taken it, then only its SHA; a NOSCRIPT from
-// Redis (its cache was flushed elsewhere) forgets the rewrite, so EVALSHA answers NOSCRIPT as Redis would.
+// Scripts rewritten for Redis (guarded, and the allow-key-locking flag line dropped): EVAL and
+// SCRIPT LOAD send the rewritten text and file the client's text, EVALSHA of the client's SHA
+// sends the SHA of the rewritten text, and a SHA this server has not seen is looked up among the
+// filed texts, where only a text with that very SHA counts (issue 27 finding 3). The filed texts
+// are a Map here; the two-gateway suite files them in a real Redis.
 import { guardScript } from '../../../mock/kv-rest/redis/script-guard';
 import { MAX_REMEMBERED_SCRIPTS, ScriptRewrites } from '../../../mock/kv-rest/redis/script-rewrites';
-import { bulk, error, integer } from '../../../mock/kv-rest/reply';
+import { bulk } from '../../../mock/kv-rest/reply';
 import { scriptForRedis70, scriptSha } from '../../../shared/script-shebang';
 import { resolvedCommand } from '../../support/engine-commands';
 
@@ -13,46 +15,63 @@ const REDIS_TEXT = guardScript(scriptForRedis70(TEXT));
 const REDIS_SHA = scriptSha(REDIS_TEXT);
 const EVALSHA = ['EVALSHA', CLIENT_SHA, '1', 'k'];
 
+/** Script texts filed by client SHA, as gateway-store.ts files them in Redis. */
+function filedTexts() {
+  const filed = new Map<string, string>();
+  return {
+    filed,
+    findScripts: async (shas: readonly string[]) => shas.map((sha) => filed.get(sha)),
+    storeScripts: async (scripts: ReadonlyMap<string, string>) => void scripts.forEach((text, sha) => filed.set(sha, text)),
+    forgetScripts: async () => filed.clear(),
+  };
+}
+
 describe('ScriptRewrites', () => {
-  it('sends the text until Redis has run it, then the SHA of the text Redis runs', () => {
-    const rewrites = new ScriptRewrites();
+  it('sends the rewritten text for EVAL, files the client text, and runs EVALSHA by the SHA of the text Redis runs', async () => {
+    const texts = filedTexts();
+    const rewrites = new ScriptRewrites(texts);
+    await rewrites.prepare([resolvedCommand('EVAL', TEXT, '1', 'k')]);
     expect(rewrites.translate(resolvedCommand('EVAL', TEXT, '1', 'k'))).toEqual(['EVAL', REDIS_TEXT, '1', 'k']);
-    expect(rewrites.translate(resolvedCommand(...EVALSHA))).toEqual(['EVAL', REDIS_TEXT, '1', 'k']);
-    rewrites.answer(resolvedCommand('EVAL', TEXT, '1', 'k'), integer(1));
+    expect([...texts.filed]).toEqual([[CLIENT_SHA, TEXT]]);
     expect(rewrites.translate(resolvedCommand(...EVALSHA))).toEqual(['EVALSHA', REDIS_SHA, '1', 'k']);
     expect(rewrites.translate(resolvedCommand('EVALSHA_RO', CLIENT_SHA.toUpperCase(), '0'))).toEqual(['EVALSHA_RO', REDIS_SHA, '0']);
   });
 
-  it('counts a SCRIPT LOAD as taken, and answers it with the client SHA', () => {
-    const rewrites = new ScriptRewrites();
+  it('answers SCRIPT LOAD with the client SHA', () => {
+    const rewrites = new ScriptRewrites(filedTexts());
     expect(rewrites.translate(resolvedCommand('SCRIPT', 'LOAD', TEXT))).toEqual(['SCRIPT', 'LOAD', REDIS_TEXT]);
     expect(rewrites.answer(resolvedCommand('SCRIPT', 'LOAD', TEXT), bulk(REDIS_SHA))).toEqual(bulk(CLIENT_SHA));
+  });
+
+  it('issue 27 finding 3: finds a SHA it has not seen among the filed texts, for EVALSHA and SCRIPT EXISTS', async () => {
+    const texts = filedTexts();
+    texts.filed.set(CLIENT_SHA, TEXT);
+    const rewrites = new ScriptRewrites(texts);
+    await rewrites.prepare([resolvedCommand(...EVALSHA)]);
     expect(rewrites.translate(resolvedCommand(...EVALSHA))).toEqual(['EVALSHA', REDIS_SHA, '1', 'k']);
+    expect(rewrites.translate(resolvedCommand('SCRIPT', 'EXISTS', CLIENT_SHA, 'f'.repeat(40)))).toEqual(['SCRIPT', 'EXISTS', REDIS_SHA, 'f'.repeat(40)]);
   });
 
-  it('keeps the SHA after a script error, and forgets the script after NOSCRIPT', () => {
-    const rewrites = new ScriptRewrites();
-    rewrites.translate(resolvedCommand('SCRIPT', 'LOAD', TEXT));
-    rewrites.answer(resolvedCommand('SCRIPT', 'LOAD', TEXT), bulk(REDIS_SHA));
-    const noscript = error('NOSCRIPT No matching script. Please use EVAL.');
-    rewrites.answer(resolvedCommand(...EVALSHA), error('WRONGTYPE Operation against a key holding the wrong kind of value'));
-    expect(rewrites.translate(resolvedCommand(...EVALSHA))[1]).toBe(REDIS_SHA);
-    expect(rewrites.answer(resolvedCommand(...EVALSHA), noscript)).toEqual(noscript);
-    expect(rewrites.translate(resolvedCommand(...EVALSHA))).toEqual(EVALSHA);
-    expect(rewrites.translate(resolvedCommand('SCRIPT', 'EXISTS', CLIENT_SHA))).toEqual(['SCRIPT', 'EXISTS', CLIENT_SHA]);
-  });
-
-  it('forgets rewritten scripts on SCRIPT FLUSH', () => {
-    const rewrites = new ScriptRewrites();
-    rewrites.translate(resolvedCommand('SCRIPT', 'LOAD', TEXT));
-    rewrites.answer(resolvedCommand('SCRIPT', 'FLUSH'), { kind: 'simple', value: 'OK' });
+  it('issue 27 finding 3: ignores a filed text that does not have the SHA it is filed under', async () => {
+    const texts = filedTexts();
+    texts.filed.set(CLIENT_SHA, 'return "forged"');
+    const rewrites = new ScriptRewrites(texts);
+    await rewrites.prepare([resolvedCommand(...EVALSHA)]);
     expect(rewrites.translate(resolvedCommand(...EVALSHA))).toEqual(EVALSHA);
   });
 
-  it('remembers a bounded number of scripts, forgetting the oldest first', () => {
-    const rewrites = new ScriptRewrites();
+  it('forgets the filed texts on SCRIPT FLUSH, but for those of the commands after it', async () => {
+    const texts = filedTexts();
+    const rewrites = new ScriptRewrites(texts);
+    await rewrites.prepare([resolvedCommand('SCRIPT', 'LOAD', TEXT), resolvedCommand('SCRIPT', 'LOAD', 'return 1')]);
+    await rewrites.flushed([resolvedCommand('SCRIPT', 'LOAD', 'return 1')]);
+    expect([...texts.filed]).toEqual([[scriptSha('return 1'), 'return 1']]);
+  });
+
+  it('caches a bounded number of rewrites, forgetting the oldest first', () => {
+    const rewrites = new ScriptRewrites(filedTexts());
     for (let index = 0; index <= MAX_REMEMBERED_SCRIPTS; index++) rewrites.translate(resolvedCommand('EVAL', `return ${index}`, '0'));
     expect(rewrites.translate(resolvedCommand('EVALSHA', scriptSha('return 0'), '0'))).toEqual(['EVALSHA', scriptSha('return 0'), '0']);
-    expect(rewrites.translate(resolvedCommand('EVALSHA', scriptSha('return 1'), '0'))).toEqual(['EVAL', guardScript('return 1'), '0']);
+    expect(rewrites.translate(resolvedCommand('EVALSHA', scriptSha('return 1'), '0'))).toEqual(['EVALSHA', scriptSha(guardScript('return 1')), '0']);
   });
 });

@@ -23,7 +23,7 @@ describe('issue 18: each command is resolved once', () => {
 
   beforeEach(() => {
     engine = createMemoryEngine();
-    runner = new CommandRunner(engine, new TokenRegistry(generateToken(), generateToken()), new RequestLimits(KV_REST_DEFAULTS));
+    runner = new CommandRunner(engine, new TokenRegistry(generateToken(), generateToken()), new RequestLimits(KV_REST_DEFAULTS, engine));
     lookups = jest.spyOn(commandTable, 'lookupCommand');
   });
 

@@ -1,0 +1,85 @@
+// What the redis engine keeps in Redis for itself, so that every REST server in front of one Redis
+// answers as one, before and after restarts: the daily command count and the texts of the scripts
+// clients loaded (by their SHA). Both live in the gateway's private database (`privateDb`, 15 by
+// default), which the REST API cannot reach: its users may not SELECT, SWAPDB or MOVE, FLUSHALL is
+// sent as FLUSHDB of the served database, KEYS and SCAN see the served database only. The daily
+// count's key name carries a digest of the Standard token, the served database and the URL's
+// password: per deployment, and not to be guessed by a script's `COPY ... DB` (README: the gap).
+// Script texts need no such care: a text is used only if it hashes to the SHA it is filed under.
+import { derivedSecret } from '../derived-secrets';
+import type { DailyCount } from '../engine';
+import type { Reply } from '../reply';
+import { RedisConnection, type RedisAddress } from './connection';
+
+/** The hash of script texts by their client SHA; one per Redis, as Redis's own script cache is. */
+const SCRIPTS_KEY = 'kv-rest-gateway:scripts';
+
+/**
+ * Adds ARGV[1] to the count of the current UTC day of Redis's own clock unless that passes ARGV[2];
+ * the key dies at the end of its day. Answers {accepted 0/1, count before}.
+ */
+const COUNT_TODAY = `local day = math.floor(tonumber(redis.call('TIME')[1]) / 86400)
+local key = KEYS[1] .. ':' .. day
+local used = tonumber(redis.call('GET', key) or '0')
+if used + tonumber(ARGV[1]) > tonumber(ARGV[2]) then return {0, used} end
+redis.call('INCRBY', key, ARGV[1])
+redis.call('EXPIREAT', key, (day + 1) * 86400)
+return {1, used}`;
+
+export class GatewayStore {
+  private connection: Promise<RedisConnection> | undefined;
+  private readonly address: RedisAddress;
+  private readonly dailyKey: string;
+
+  constructor(served: RedisAddress, privateDb: number, sharedSecret: string | undefined, private readonly timeoutMs: number) {
+    this.address = { ...served, db: privateDb };
+    const deployment = derivedSecret(`${sharedSecret ?? ''}\0${served.db}\0${served.password ?? ''}`, 'daily count key name', 16).toString('hex');
+    this.dailyKey = `kv-rest-gateway:daily:${deployment}`;
+  }
+
+  /** Opens the connection to the private database: fails when Redis refuses SELECT of it. */
+  async check(): Promise<void> {
+    await this.send([['PING']]);
+  }
+
+  async countToday(count: number, limit: number): Promise<DailyCount> {
+    const [reply] = await this.send([['EVAL', COUNT_TODAY, '1', this.dailyKey, String(count), String(limit)]]);
+    if (reply.kind !== 'array' || reply.items.length !== 2) throw new Error(`the daily count failed: ${reply.kind === 'error' ? reply.message : 'unexpected reply'}`);
+    const [accepted, used] = reply.items.map((item) => (item.kind === 'integer' ? Number(item.value) : 0));
+    return { accepted: accepted === 1, used };
+  }
+
+  /** Files script texts under their client SHAs. */
+  async storeScripts(scripts: ReadonlyMap<string, string>): Promise<void> {
+    if (scripts.size === 0) return;
+    const [reply] = await this.send([['HSET', SCRIPTS_KEY, ...[...scripts].flat()]]);
+    if (reply.kind === 'error') throw new Error(`the script texts could not be filed: ${reply.message}`);
+  }
+
+  /** The texts filed under `shas`, in order; undefined where none is. */
+  async findScripts(shas: readonly string[]): Promise<(string | undefined)[]> {
+    const [reply] = await this.send([['HMGET', SCRIPTS_KEY, ...shas]]);
+    return shas.map((_, index) => {
+      const item = reply.kind === 'array' ? reply.items[index] : undefined;
+      return item?.kind === 'bulk' ? item.value : undefined;
+    });
+  }
+
+  /** After SCRIPT FLUSH: the texts go with Redis's scripts. */
+  async forgetScripts(): Promise<void> {
+    await this.send([['DEL', SCRIPTS_KEY]]);
+  }
+
+  close(): void {
+    void this.connection?.then((connection) => connection.close(), () => undefined);
+    this.connection = undefined;
+  }
+
+  /** Sends on the private database's connection, opened (again) when missing or dead. */
+  private async send(commands: readonly (readonly string[])[]): Promise<Reply[]> {
+    const pending = this.connection;
+    const existing = await pending?.catch(() => undefined);
+    if (!existing?.usable && this.connection === pending) this.connection = RedisConnection.open(this.address, this.timeoutMs);
+    return (await this.connection!).send(commands);
+  }
+}
