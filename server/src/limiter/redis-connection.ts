@@ -14,7 +14,7 @@
 // - nothing connects before the first command (a limiter built and closed in a test opens nothing);
 // - reconnection attempts at most 500 ms apart, and the circuit breaker closes as soon as ioredis is
 //   connected again (redis-requester.ts), so a failover costs what the sentinels take to promote.
-import type { Cluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
+import type { Cluster, ClusterOptions, Command, Redis, RedisOptions } from 'ioredis';
 import type { RedisAddress } from '../config/store-address';
 
 export type RedisClient = Redis | Cluster;
@@ -22,6 +22,21 @@ export type RedisClient = Redis | Cluster;
 interface IoRedisModule {
   Redis: new (options: RedisOptions) => Redis;
   Cluster: new (nodes: ReadonlyArray<{ host: string; port: number }>, options: ClusterOptions) => Cluster;
+  Command: new (name: string, args: string[], options: { replyEncoding: 'utf8' }) => Command;
+}
+
+const ioredis = (): IoRedisModule => require('ioredis') as IoRedisModule;
+
+/**
+ * Sends one command on a Cluster outside auto-pipelining, where ioredis follows MOVED, ASK (with
+ * ASKING) and TRYAGAIN for it. Inside an auto-pipeline it does not when the pipeline's other commands
+ * succeeded: while a slot moves, such a command comes back with the redirection as its error.
+ */
+export function sendAlone(cluster: Cluster, [name, ...args]: readonly string[]): Promise<unknown> {
+  const { Command } = ioredis();
+  const command = new Command(name, args, { replyEncoding: 'utf8' });
+  void cluster.sendCommand(command);
+  return command.promise;
 }
 
 /**
@@ -35,7 +50,7 @@ const reconnectDelay = (attempt: number): number => Math.min(attempt * 50, 500);
 const reconnectOnReadOnly = (failure: Error): 2 | false => (failure.message.startsWith('READONLY') ? 2 : false);
 
 function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
-  const { Redis, Cluster } = require('ioredis') as IoRedisModule;
+  const { Redis, Cluster } = ioredis();
   const nodeOptions: RedisOptions = {
     username: address.username,
     password: address.password,

@@ -7,7 +7,9 @@
 // a `/multi-exec` as MULTI/EXEC. Replies are RESP2 values as the REST API's JSON carries them
 // (strings, integers, arrays, nil). An error reply is the store's answer; any other failure (no
 // connection, the timeout) is a StoreUnavailableError, behind the same circuit breaker as REST.
-// On a Cluster, SCAN walks every primary in turn (the usage view reads every caller's counters): its
+// On a Cluster, a command answered with a redirection (MOVED, ASK, TRYAGAIN: its slot is moving) is
+// sent again on its own, where ioredis follows the redirection (redis-connection.ts, sendAlone), so
+// a resharding under load is no store failure. SCAN walks every primary in turn (the usage view reads every caller's counters): its
 // cursor is `<primary index>-<that primary's cursor>`, the primaries taken in address order, and
 // `0` once the last one is done. A primary added or removed during a walk can make it miss or repeat
 // keys, as SCAN may anyway.
@@ -19,7 +21,7 @@ import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis'
 import { scriptForRedis70, scriptSha } from '../../../shared/script-shebang';
 import { failureMessage } from '../failure-message';
 import type { Cluster } from 'ioredis';
-import type { RedisClient } from './redis-connection';
+import { sendAlone, type RedisClient } from './redis-connection';
 import { StoreCircuit } from './store-circuit';
 import { StoreUnavailableError } from './store-connections';
 
@@ -54,6 +56,11 @@ function answerOf(failure: unknown): UpstashResponse<unknown> {
   if (isClientCrossSlot(failure)) return { error: `CROSSSLOT Keys in request don't hash to the same slot (${failure.message})` };
   throw new StoreUnavailableError(`Redis did not answer: ${failureMessage(failure)}`, { cause: failure });
 }
+
+/** A Cluster's answer that the command belongs elsewhere, or must wait for its slot to finish moving. */
+const isRedirection = (failure: unknown): boolean => isErrorReply(failure) && /^(MOVED|ASK|TRYAGAIN) /.test(failure.message);
+
+const toResult = (result: unknown): UpstashResponse<unknown> => ({ result });
 
 const asString = (value: unknown): string => (typeof value === 'string' ? value : String(value));
 
@@ -100,8 +107,10 @@ export class RedisRequester implements Requester {
   /** One command's answer as the REST API gives it; rejects only when the store could not answer. */
   private envelope(command: Command): Promise<UpstashResponse<unknown>> {
     const prepared = this.prepare(command);
-    const reply = this.cluster !== undefined && prepared[0] === 'scan' ? this.scanPrimaries(this.cluster, prepared.slice(1)) : this.client.call(...(prepared as [string, ...string[]]));
-    return reply.then((result) => ({ result }), answerOf);
+    const { cluster } = this;
+    if (cluster === undefined) return this.client.call(...(prepared as [string, ...string[]])).then(toResult, answerOf);
+    if (prepared[0] === 'scan') return this.scanPrimaries(cluster, prepared.slice(1)).then(toResult, answerOf);
+    return cluster.call(...(prepared as [string, ...string[]])).then(toResult, (failure: unknown) => (isRedirection(failure) ? sendAlone(cluster, prepared).then(toResult, answerOf) : answerOf(failure)));
   }
 
   /** SCAN over every primary of a cluster, one primary at a time (see the header). */

@@ -3,11 +3,13 @@
 // switch: `open` lets requests through and counts them), and once the replica is promoted the plugin
 // follows it and limits exactly again. Cluster: the slot of a hot caller moves to another primary
 // (what `redis-cli --cluster reshard` does) while two instances admit its requests: none is admitted
-// past its limit, and every request is answered.
+// past its limit and none fails open (ioredis's auto-pipelines hand back ASK and TRYAGAIN while a slot
+// moves: those commands are sent again on their own).
 import { strategy, type LimitedApp, limitedApp } from '../plugin/support';
 import { describeWithRedisBinary, describeWithRedisCluster } from '../../support/installed-program';
 import { useRedisCluster, useRedisSentinel } from '../../support/redis-topologies';
 import { freshPrefix } from './support';
+import { RedisClient } from '../../fixtures/redis-client';
 
 const apps: LimitedApp[] = [];
 afterEach(() => apps.splice(0).forEach((app) => app.close()));
@@ -71,11 +73,19 @@ describeWithRedisCluster('issue 26: resharding a Redis Cluster under load', () =
 
   it('moving the slot of a hot caller to another primary while two instances limit it admits exactly its tokens', async () => {
     const tokens = 150;
-    const config = { url: cluster().url, timeout: 5000, failureMode: 'closed', blockedCacheSize: 0, prefix: freshPrefix('reshard'), strategy: [strategy({ identifierSource: 'header.x-caller' }, { algorithm: 'sliding-window', tokens, window: '1h' })] };
+    // failureMode 'open' (the default): a request the store failed to decide would be admitted past the limit.
+    const config = { url: cluster().url, timeout: 5000, failureMode: 'open', blockedCacheSize: 0, prefix: freshPrefix('reshard'), strategy: [strategy({ identifierSource: 'header.x-caller' }, { algorithm: 'sliding-window', tokens, window: '1h' })] };
     const [a, b] = [instance(config), instance(config)];
     const slot = await cluster().keySlot('hot');
     const owner = await cluster().slotOwner(slot);
     const target = cluster().nodes.find((node) => node.id !== owner.id)!;
+    // Keys of its own in the caller's slot make the move last long enough to meet the load.
+    const onOwner = await RedisClient.connect(owner.url);
+    try {
+      for (let batch = 0; batch < 20; batch++) await onOwner.send(['MSET', ...Array.from({ length: 100 }, (_, index) => [`filler:{hot}:${batch}:${index}`, 'x']).flat()]);
+    } finally {
+      onOwner.close();
+    }
     let sent = 0;
     const during = load([a, b], 'hot', 6, () => ++sent > 2 * tokens);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -83,5 +93,6 @@ describeWithRedisCluster('issue 26: resharding a Redis Cluster under load', () =
     const statuses = await during;
     expect((await cluster().slotOwner(slot)).id).toBe(target.id);
     expect([count(statuses, 200), count(statuses, 200) + count(statuses, 429)]).toEqual([tokens, statuses.length]);
+    expect(a.limiter.failOpen().admitted + b.limiter.failOpen().admitted).toBe(0);
   });
 });
