@@ -63,7 +63,11 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
     retryStrategy: reconnectDelay,
   };
   if (address.topology === 'cluster') {
-    return new Cluster([...address.hosts], { redisOptions: nodeOptions, enableAutoPipelining: true, lazyConnect: true, scaleReads: 'master', maxRedirections: 16 });
+    // While a slot moves, a caller whose keys are split between two nodes is answered TRYAGAIN until
+    // the move ends: retried every 50 ms until the plugin's timeout, then the failure mode applies.
+    const retryDelayOnTryAgain = 50;
+    const maxRedirections = Math.max(16, Math.ceil(timeoutMs / retryDelayOnTryAgain));
+    return new Cluster([...address.hosts], { redisOptions: nodeOptions, enableAutoPipelining: true, lazyConnect: true, scaleReads: 'master', retryDelayOnTryAgain, maxRedirections });
   }
   if (address.topology === 'sentinel') {
     return new Redis({

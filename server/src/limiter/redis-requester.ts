@@ -7,9 +7,10 @@
 // a `/multi-exec` as MULTI/EXEC. Replies are RESP2 values as the REST API's JSON carries them
 // (strings, integers, arrays, nil). An error reply is the store's answer; any other failure (no
 // connection, the timeout) is a StoreUnavailableError, behind the same circuit breaker as REST.
-// On a Cluster, a command answered with a redirection (MOVED, ASK, TRYAGAIN: its slot is moving) is
-// sent again on its own, where ioredis follows the redirection (redis-connection.ts, sendAlone), so
-// a resharding under load is no store failure. SCAN walks every primary in turn (the usage view reads every caller's counters): its
+// On a Cluster, a command answered with a redirection (MOVED, ASK, TRYAGAIN: its slot is moving), or
+// whose auto-pipeline ioredis refused because the slot map changed under it, is sent again on its
+// own, where ioredis follows the redirection (redis-connection.ts, sendAlone), so a resharding under
+// load is no store failure. SCAN walks every primary in turn (the usage view reads every caller's counters): its
 // cursor is `<primary index>-<that primary's cursor>`, the primaries taken in address order, and
 // `0` once the last one is done. A primary added or removed during a walk can make it miss or repeat
 // keys, as SCAN may anyway.
@@ -48,7 +49,7 @@ class RewrittenScripts {
 const isErrorReply = (failure: unknown): failure is Error => failure instanceof Error && failure.name === 'ReplyError';
 
 /** ioredis's Cluster refuses a command whose keys are in different slots before sending it: Redis would answer CROSSSLOT. */
-const isClientCrossSlot = (failure: unknown): failure is Error => failure instanceof Error && failure.message.includes('should belong to the same slot');
+const isClientCrossSlot = (failure: unknown): failure is Error => failure instanceof Error && failure.message.includes('All the keys in a pipeline command should belong to the same slot');
 
 /** A failure as the REST API would answer it: Redis's error reply (or the CROSSSLOT it would give), else an outage. */
 function answerOf(failure: unknown): UpstashResponse<unknown> {
@@ -57,8 +58,13 @@ function answerOf(failure: unknown): UpstashResponse<unknown> {
   throw new StoreUnavailableError(`Redis did not answer: ${failureMessage(failure)}`, { cause: failure });
 }
 
-/** A Cluster's answer that the command belongs elsewhere, or must wait for its slot to finish moving. */
-const isRedirection = (failure: unknown): boolean => isErrorReply(failure) && /^(MOVED|ASK|TRYAGAIN) /.test(failure.message);
+/**
+ * A Cluster's answer that the command belongs elsewhere or must wait for its slot to finish moving,
+ * or ioredis's refusal of an auto-pipeline whose commands' slots the slot map, renewed meanwhile, no
+ * longer puts on one node.
+ */
+const isRedirection = (failure: unknown): boolean =>
+  (isErrorReply(failure) && /^(MOVED|ASK|TRYAGAIN) /.test(failure.message)) || (failure instanceof Error && failure.message.includes('should belong to the same slots allocation group'));
 
 const toResult = (result: unknown): UpstashResponse<unknown> => ({ result });
 

@@ -131,8 +131,9 @@ describe('scripts over HTTP [memory engine]', () => {
     const response = await evaluateOn(target, script);
     if (message === null) expect([response.status, response.json]).toEqual([200, { result: null }]);
     else expect([response.status, resultOf(response.json).error]).toEqual([400, expect.stringMatching(message)]);
-    // Generous for a loaded CI machine: the time limit itself is 200 ms.
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Generous for a loaded machine (4.2 s seen with other suites running beside it): the time limit
+    // itself is 200 ms, and before the fix this ran for minutes.
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect((await call(target, '/ping')).json).toEqual({ result: 'PONG' });
   });
 
