@@ -53,10 +53,8 @@ export interface AppSample {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly appCpuMicrosPerRequest: number;
-  /** Calls that reached the store during the measured run (how they travel: store-cost.ts), and commands per request; plugin and peer (redis) scenarios only. */
-  readonly storeCalls?: number;
-  readonly storeCallsPerRequest?: number;
-  readonly storeCommandsPerRequest?: number;
+  /** What reached the store during the measured run (how it travels: store-cost.ts); plugin and peer (redis) scenarios only. */
+  readonly storeCost?: StoreCost;
   /** Store outages the plugin reported (it let requests through unlimited meanwhile). */
   readonly storeFailures: number;
   /** The key-value REST server's and the redis-server's CPU per request, where the scenario uses them. */
@@ -147,9 +145,7 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
       p50Ms: result.p50Ms,
       p99Ms: result.p99Ms,
       appCpuMicrosPerRequest: appUsage.cpuMicros / result.requests,
-      storeCalls: storeCost?.calls,
-      storeCallsPerRequest: storeCost?.callsPerRequest,
-      storeCommandsPerRequest: storeCost?.commandsPerRequest,
+      storeCost,
       storeFailures: appUsage.storeFailures,
       storeCpuMicrosPerRequest: storeMicros === undefined || result.requests === 0 ? undefined : storeMicros / result.requests,
       non2xxShare: result.requests === 0 ? 0 : result.non2xx / result.requests,
@@ -192,9 +188,7 @@ export interface AppSummary {
   readonly appCpuMicrosPerRequest?: number;
   /** Per round, app CPU per request minus the baseline's. */
   readonly cpuOverBaselineMicros?: Spread;
-  readonly storeCalls?: number;
-  readonly storeCallsPerRequest?: number;
-  readonly storeCommandsPerRequest?: number;
+  readonly storeCost?: StoreCost;
   readonly storeCpuMicrosPerRequest?: number;
   /** Per round, the app's CPU per request over bare Koa's plus the store processes' (decision-cpu.ts); for the closed-loop load and the fixed moderate one. */
   readonly totalCpuPerDecision?: Spread;
@@ -230,9 +224,7 @@ export function summariseApp(scenarios: readonly AppScenario[], samples: Readonl
       p99Ms: medianOf(own, (sample) => sample.p99Ms),
       appCpuMicrosPerRequest: medianOf(own, (sample) => sample.appCpuMicrosPerRequest),
       cpuOverBaselineMicros: spreadOf(paired, ({ sample, base }) => sample.appCpuMicrosPerRequest - base.appCpuMicrosPerRequest),
-      storeCalls: medianOf(own, (sample) => sample.storeCalls),
-      storeCallsPerRequest: medianOf(own, (sample) => sample.storeCallsPerRequest),
-      storeCommandsPerRequest: medianOf(own, (sample) => sample.storeCommandsPerRequest),
+      storeCost: medianStoreCost(own.map((sample) => sample.storeCost)),
       storeCpuMicrosPerRequest: medianOf(own, (sample) => sample.storeCpuMicrosPerRequest),
       totalCpuPerDecision: totalCpu('closed loop'),
       fixedRateTotalCpuPerDecision: totalCpu('fixed rate'),
@@ -254,8 +246,6 @@ export function summariseApp(scenarios: readonly AppScenario[], samples: Readonl
 
 export function appTable(summaries: readonly AppSummary[]): string {
   const header = ['scenario', 'req/s', 'vs baseline', 'p50 ms', 'p99 ms', 'app CPU µs/req', 'CPU over baseline µs', 'store commands/req (calls carrying them)', 'store CPU µs/req', 'total CPU per decision µs', 'non-2xx', 'errors'];
-  const storeCost = (summary: AppSummary) =>
-    storeCostCell({ calls: summary.storeCalls, callsPerRequest: summary.storeCallsPerRequest, commandsPerRequest: summary.storeCommandsPerRequest }, storeTransportOf(summary.scenario.limiter));
   const rows = summaries.map((summary) => [
     summary.scenario.name,
     cell(summary.requestsPerSecond),
@@ -264,7 +254,7 @@ export function appTable(summaries: readonly AppSummary[]): string {
     cell(summary.p99Ms, 1),
     cell(summary.appCpuMicrosPerRequest, 1),
     summary.baseline === summary.scenario ? '+0.0' : spreadCell(summary.cpuOverBaselineMicros, 1, 0, signedCell),
-    storeCost(summary),
+    storeCostCell(summary.storeCost, storeTransportOf(summary.scenario.limiter)),
     cell(summary.storeCpuMicrosPerRequest, 1),
     spreadCell(summary.totalCpuPerDecision, 1),
     `${cell(100 * (summary.non2xxShare ?? 0))}%`,
@@ -280,7 +270,7 @@ export const APP_LEGEND = [
   '- Rounds interleave the rows, each round in another order within each app, and every row of an app warms up on the same number of requests. "vs baseline" and "CPU over baseline" are the median of the per-round values and, from three rounds on, their range; "within noise" where that range includes no difference (1.00, or +0): this run cannot tell the row from its baseline.',
   '- Under this closed-loop load (each connection sends its next request when the answer arrives) a plugin that waits for its store answers many requests together (one /pipeline for the commands of concurrent requests): the writes of a burst of answers cost less per request, for the app and for the load generator sharing its cores. A row can then be faster than its baseline without the plugin costing less: the fixed-rate table below, where no request waits for another, shows the plugin\'s own CPU.',
   '- A row named "(vs the ip row)" takes its ratio and CPU over baseline against that row instead: the same requests, each carrying a valid credential, limited by `ip` (no verification) or by `user` (the credential verified per request), so the difference is the verification.',
-  '- store commands/req (calls carrying them): counted where the store is, over the measured run, per request served. The plugin on the key-value REST server: commands that reached its engine and the HTTP requests (round trips) carrying them (the plugin batches the commands of concurrent requests into one /pipeline). On the embedded store: commands and the in-process calls carrying them (no HTTP, no round trip). The peer and the plugin over redis://: their commands in the redis-server\'s INFO commandstats and the server\'s read events (total_reads_processed; one read can carry several requests\' commands). rate-limiter-flexible Memory has no store to count (—).',
+  '- store commands/req (calls carrying them): counted where the store is, over the measured run, per request served. The plugin on the key-value REST server: commands that reached its engine and the HTTP requests (round trips) carrying them (the plugin batches the commands of concurrent requests into one /pipeline). On the embedded store: commands and the in-process calls carrying them (no HTTP, no round trip). The peer and the plugin over redis://: their commands in the redis-server\'s INFO commandstats, which counts a script (EVALSHA) and every command the script runs, so the cell says how many of them were scripts the client sent, and the server\'s read events (total_reads_processed; one read can carry several requests\' commands). rate-limiter-flexible Memory has no store to count (—).',
   '- Every plugin row runs the plugin\'s defaults, the deny list on (one deny-check command per request, queued with the limit checks), except the rows named "denyList: false"; the rows named "defaults: deny list on" take their ratio and CPU over baseline against their denyList: false row, so those are the deny list\'s cost. The targets compare the plugin with its defaults.',
   '- store CPU: the key-value REST server process, plus the redis-server for the redis engine; the redis-server alone for the plugin over redis:// and rate-limiter-flexible\'s Redis store (its INFO cpu, to the microsecond).',
   '- total CPU per decision: the app\'s CPU per request over bare Koa\'s (or Strapi\'s, no limiter) of the same round, plus the store CPU per request (none where the store lives in the app): what one decision costs the machine, however a limiter splits its work between the app and its store. Median of the rounds, with their range.',

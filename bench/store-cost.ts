@@ -28,20 +28,26 @@ export function commandsInRequest(path: readonly string[] | undefined, body: unk
   return route === '' ? 1 : Array.isArray(body) ? body.length : 0;
 }
 
+/** The commands that run a script: commandstats counts each of them and then every command the script runs. */
+const SCRIPT_COMMANDS = new Set(['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'fcall', 'fcall_ro']);
+
 /**
  * The counts in a redis-server's `INFO commandstats` and `INFO stats` text: every command's calls
- * except INFO's own (the bench's reading), and the read events it processed.
+ * except INFO's own (the bench's reading), scripts' own commands included, the scripts among them,
+ * and the read events it processed.
  */
 export function redisCountsFromInfo(info: string): EngineCounts {
   let commands = 0;
+  let scripts = 0;
   let calls = Number.NaN;
   for (const line of info.split('\r\n')) {
     const stat = /^cmdstat_([a-z|_-]+):calls=(\d+),/.exec(line);
     if (stat && stat[1] !== 'info') commands += Number(stat[2]);
+    if (stat && SCRIPT_COMMANDS.has(stat[1])) scripts += Number(stat[2]);
     const reads = /^total_reads_processed:(\d+)$/.exec(line);
     if (reads) calls = Number(reads[1]);
   }
-  return { calls, commands };
+  return { calls, commands, scripts };
 }
 
 /**
@@ -57,7 +63,8 @@ export function redisCpuMicrosFromInfo(info: string): number {
 /** What reached the store between two readings of its counts; `overhead` is what taking the second reading itself added. */
 export function countsBetween(before: EngineCounts | undefined, after: EngineCounts | undefined, overhead: EngineCounts = { calls: 0, commands: 0 }): EngineCounts | undefined {
   if (!before || !after) return undefined;
-  return { calls: after.calls - before.calls - overhead.calls, commands: after.commands - before.commands - overhead.commands };
+  const between = { calls: after.calls - before.calls - overhead.calls, commands: after.commands - before.commands - overhead.commands };
+  return before.scripts === undefined || after.scripts === undefined ? between : { ...between, scripts: after.scripts - before.scripts };
 }
 
 export interface StoreCost {
@@ -65,12 +72,15 @@ export interface StoreCost {
   readonly calls: number;
   readonly callsPerRequest: number;
   readonly commandsPerRequest: number;
+  /** Of the commands, the scripts sent, where the store counts a script's own commands too (redis reads). */
+  readonly scriptsPerRequest?: number;
 }
 
 /** A run's counts per request served; undefined without counts or requests. */
 export function storeCostPerRequest(counts: EngineCounts | undefined, requests: number): StoreCost | undefined {
   if (!counts || requests === 0) return undefined;
-  return { calls: counts.calls, callsPerRequest: counts.calls / requests, commandsPerRequest: counts.commands / requests };
+  const cost = { calls: counts.calls, callsPerRequest: counts.calls / requests, commandsPerRequest: counts.commands / requests };
+  return counts.scripts === undefined ? cost : { ...cost, scriptsPerRequest: counts.scripts / requests };
 }
 
 /** The median of each field over the rounds that measured one; undefined when none did. */
@@ -78,14 +88,21 @@ export function medianStoreCost(costs: readonly (StoreCost | undefined)[]): Stor
   const measured = costs.filter((cost): cost is StoreCost => cost !== undefined);
   if (measured.length === 0) return undefined;
   const of = (field: (cost: StoreCost) => number) => median(measured.map(field));
-  return { calls: of((cost) => cost.calls), callsPerRequest: of((cost) => cost.callsPerRequest), commandsPerRequest: of((cost) => cost.commandsPerRequest) };
+  const medians = { calls: of((cost) => cost.calls), callsPerRequest: of((cost) => cost.callsPerRequest), commandsPerRequest: of((cost) => cost.commandsPerRequest) };
+  const scripts = measured.flatMap((cost) => (cost.scriptsPerRequest === undefined ? [] : [cost.scriptsPerRequest]));
+  return scripts.length === 0 ? medians : { ...medians, scriptsPerRequest: median(scripts) };
 }
 
-/** The table's cell: `2.00 (1.00 HTTP)`, `2.00 (2.00 in-process, 0 HTTP)`, `1.00 (0.31 redis reads)`; `0` when nothing reached the store. */
-export function storeCostCell(cost: { commandsPerRequest?: number; callsPerRequest?: number; calls?: number } | undefined, transport: StoreTransport | undefined): string {
-  if (transport === undefined || cost?.commandsPerRequest === undefined) return cell(undefined);
+/**
+ * The table's cell: `2.00 (1.00 HTTP)`, `2.00 (2.00 in-process, 0 HTTP)`, `4.00 (0.31 redis reads)`,
+ * with the scripts among Redis's count where it has them: `8.00, 2.00 of them scripts (0.05 redis
+ * reads)`; `0` when nothing reached the store.
+ */
+export function storeCostCell(cost: StoreCost | undefined, transport: StoreTransport | undefined): string {
+  if (transport === undefined || cost === undefined) return cell(undefined);
   if (cost.calls === 0) return '0';
   const calls = cell(cost.callsPerRequest, 2);
   const carried = transport === 'http' ? `${calls} HTTP` : transport === 'in-process' ? `${calls} in-process, 0 HTTP` : `${calls} redis reads`;
-  return `${cell(cost.commandsPerRequest, 2)} (${carried})`;
+  const scripts = cost.scriptsPerRequest === undefined ? '' : `, ${cell(cost.scriptsPerRequest, 2)} of them scripts`;
+  return `${cell(cost.commandsPerRequest, 2)}${scripts} (${carried})`;
 }

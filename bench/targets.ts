@@ -72,7 +72,7 @@ function appChecks({ scenarios, app }: TargetInputs): Check[] {
   const totalOnRedisAtFixedRate = pairedRatio(totalCpu('plugin on redis', 'fixed rate'), totalCpu('peer', 'fixed rate'), cpu);
   const blocked = role('blocked');
   const blockedRatio = pairedRatio(blocked, role('bare refusal'), throughput);
-  const storeCalls = blocked.length === 0 ? undefined : Math.max(...blocked.map((sample) => sample.storeCalls ?? Number.NaN));
+  const storeCalls = blocked.length === 0 ? undefined : Math.max(...blocked.map((sample) => sample.storeCost?.calls ?? Number.NaN));
   const three = pairedRatio(cpuOverBare(role('three strategies')), cpuOverBare(oneStrategy), cpu);
   return [
     ratioCheck('allowed path: plugin (sliding window, embedded store, defaults: deny list on) throughput >= 1.0x the peer', allowed, 1, 'at least'),

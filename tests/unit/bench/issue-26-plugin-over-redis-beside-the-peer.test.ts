@@ -5,7 +5,7 @@
 import type { AppSample } from '../../../bench/app-bench';
 import { totalCpuPerDecision } from '../../../bench/decision-cpu';
 import { APP_SCENARIOS, pluginConfig, selectScenarios, type AppScenario } from '../../../bench/scenarios';
-import { redisCpuMicrosFromInfo, storeTransportOf } from '../../../bench/store-cost';
+import { countsBetween, medianStoreCost, redisCountsFromInfo, redisCpuMicrosFromInfo, storeCostCell, storeCostPerRequest, storeTransportOf } from '../../../bench/store-cost';
 import { targetsTable } from '../../../bench/targets';
 
 const ON_REDIS = APP_SCENARIOS.find((scenario) => scenario.role === 'plugin on redis');
@@ -38,6 +38,18 @@ describe('issue 26 point 6: the plugin over redis:// beside the peer, on its red
 
   it('counts its store commands in the redis-server\'s reads, as the peer\'s', () => {
     expect([storeTransportOf(ON_REDIS!.limiter), storeTransportOf({ kind: 'rate-limiter-flexible', store: 'redis' })]).toEqual(['redis reads', 'redis reads']);
+  });
+
+  it('says how many of the commands Redis counts were scripts the client sent (commandstats counts a script and then every command it runs)', () => {
+    const info = (evalsha: number, inner: number, reads: number) =>
+      [`total_reads_processed:${reads}`, `cmdstat_evalsha:calls=${evalsha},usec=1,usec_per_call=1.00,rejected_calls=0,failed_calls=0`, `cmdstat_get:calls=${inner},usec=1,usec_per_call=1.00,rejected_calls=0,failed_calls=0`, ''].join('\r\n');
+    const between = countsBetween(redisCountsFromInfo(info(100, 300, 50)), redisCountsFromInfo(info(2100, 6300, 101)), { calls: 1, commands: 0 });
+    expect(between).toEqual({ calls: 50, commands: 8000, scripts: 2000 });
+    const cost = storeCostPerRequest(between, 1000);
+    expect(cost).toEqual({ calls: 50, callsPerRequest: 0.05, commandsPerRequest: 8, scriptsPerRequest: 2 });
+    expect(medianStoreCost([cost, { ...cost!, scriptsPerRequest: 1 }, cost])?.scriptsPerRequest).toBe(2);
+    expect(storeCostCell(cost, 'redis reads')).toBe('8.00, 2.00 of them scripts (0.05 redis reads)');
+    expect(storeCostCell({ calls: 50, callsPerRequest: 0.05, commandsPerRequest: 2 }, 'http')).toBe('2.00 (0.05 HTTP)');
   });
 
   it('runs with --only redis beside the peer, the redis engine row and bare Koa, and nothing else', () => {
