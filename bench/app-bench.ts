@@ -10,7 +10,7 @@ import { forkChild, tracked } from './processes';
 import { runFixedRate } from './fixed-rate-load';
 import type { AppChildInput, KoaAppReady } from './koa-app-process';
 import { runLoad } from './load';
-import { totalCpuPerDecision } from './decision-cpu';
+import { totalCpuPerDecision, type LoadKind } from './decision-cpu';
 import { bareRowOf, baselineOf, IDENTIFIER_HEADER, needsRedis, pluginConfig, ROUTE, type AppScenario, type LimiterSpec } from './scenarios';
 import { countsBetween, redisCountsFromInfo, redisCpuMicrosFromInfo, storeCostCell, storeCostPerRequest, storeTransportOf, medianStoreCost, type StoreCost } from './store-cost';
 import type { StrapiAppExtra } from './strapi-app-extension';
@@ -213,7 +213,7 @@ export function summariseApp(scenarios: readonly AppScenario[], samples: Readonl
     const baseline = baselineOf(scenario, scenarios);
     const paired = pairedByRound(own, baseline ? (samples.get(baseline) ?? []) : []);
     const bare = bareRowOf(scenario, scenarios);
-    const totalCpu = (load: 'closed loop' | 'fixed rate') => spreadOf(totalCpuPerDecision(scenario, own, bare ? (samples.get(bare) ?? []) : [], load), (micros) => micros);
+    const totalCpu = (load: LoadKind) => spreadOf(totalCpuPerDecision(scenario, own, bare ? (samples.get(bare) ?? []) : [], load), (micros) => micros);
     const fixedRateCpu = (sample: AppSample) => sample.fixedRateCpuMicrosPerRequest;
     return {
       scenario,
