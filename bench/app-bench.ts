@@ -6,12 +6,13 @@ import Redis from 'ioredis';
 import { startStrapiChild } from '../tests/fixtures/strapi-child';
 import type { ChildCalls, NodeChild } from '../tests/fixtures/node-child';
 import type { AppUsage } from './app-meter';
-import { forkChild, processCpuMicros, tracked } from './processes';
+import { forkChild, tracked } from './processes';
 import { runFixedRate } from './fixed-rate-load';
 import type { AppChildInput, KoaAppReady } from './koa-app-process';
 import { runLoad } from './load';
-import { baselineOf, IDENTIFIER_HEADER, pluginConfig, ROUTE, type AppScenario } from './scenarios';
-import { countsBetween, redisCountsFromInfo, storeCostCell, storeCostPerRequest, storeTransportOf, medianStoreCost, type StoreCost } from './store-cost';
+import { totalCpuPerDecision, type LoadKind } from './decision-cpu';
+import { bareRowOf, baselineOf, IDENTIFIER_HEADER, needsRedis, pluginConfig, ROUTE, type AppScenario, type LimiterSpec } from './scenarios';
+import { countsBetween, redisCountsFromInfo, redisCpuMicrosFromInfo, storeCostCell, storeCostPerRequest, storeTransportOf, medianStoreCost, type StoreCost } from './store-cost';
 import type { StrapiAppExtra } from './strapi-app-extension';
 import type { EngineCounts, StoreReady, StoreUsage } from './store-process';
 import { cell, markdownTable, medianOf, pairedByRound, signedCell, spreadCell, spreadOf, type Spread } from './table';
@@ -34,7 +35,7 @@ export interface AppTiming {
 export interface AppBenchContext {
   readonly store: NodeChild<StoreReady>;
   /** The throwaway redis-server, when there is one. */
-  readonly redis?: { readonly url: string; readonly pid: number };
+  readonly redis?: { readonly url: string };
   readonly timing: AppTiming;
   /** The fixed moderate load of the latency rows (scenarios with `latency`). */
   readonly fixedRate: FixedRate;
@@ -52,14 +53,14 @@ export interface AppSample {
   readonly p50Ms: number;
   readonly p99Ms: number;
   readonly appCpuMicrosPerRequest: number;
-  /** Calls that reached the store during the measured run (how they travel: store-cost.ts), and commands per request; plugin and peer (redis) scenarios only. */
-  readonly storeCalls?: number;
-  readonly storeCallsPerRequest?: number;
-  readonly storeCommandsPerRequest?: number;
+  /** What reached the store during the measured run (how it travels: store-cost.ts); plugin and peer (redis) scenarios only. */
+  readonly storeCost?: StoreCost;
   /** Store outages the plugin reported (it let requests through unlimited meanwhile). */
   readonly storeFailures: number;
   /** The key-value REST server's and the redis-server's CPU per request, where the scenario uses them. */
   readonly storeCpuMicrosPerRequest?: number;
+  /** The same at the fixed moderate load, per request sent. */
+  readonly fixedRateStoreCpuMicrosPerRequest?: number;
   readonly non2xxShare: number;
   readonly errors: number;
   /** At the fixed moderate load, latency scenarios only. */
@@ -71,20 +72,24 @@ export interface AppSample {
   readonly fixedRateStoreCost?: StoreCost;
 }
 
+/** The REST server engine a plugin row goes through, if it goes through one (its counts are in the store process's usage). */
+const restEngineOf = (spec: LimiterSpec): 'memory' | 'redis' | undefined => (spec.kind === 'plugin' && (spec.store === 'memory' || spec.store === 'redis') ? spec.store : undefined);
+
 /**
- * A reading of the processes that serve the scenario's store (the KV REST server and/or redis-server):
- * their CPU time, and the commands that reached the store with the calls that carried them (the REST
- * server's counting engine; for the peer, the redis-server's INFO through `info`).
+ * A reading of the processes that serve the scenario's store (the KV REST server and/or the
+ * redis-server, through `info`, open for every scenario that uses it): their CPU time, and the
+ * commands that reached the store with the calls that carried them (the REST server's counting
+ * engine; for the peer and the plugin over redis://, the redis-server's INFO). The embedded store and
+ * rate-limiter-flexible's Memory store live in the app process: their CPU is the app's.
  */
 async function readStore(scenario: AppScenario, context: AppBenchContext, info: Redis | undefined): Promise<{ micros?: number; counts?: EngineCounts }> {
-  const spec = scenario.limiter;
-  // The embedded store and rate-limiter-flexible's Memory store live in the app process: their CPU is the app's.
-  if (spec.kind === 'none' || spec.kind === 'static-refusal' || (spec.kind === 'rate-limiter-flexible' && spec.store === 'memory') || spec.store === 'embedded') return {};
-  const usage = spec.kind === 'plugin' ? await context.store.calls.call<StoreUsage>('usage') : undefined;
-  const counts = spec.kind === 'plugin' ? usage?.[spec.store] : info && redisCountsFromInfo(String(await info.call('info', 'stats', 'commandstats')));
-  const redisMicros = spec.store === 'redis' && context.redis ? processCpuMicros(context.redis.pid) : 0;
-  if (redisMicros === undefined) return { counts };
-  return { counts, micros: (usage?.cpuMicros ?? 0) + redisMicros };
+  const transport = storeTransportOf(scenario.limiter);
+  if (transport === undefined || transport === 'in-process') return {};
+  const engine = restEngineOf(scenario.limiter);
+  const usage = engine ? await context.store.calls.call<StoreUsage>('usage') : undefined;
+  const redisInfo = info ? String(await info.call('info', 'stats', 'commandstats', 'cpu')) : undefined;
+  const counts = engine ? usage?.[engine] : redisInfo === undefined ? undefined : redisCountsFromInfo(redisInfo);
+  return { counts, micros: (usage?.cpuMicros ?? 0) + (redisInfo === undefined ? 0 : redisCpuMicrosFromInfo(redisInfo)) };
 }
 
 /** The second INFO reading's own read event, counted in it. */
@@ -114,7 +119,7 @@ export async function startApp(scenario: AppScenario, context: Pick<AppBenchCont
   if (spec.kind === 'rate-limiter-flexible' || spec.kind === 'static-refusal') throw new Error('the Strapi scenarios compare the plugin with no limiter only');
   const strapi = tracked(
     await startStrapiChild<StrapiAppExtra>({
-      config: spec.kind === 'plugin' ? pluginConfig(spec, context.store.ready) : {},
+      config: spec.kind === 'plugin' ? pluginConfig(spec, context.store.ready, context.redis?.url) : {},
       pluginEnabled: spec.kind === 'plugin',
       logLevel: 'error',
       startTimeoutMs: 180_000,
@@ -126,8 +131,7 @@ export async function startApp(scenario: AppScenario, context: Pick<AppBenchCont
 
 export async function measureAppScenario(scenario: AppScenario, context: AppBenchContext): Promise<AppSample> {
   const app = await startApp(scenario, context);
-  const transport = storeTransportOf(scenario.limiter);
-  const info = transport === 'redis reads' && context.redis ? new Redis(context.redis.url) : undefined;
+  const info = needsRedis(scenario) && context.redis ? new Redis(context.redis.url) : undefined;
   try {
     const load = { url: `${app.url}${ROUTE}`, perConnectionHeader: IDENTIFIER_HEADER, headers: app.headers };
     await runLoad({ ...load, requests: context.timing.warmupRequests });
@@ -141,9 +145,7 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
       p50Ms: result.p50Ms,
       p99Ms: result.p99Ms,
       appCpuMicrosPerRequest: appUsage.cpuMicros / result.requests,
-      storeCalls: storeCost?.calls,
-      storeCallsPerRequest: storeCost?.callsPerRequest,
-      storeCommandsPerRequest: storeCost?.commandsPerRequest,
+      storeCost,
       storeFailures: appUsage.storeFailures,
       storeCpuMicrosPerRequest: storeMicros === undefined || result.requests === 0 ? undefined : storeMicros / result.requests,
       non2xxShare: result.requests === 0 ? 0 : result.non2xx / result.requests,
@@ -151,6 +153,7 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
       fixedRateP50Micros: fixedRate?.result.p50Micros,
       fixedRateP99Micros: fixedRate?.result.p99Micros,
       fixedRateCpuMicrosPerRequest: fixedRate && fixedRate.appUsage.cpuMicros / fixedRateSent,
+      fixedRateStoreCpuMicrosPerRequest: fixedRate?.storeMicros === undefined ? undefined : fixedRate.storeMicros / fixedRateSent,
       fixedRateStoreCost: fixedRate && storeCostPerRequest(fixedRate.storeCounts, fixedRateSent),
     };
   } finally {
@@ -185,10 +188,11 @@ export interface AppSummary {
   readonly appCpuMicrosPerRequest?: number;
   /** Per round, app CPU per request minus the baseline's. */
   readonly cpuOverBaselineMicros?: Spread;
-  readonly storeCalls?: number;
-  readonly storeCallsPerRequest?: number;
-  readonly storeCommandsPerRequest?: number;
+  readonly storeCost?: StoreCost;
   readonly storeCpuMicrosPerRequest?: number;
+  /** Per round, the app's CPU per request over bare Koa's plus the store processes' (decision-cpu.ts); for the closed-loop load and the fixed moderate one. */
+  readonly totalCpuPerDecision?: Spread;
+  readonly fixedRateTotalCpuPerDecision?: Spread;
   readonly non2xxShare?: number;
   readonly errors: number;
   readonly fixedRateP50Micros?: number;
@@ -208,6 +212,8 @@ export function summariseApp(scenarios: readonly AppScenario[], samples: Readonl
     const own = samples.get(scenario) ?? [];
     const baseline = baselineOf(scenario, scenarios);
     const paired = pairedByRound(own, baseline ? (samples.get(baseline) ?? []) : []);
+    const bare = bareRowOf(scenario, scenarios);
+    const totalCpu = (load: LoadKind) => spreadOf(totalCpuPerDecision(scenario, own, bare ? (samples.get(bare) ?? []) : [], load), (micros) => micros);
     const fixedRateCpu = (sample: AppSample) => sample.fixedRateCpuMicrosPerRequest;
     return {
       scenario,
@@ -218,10 +224,10 @@ export function summariseApp(scenarios: readonly AppScenario[], samples: Readonl
       p99Ms: medianOf(own, (sample) => sample.p99Ms),
       appCpuMicrosPerRequest: medianOf(own, (sample) => sample.appCpuMicrosPerRequest),
       cpuOverBaselineMicros: spreadOf(paired, ({ sample, base }) => sample.appCpuMicrosPerRequest - base.appCpuMicrosPerRequest),
-      storeCalls: medianOf(own, (sample) => sample.storeCalls),
-      storeCallsPerRequest: medianOf(own, (sample) => sample.storeCallsPerRequest),
-      storeCommandsPerRequest: medianOf(own, (sample) => sample.storeCommandsPerRequest),
+      storeCost: medianStoreCost(own.map((sample) => sample.storeCost)),
       storeCpuMicrosPerRequest: medianOf(own, (sample) => sample.storeCpuMicrosPerRequest),
+      totalCpuPerDecision: totalCpu('closed loop'),
+      fixedRateTotalCpuPerDecision: totalCpu('fixed rate'),
       non2xxShare: medianOf(own, (sample) => sample.non2xxShare),
       errors: Math.max(0, ...own.map((sample) => sample.errors)),
       fixedRateP50Micros: medianOf(own, (sample) => sample.fixedRateP50Micros),
@@ -239,9 +245,7 @@ export function summariseApp(scenarios: readonly AppScenario[], samples: Readonl
 }
 
 export function appTable(summaries: readonly AppSummary[]): string {
-  const header = ['scenario', 'req/s', 'vs baseline', 'p50 ms', 'p99 ms', 'app CPU µs/req', 'CPU over baseline µs', 'store commands/req (calls carrying them)', 'store CPU µs/req', 'non-2xx', 'errors'];
-  const storeCost = (summary: AppSummary) =>
-    storeCostCell({ calls: summary.storeCalls, callsPerRequest: summary.storeCallsPerRequest, commandsPerRequest: summary.storeCommandsPerRequest }, storeTransportOf(summary.scenario.limiter));
+  const header = ['scenario', 'req/s', 'vs baseline', 'p50 ms', 'p99 ms', 'app CPU µs/req', 'CPU over baseline µs', 'store commands/req (calls carrying them)', 'store CPU µs/req', 'total CPU per decision µs', 'non-2xx', 'errors'];
   const rows = summaries.map((summary) => [
     summary.scenario.name,
     cell(summary.requestsPerSecond),
@@ -250,8 +254,9 @@ export function appTable(summaries: readonly AppSummary[]): string {
     cell(summary.p99Ms, 1),
     cell(summary.appCpuMicrosPerRequest, 1),
     summary.baseline === summary.scenario ? '+0.0' : spreadCell(summary.cpuOverBaselineMicros, 1, 0, signedCell),
-    storeCost(summary),
+    storeCostCell(summary.storeCost, storeTransportOf(summary.scenario.limiter)),
     cell(summary.storeCpuMicrosPerRequest, 1),
+    spreadCell(summary.totalCpuPerDecision, 1),
     `${cell(100 * (summary.non2xxShare ?? 0))}%`,
     cell(summary.errors),
   ]);
@@ -265,9 +270,10 @@ export const APP_LEGEND = [
   '- Rounds interleave the rows, each round in another order within each app, and every row of an app warms up on the same number of requests. "vs baseline" and "CPU over baseline" are the median of the per-round values and, from three rounds on, their range; "within noise" where that range includes no difference (1.00, or +0): this run cannot tell the row from its baseline.',
   '- Under this closed-loop load (each connection sends its next request when the answer arrives) a plugin that waits for its store answers many requests together (one /pipeline for the commands of concurrent requests): the writes of a burst of answers cost less per request, for the app and for the load generator sharing its cores. A row can then be faster than its baseline without the plugin costing less: the fixed-rate table below, where no request waits for another, shows the plugin\'s own CPU.',
   '- A row named "(vs the ip row)" takes its ratio and CPU over baseline against that row instead: the same requests, each carrying a valid credential, limited by `ip` (no verification) or by `user` (the credential verified per request), so the difference is the verification.',
-  '- store commands/req (calls carrying them): counted where the store is, over the measured run, per request served. The plugin on the key-value REST server: commands that reached its engine and the HTTP requests (round trips) carrying them (the plugin batches the commands of concurrent requests into one /pipeline). On the embedded store: commands and the in-process calls carrying them (no HTTP, no round trip). The peer: its commands in the redis-server\'s INFO commandstats and the server\'s read events (total_reads_processed; one read can carry several requests\' commands). rate-limiter-flexible Memory has no store to count (—).',
+  '- store commands/req (calls carrying them): counted where the store is, over the measured run, per request served. The plugin on the key-value REST server: commands that reached its engine and the HTTP requests (round trips) carrying them (the plugin batches the commands of concurrent requests into one /pipeline). On the embedded store: commands and the in-process calls carrying them (no HTTP, no round trip). The peer and the plugin over redis://: their commands in the redis-server\'s INFO commandstats, which counts a script (EVALSHA) and every command the script runs, so the cell says how many of them were scripts the client sent, and the server\'s read events (total_reads_processed; one read can carry several requests\' commands). rate-limiter-flexible Memory has no store to count (—).',
   '- Every plugin row runs the plugin\'s defaults, the deny list on (one deny-check command per request, queued with the limit checks), except the rows named "denyList: false"; the rows named "defaults: deny list on" take their ratio and CPU over baseline against their denyList: false row, so those are the deny list\'s cost. The targets compare the plugin with its defaults.',
-  '- store CPU: the key-value REST server process, plus the redis-server for the redis engine and rate-limiter-flexible\'s Redis store.',
+  '- store CPU: the key-value REST server process, plus the redis-server for the redis engine; the redis-server alone for the plugin over redis:// and rate-limiter-flexible\'s Redis store (its INFO cpu, to the microsecond).',
+  '- total CPU per decision: the app\'s CPU per request over bare Koa\'s (or Strapi\'s, no limiter) of the same round, plus the store CPU per request (none where the store lives in the app): what one decision costs the machine, however a limiter splits its work between the app and its store. Median of the rounds, with their range.',
 ].join('\n');
 
 /** A note when a scenario's answers are not what it expects (every request allowed, or every one refused), given its share of non-2xx answers. */

@@ -18,7 +18,7 @@ import type { StoreReady } from './store-process';
 export interface AppChildInput {
   readonly scenario: AppScenario;
   readonly stores: StoreReady;
-  /** The throwaway redis-server, for rate-limiter-flexible's Redis store. */
+  /** The throwaway redis-server, for rate-limiter-flexible's Redis store and the plugin over redis://. */
   readonly redisUrl?: string;
 }
 
@@ -53,7 +53,7 @@ const staticRefusal: Middleware = (ctx) => {
 function koaLimiter(spec: LimiterSpec, input: AppChildInput, meter: AppMeter): Middleware | undefined {
   if (spec.kind === 'none') return undefined;
   if (spec.kind === 'static-refusal') return staticRefusal;
-  if (spec.kind === 'plugin') return createRateLimitMiddleware(pluginConfig(spec, input.stores), { logger: meter.logger, environment: 'development' });
+  if (spec.kind === 'plugin') return createRateLimitMiddleware(pluginConfig(spec, input.stores, input.redisUrl), { logger: meter.logger, environment: 'development' });
   if (spec.store === 'memory') return rateLimiterFlexible(new RateLimiterMemory({ points: HIGH, duration: 60 }));
   if (!input.redisUrl) throw new Error(`no redis-server for ${input.scenario.name}`);
   return rateLimiterFlexible(new RateLimiterRedis({ storeClient: new Redis(input.redisUrl), points: HIGH, duration: 60, keyPrefix: 'bench-rlf' }));

@@ -19,7 +19,8 @@ export type Layer =
   | 'embedded store'
   | 'memory engine'
   | 'Lua (fengari)'
-  | 'ioredis / rate-limiter-flexible'
+  | 'ioredis'
+  | 'rate-limiter-flexible'
   | 'bench app'
   | 'GC'
   | 'other';
@@ -46,7 +47,7 @@ const SOCKET_WRITES = ['writev', 'writeUtf8String', 'writeBuffer', 'writeLatin1S
 /** The rules, first match wins; their order is the table's column order. */
 export const LAYER_RULES: readonly LayerRule[] = [
   // A limiter's requests to its store server (the embedded store has none), then every other write: the app's responses.
-  { layer: 'kernel writes: to the store', natives: SOCKET_WRITES, calledFrom: ['plugin', '@upstash/ratelimit', '@upstash/redis', 'ioredis / rate-limiter-flexible'] },
+  { layer: 'kernel writes: to the store', natives: SOCKET_WRITES, calledFrom: ['plugin', '@upstash/ratelimit', '@upstash/redis', 'ioredis', 'rate-limiter-flexible'] },
   { layer: 'kernel writes: responses', natives: SOCKET_WRITES, note: 'every other write: the answers to the load' },
   { layer: "Node's HTTP", nodeModules: ['node:_http_', 'node:http', 'node:net', 'node:internal/net', 'node:stream', 'node:internal/streams/', 'node:internal/stream_base_commons', 'node:internal/http'] },
   // The microtask queue's own work, around every promise reaction (the reactions' functions count for their own layers).
@@ -67,7 +68,9 @@ export const LAYER_RULES: readonly LayerRule[] = [
   { layer: 'memory engine', projectFolders: ['mock/kv-rest/memory/'] },
   { layer: 'embedded store', projectFolders: ['mock/'], note: 'the rest of it: the REST side in-process' },
   { layer: 'Lua (fengari)', packages: ['fengari'] },
-  { layer: 'ioredis / rate-limiter-flexible', packages: ['ioredis', '@ioredis/commands', 'cluster-key-slot', 'denque', 'redis-errors', 'standard-as-callback', 'rate-limiter-flexible'] },
+  // The Redis client apart from the peer's limiter: the plugin over redis:// runs the same client.
+  { layer: 'ioredis', packages: ['ioredis', '@ioredis/commands', 'cluster-key-slot', 'denque', 'redis-errors', 'standard-as-callback'] },
+  { layer: 'rate-limiter-flexible', packages: ['rate-limiter-flexible'] },
   // The app child itself: its route, the peer's middleware as its README wires it, the embedded store's call counter.
   { layer: 'bench app', projectFolders: ['bench/', 'tests/'] },
   { layer: 'GC', natives: ['(garbage collector)'] },
@@ -77,8 +80,8 @@ export const LAYER_RULES: readonly LayerRule[] = [
 
 export const LAYERS: readonly Layer[] = LAYER_RULES.map((rule) => rule.layer);
 
-/** The layers that are the plugin's own stack: the top functions are listed for these. */
-export const PLUGIN_SIDE_LAYERS: readonly Layer[] = ['plugin', '@upstash/ratelimit', '@upstash/redis', 'embedded store', 'memory engine', 'Lua (fengari)'];
+/** The layers that are the plugin's own stack (ioredis with a redis:// url): the top functions are listed for these. */
+export const PLUGIN_SIDE_LAYERS: readonly Layer[] = ['plugin', '@upstash/ratelimit', '@upstash/redis', 'embedded store', 'memory engine', 'Lua (fengari)', 'ioredis'];
 
 /** What a profile says of a function (Chrome DevTools protocol's `Runtime.CallFrame`, the part read here). */
 export interface CallFrame {

@@ -9,7 +9,7 @@ import { LAYERS, layerLegend, PLUGIN_SIDE_LAYERS, type Layer } from './profile-l
 import { cell, markdownTable, signedCell } from './table';
 
 /** The layers that are a limiter's own work, the plugin's or the peer's, with its writes to its store. */
-const LIMITER_LAYERS: readonly Layer[] = [...PLUGIN_SIDE_LAYERS, 'ioredis / rate-limiter-flexible', 'kernel writes: to the store'];
+const LIMITER_LAYERS: readonly Layer[] = [...PLUGIN_SIDE_LAYERS, 'rate-limiter-flexible', 'kernel writes: to the store'];
 
 const TOP_FUNCTIONS = 10;
 

@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     started,
     minutes,
     sections: [
-      { title: 'Targets (issue 15; ratios within this run, reported, not enforced)', body: targetsTable({ scenarios, app: appSamples, kv: kvSamples }) },
+      { title: 'Targets (issues 15 and 26; ratios within this run, reported, not enforced)', body: targetsTable({ scenarios, app: appSamples, kv: kvSamples }) },
       {
         title: `Apps under load (autocannon, ${CONNECTIONS} connections, ${mode.app.seconds} s per run after a warm-up of ${count(mode.app.warmupRequests)} requests (Strapi: ${mode.strapi.seconds} s after ${count(mode.strapi.warmupRequests)}), ${mode.rounds} round(s))`,
         body: [appTable(app), '', APP_LEGEND, ...notes].join('\n'),

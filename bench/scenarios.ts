@@ -7,6 +7,9 @@ import type { StoreReady } from './store-process';
 
 type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
 
+/** Where a plugin row keeps its counters: a REST server's engine, the redis-server over redis://, or the embedded store. */
+export type PluginStore = 'memory' | 'redis' | 'redis url' | 'embedded';
+
 /** The route every app serves, Koa and Strapi alike (the demo Strapi app's public `ping`). */
 export const ROUTE = '/api/ping';
 /** The header that names the caller; each load connection sends its own value. */
@@ -16,17 +19,21 @@ export type LimiterSpec =
   | { readonly kind: 'none' }
   /** No limiter, but every request answered with the plugin's own 429 (headers and body): what a refusal costs Koa. */
   | { readonly kind: 'static-refusal' }
-  /** The plugin on a key-value REST server (memory or redis engine, its own process), or with no url: the embedded store, in the app's process. */
-  /** `denyList: false` turns the deny check off; without it the plugin runs its default, the deny list on (one more command per request). */
-  | { readonly kind: 'plugin'; readonly store: 'memory' | 'redis' | 'embedded'; readonly strategy: readonly Strategy[]; readonly denyList?: false }
+  /**
+   * The plugin on a key-value REST server (memory or redis engine, its own process), on the
+   * redis-server itself (`redis url`: its url is `redis://`, no gateway), or with no url: the
+   * embedded store, in the app's process. `denyList: false` turns the deny check off; without it the
+   * plugin runs its default, the deny list on (one more command per request).
+   */
+  | { readonly kind: 'plugin'; readonly store: PluginStore; readonly strategy: readonly Strategy[]; readonly denyList?: false }
   | { readonly kind: 'rate-limiter-flexible'; readonly store: 'memory' | 'redis' };
 
 /**
  * plugin: the plugin's allowed path on its default (embedded) store; peer: rate-limiter-flexible on
- * ioredis and redis-server; blocked and bare refusal: a blocked caller, and Koa sending the same 429
+ * ioredis and redis-server; plugin on redis: the plugin over redis:// on the peer's redis-server; blocked and bare refusal: a blocked caller, and Koa sending the same 429
  * itself; one strategy and three strategies: the same store, one or three strategies on the route.
  */
-export type ScenarioRole = 'plugin' | 'peer' | 'blocked' | 'bare refusal' | 'one strategy' | 'three strategies';
+export type ScenarioRole = 'plugin' | 'peer' | 'plugin on redis' | 'blocked' | 'bare refusal' | 'one strategy' | 'three strategies';
 
 export interface AppScenario {
   readonly name: string;
@@ -55,7 +62,7 @@ const perCaller = (algorithm: Strategy['limiter']['algorithm'], path: Strategy['
   limiter: { algorithm, tokens: HIGH, window: '1m' },
 });
 
-const plugin = (store: 'memory' | 'redis' | 'embedded', ...strategy: Strategy[]): LimiterSpec => ({ kind: 'plugin', store, strategy });
+const plugin = (store: PluginStore, ...strategy: Strategy[]): LimiterSpec => ({ kind: 'plugin', store, strategy });
 
 /** The plugin's sliding window on `store` with the deny list off: the row its default (deny list on) is compared with. */
 const withoutDenyList = (store: 'memory' | 'embedded'): AppScenario => ({
@@ -88,6 +95,14 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
     baseline: EMBEDDED_WITHOUT_DENY_LIST.name,
   },
   { name: 'rate-limiter-flexible + ioredis + redis-server', app: 'koa', limiter: { kind: 'rate-limiter-flexible', store: 'redis' }, expect: 'allowed', role: 'peer', latency: true },
+  {
+    name: 'plugin sliding-window over redis:// (ioredis, the same redis-server as the peer)',
+    app: 'koa',
+    limiter: plugin('redis url', perCaller('sliding-window')),
+    expect: 'allowed',
+    role: 'plugin on redis',
+    latency: true,
+  },
   MEMORY_WITHOUT_DENY_LIST,
   {
     name: 'plugin sliding-window, memory engine, defaults: deny list on (vs the denyList: false row)',
@@ -130,22 +145,42 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
   { name: 'Strapi + plugin, user, JWT verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'jwt', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
 ];
 
-/** Scenarios that need a redis-server: the plugin on the redis engine and rate-limiter-flexible's Redis store. */
+/** Scenarios that need a redis-server: the plugin on the redis engine or over redis://, and rate-limiter-flexible's Redis store. */
 export function needsRedis(scenario: AppScenario): boolean {
-  return 'store' in scenario.limiter && scenario.limiter.store === 'redis';
+  return 'store' in scenario.limiter && (scenario.limiter.store === 'redis' || scenario.limiter.store === 'redis url');
 }
 
-/** The plugin's config for a scenario, Koa and Strapi alike: its store, its strategies, and `denyList: false` where the row says so. */
-export function pluginConfig(spec: Extract<LimiterSpec, { kind: 'plugin' }>, stores: StoreReady): RateLimitConfigInput {
-  return { ...pluginStoreConfig(spec.store, stores), strategy: [...spec.strategy], ...(spec.denyList === false ? { denyList: false } : {}) };
+/**
+ * Where the limiter keeps its counts in the app's own process (the plugin's embedded store,
+ * rate-limiter-flexible's Memory store): no store process has CPU time of its own to add.
+ */
+export function storeLivesInApp(spec: LimiterSpec): boolean {
+  return 'store' in spec && (spec.store === 'embedded' || (spec.kind === 'rate-limiter-flexible' && spec.store === 'memory'));
 }
 
-/** The plugin's url and token for a store; none for the embedded store (development, in the app's process). */
-function pluginStoreConfig(store: 'memory' | 'redis' | 'embedded', stores: StoreReady): { url?: string; token?: string } {
+/**
+ * The plugin's config for a scenario, Koa and Strapi alike: its store (the REST servers of `stores`,
+ * or `redisUrl`, the run's redis-server), its strategies, and `denyList: false` where the row says so.
+ */
+export function pluginConfig(spec: Extract<LimiterSpec, { kind: 'plugin' }>, stores: StoreReady, redisUrl?: string): RateLimitConfigInput {
+  return { ...pluginStoreConfig(spec.store, stores, redisUrl), strategy: [...spec.strategy], ...(spec.denyList === false ? { denyList: false } : {}) };
+}
+
+/** The plugin's url and token for a store; the redis:// url alone (no token); nothing for the embedded store (development, in the app's process). */
+function pluginStoreConfig(store: PluginStore, stores: StoreReady, redisUrl: string | undefined): { url?: string; token?: string } {
   if (store === 'embedded') return {};
+  if (store === 'redis url') {
+    if (!redisUrl) throw new Error('no redis-server in this run');
+    return { url: redisUrl };
+  }
   const endpoint = stores[store];
   if (!endpoint) throw new Error(`no ${store} store in this run`);
   return { url: endpoint.url, token: endpoint.token };
+}
+
+/** The app's row with no limiter (bare Koa, Strapi with no limiter): what a limiter's CPU is counted over. */
+export function bareRowOf(scenario: AppScenario, scenarios: readonly AppScenario[]): AppScenario | undefined {
+  return scenarios.find((candidate) => candidate.app === scenario.app && candidate.limiter.kind === 'none');
 }
 
 /** The row a scenario is compared with: the one it names, else the first scenario of its app. */

@@ -10,6 +10,8 @@ import { reportStartFailure, serveCalls } from '../tests/fixtures/child-protocol
 export interface EngineCounts {
   calls: number;
   commands: number;
+  /** Of the commands, the scripts the client sent, where a script's own commands count too (the redis-server's INFO). */
+  scripts?: number;
 }
 
 export interface StoreEndpoint {

@@ -38,8 +38,8 @@ describe('issue 17: store commands per request in the bench table', () => {
       'cmdstat_script|load:calls=1,usec=20,usec_per_call=20.00,rejected_calls=0,failed_calls=0',
       '',
     ].join('\r\n');
-    expect(redisCountsFromInfo(info)).toEqual({ calls: 21007, commands: 30002 });
-    expect(redisCountsFromInfo('# Commandstats\r\n')).toEqual({ calls: Number.NaN, commands: 0 });
+    expect(redisCountsFromInfo(info)).toEqual({ calls: 21007, commands: 30002, scripts: 30000 });
+    expect(redisCountsFromInfo('# Commandstats\r\n')).toEqual({ calls: Number.NaN, commands: 0, scripts: 0 });
   });
 
   it('divides what reached the store between two readings, less the second reading itself, by the requests served', () => {
