@@ -35,4 +35,31 @@ describe('issue 29: the official client suite forms on the memory engine', () =>
       expect(await redis.exists('r')).toBe(0);
     });
   });
+
+  describe("item 2: SCAN's Upstash-only WITHTYPE answered ERR syntax error", () => {
+    it('lists each key with its type, combined with MATCH, COUNT and TYPE', async () => {
+      await redis.set('s1', 'v');
+      await redis.zadd('z1', { score: 1, member: 'm' });
+      await redis.json.set('j1', '$', { a: 1 });
+      const listed = async (options: Parameters<Redis['scan']>[1]) => {
+        const found: unknown[] = [];
+        let cursor = '0';
+        do {
+          const [next, items] = await redis.scan(cursor, options);
+          found.push(...items);
+          cursor = next;
+        } while (cursor !== '0');
+        return found;
+      };
+      expect(await listed({ withType: true, count: 1 })).toEqual([
+        { key: 's1', type: 'string' },
+        { key: 'z1', type: 'zset' },
+        { key: 'j1', type: 'ReJSON-RL' },
+      ]);
+      expect(await listed({ withType: true, match: '*1', count: 100 })).toHaveLength(3);
+      expect(await redis.scan(0, { type: 'zset' })).toEqual(['0', ['z1']]);
+      expect(await redis.exec(['SCAN', '0', 'TYPE', 'string', 'WITHTYPE'])).toEqual([0, ['s1', 'string']]);
+      await expect(redis.exec(['SSCAN', 's1', '0', 'WITHTYPE'])).rejects.toThrow('ERR syntax error');
+    });
+  });
 });
