@@ -62,4 +62,34 @@ describe('issue 29: the official client suite forms on the memory engine', () =>
       await expect(redis.exec(['SSCAN', 's1', '0', 'WITHTYPE'])).rejects.toThrow('ERR syntax error');
     });
   });
+
+  describe('item 3: FCALL_RO of a function not declared no-writes was refused in Redis 7.0\'s words, where Upstash runs it read-only', () => {
+    const LIBRARY = [
+      '#!lua name=plain',
+      "redis.register_function('plain_get', function(keys) return redis.call('GET', keys[1]) end)",
+      "redis.register_function('plain_set', function(keys, args) return redis.call('SET', keys[1], args[1]) end)",
+    ].join('\n');
+
+    it('runs a function that only reads, refuses the first write of one that writes and leaves the key as it was', async () => {
+      await redis.functions.load({ code: LIBRARY, replace: true });
+      await redis.set('k', 'before');
+      expect(await redis.functions.callRo('plain_get', ['k'])).toBe('before');
+      await expect(redis.functions.callRo('plain_set', ['k'], ['after'])).rejects.toThrow(
+        'ERR Write commands are not allowed from read-only scripts. script: plain_set, on @user_function:3.',
+      );
+      expect(await redis.get('k')).toBe('before');
+      expect(await redis.functions.call('plain_set', ['k'], ['after'])).toBe('OK');
+    });
+
+    it('still lets the Read Only token run through FCALL_RO only what it may run directly', async () => {
+      await redis.functions.load({ code: LIBRARY, replace: true });
+      await redis.set('k', 'before');
+      const readOnly = new Redis({ url: server.url, token: server.readonlyToken, retry: false });
+      expect(await readOnly.functions.callRo('plain_get', ['k'])).toBe('before');
+      await expect(readOnly.functions.callRo('plain_set', ['k'], ['after'])).rejects.toThrow(
+        "ERR The user executing the script can't run this command or subcommand script: plain_set, on @user_function:3.",
+      );
+      expect(await redis.get('k')).toBe('before');
+    });
+  });
 });
