@@ -1,5 +1,6 @@
 // Bitmap commands over string values: SETBIT, GETBIT, BITCOUNT and BITPOS (byte or bit ranges),
-// BITOP (with Redis 8.2's DIFF, DIFF1, ANDOR and ONE, which the official @upstash/redis client sends). Bit 0 is the most significant bit of the first byte, as in Redis. Offsets reach 2^32 - 1,
+// BITOP (with Redis 8.2's DIFF, DIFF1, ANDOR and ONE, which the official @upstash/redis client
+// sends). Bit 0 is the most significant bit of the first byte, as in Redis. Offsets reach 2^32 - 1,
 // past JavaScript's 32-bit shifts: see bit-scan.ts.
 import { error, integer, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';

@@ -81,8 +81,9 @@ export function createFunctionHandlers(runner: ScriptRunner): CommandHandlers {
     if (count > args.length - 3) return error("ERR Number of keys can't be greater than number of args");
     if (count < 0) return error("ERR Number of keys can't be negative");
     // Upstash's FCALL_RO runs a function not declared `no-writes` too, refusing its writes as they
-    // come, where Redis refuses the call (WRITE_FLAG_WITH_RO); the official @upstash/redis suite
-    // expects Upstash's answer ("FCALL_RO allows a function that only reads ... (Upstash behavior)").
+    // come, where Redis refuses the call (`ERR Can not execute a script with write flag using *_ro
+    // command.`); the official @upstash/redis suite expects Upstash's answer ("FCALL_RO allows a
+    // function that only reads even if it is not declared no-writes (Upstash behavior)").
     const noWrites = found.info.flags.includes('no-writes');
     const keys = args.slice(3, 3 + count);
     return runner.callFunction(found.library, found.info.name, { keys, args: args.slice(3 + count), readOnly: readOnly || noWrites, ctx });
