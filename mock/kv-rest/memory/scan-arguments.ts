@@ -1,5 +1,7 @@
 // The SCAN family's shared arguments: the cursor (an unsigned 64-bit number) and the MATCH, COUNT
 // and (for SCAN only) TYPE options, with Redis's error texts. SSCAN, HSCAN and ZSCAN use it too.
+// SCAN also takes Upstash's WITHTYPE flag, which no Redis has: the official @upstash/redis client
+// sends it for `scan(cursor, { withType: true })` and reads each key followed by its type.
 import { error, type ErrorReply } from '../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from './arguments';
 import { compileGlob, type Glob } from './glob';
@@ -10,6 +12,8 @@ export interface ScanArguments {
   readonly match?: Glob;
   readonly count: number;
   readonly type?: string;
+  /** Upstash's WITHTYPE: each key is followed by its type in the reply. */
+  readonly withType: boolean;
 }
 
 const INVALID_CURSOR = error('ERR invalid cursor');
@@ -17,7 +21,7 @@ const INVALID_CURSOR = error('ERR invalid cursor');
 const CURSOR = /^[+-]?[0-9]+$/;
 const MAX_UINT64 = 18446744073709551615n;
 
-/** `cursorIndex` points at the cursor; options follow it. `allowType` is true for SCAN only. */
+/** `cursorIndex` points at the cursor; options follow it. `allowType` (TYPE and WITHTYPE) is true for SCAN only. */
 export function parseScanArguments(args: readonly string[], cursorIndex: number, allowType: boolean): ScanArguments | ErrorReply {
   const cursorText = args[cursorIndex];
   if (!CURSOR.test(cursorText)) return INVALID_CURSOR;
@@ -27,8 +31,14 @@ export function parseScanArguments(args: readonly string[], cursorIndex: number,
   let match: Glob | undefined;
   let count = 10;
   let type: string | undefined;
+  let withType = false;
   for (let index = cursorIndex + 1; index < args.length; index += 2) {
     const option = args[index].toLowerCase();
+    if (option === 'withtype' && allowType) {
+      withType = true;
+      index--;
+      continue;
+    }
     if (index + 1 >= args.length) return SYNTAX_ERROR;
     const value = args[index + 1];
     if (option === 'count') {
@@ -44,5 +54,5 @@ export function parseScanArguments(args: readonly string[], cursorIndex: number,
       return SYNTAX_ERROR;
     }
   }
-  return { cursor: Number(cursor), match, count, type };
+  return { cursor: Number(cursor), match, count, type, withType };
 }

@@ -1,9 +1,9 @@
 // The official @upstash/redis client's `functions` methods (load, list, call, callRo, stats, delete,
 // flush) against the memory engine, which serves FUNCTION LOAD: what a user of the client calls
-// answers as it does against Redis, libraries outlive FLUSHALL as in Redis, and the Read Only token
-// can call only `no-writes` functions through FCALL_RO, confined to what it may run directly. On the
-// redis engine, FUNCTION LOAD is refused by the REST policy and a library the server's operator
-// loaded is called through the same methods.
+// answers as it does against Redis (FCALL_RO as against Upstash), libraries outlive FLUSHALL as in
+// Redis, and the Read Only token can call functions only through FCALL_RO, confined to what it may
+// run directly. On the redis engine, FUNCTION LOAD is refused by the REST policy and a library the
+// server's operator loaded is called through the same methods.
 import { Redis } from '@upstash/redis';
 import type { KvRestServer } from '../../../mock';
 import { startServer, useRedisEngineServer } from '../../support/kv-servers';
@@ -67,10 +67,10 @@ describe('@upstash/redis client on functions [memory engine]', () => {
     expect(await redis.functions.list()).toEqual([]);
   });
 
-  it('refuses FCALL_RO of a function without no-writes, in the words of Redis', async () => {
+  it('runs FCALL_RO of a function without no-writes read-only, as Upstash does (Redis refuses the call), refusing its write', async () => {
     const redis = client();
     await redis.functions.load({ code: COUNTERS, replace: true });
-    await expect(redis.functions.callRo('bump', ['hits'], ['1'])).rejects.toThrow('ERR Can not execute a script with write flag using *_ro command.');
+    await expect(redis.functions.callRo('bump', ['hits'], ['1'])).rejects.toThrow('ERR Write commands are not allowed from read-only scripts. script: bump, on @user_function:2.');
   });
 
   it('lets the Read Only token call no-writes functions with FCALL_RO only, confined to what the token may run', async () => {
@@ -79,7 +79,9 @@ describe('@upstash/redis client on functions [memory engine]', () => {
     const readOnly = client(server.readonlyToken);
     expect(await readOnly.functions.callRo('peek', ['hits'])).toBe(7);
     await expect(readOnly.functions.call('peek', ['hits'])).rejects.toThrow("NOPERM this user has no permissions to run the 'fcall' command");
-    await expect(readOnly.functions.callRo('bump', ['hits'], ['1'])).rejects.toThrow('ERR Can not execute a script with write flag using *_ro command.');
+    await expect(readOnly.functions.callRo('bump', ['hits'], ['1'])).rejects.toThrow(
+      "ERR The user executing the script can't run this command or subcommand script: bump, on @user_function:2.",
+    );
     await expect(readOnly.functions.load({ code: COUNTERS, replace: true })).rejects.toThrow("NOPERM this user has no permissions to run the 'function|load' command");
     await expect(readOnly.functions.flush()).rejects.toThrow("NOPERM this user has no permissions to run the 'function|flush' command");
     await expect(readOnly.functions.callRo('listKeys')).rejects.toThrow(

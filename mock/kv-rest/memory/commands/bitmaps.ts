@@ -1,5 +1,6 @@
 // Bitmap commands over string values: SETBIT, GETBIT, BITCOUNT and BITPOS (byte or bit ranges),
-// BITOP. Bit 0 is the most significant bit of the first byte, as in Redis. Offsets reach 2^32 - 1,
+// BITOP (with Redis 8.2's DIFF, DIFF1, ANDOR and ONE, which the official @upstash/redis client
+// sends). Bit 0 is the most significant bit of the first byte, as in Redis. Offsets reach 2^32 - 1,
 // past JavaScript's 32-bit shifts: see bit-scan.ts.
 import { error, integer, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger, SYNTAX_ERROR } from '../arguments';
@@ -95,11 +96,16 @@ function bitpos(args: readonly string[], ctx: CommandContext): Reply {
   return integer(wanted === 0 && args[4] === undefined ? range[1] + 1 : -1);
 }
 
+/** Redis 8.2's operations whose first source is set against the union of the others. */
+const AGAINST_THE_OTHERS = ['diff', 'diff1', 'andor'];
+const OPERATIONS = ['and', 'or', 'xor', 'not', ...AGAINST_THE_OTHERS, 'one'];
+
 function bitop(args: readonly string[], ctx: CommandContext): Reply {
   const operation = args[1].toLowerCase();
-  if (!['and', 'or', 'xor', 'not'].includes(operation)) return SYNTAX_ERROR;
+  if (!OPERATIONS.includes(operation)) return SYNTAX_ERROR;
   const sources = args.slice(3);
   if (operation === 'not' && sources.length !== 1) return error('ERR BITOP NOT must be called with a single source key.');
+  if (AGAINST_THE_OTHERS.includes(operation) && sources.length < 2) return error(`ERR BITOP ${operation.toUpperCase()} must be called with at least two source keys.`);
   const inputs: string[] = [];
   let length = 0;
   for (const key of sources) {
@@ -108,23 +114,50 @@ function bitop(args: readonly string[], ctx: CommandContext): Reply {
     inputs.push(value?.value ?? '');
     length = Math.max(length, value?.value.length ?? 0);
   }
-  // One pass per source over a result buffer; a byte past a source's end counts as 0.
-  const result = Buffer.alloc(length);
-  if (operation === 'not') {
-    for (let i = 0; i < length; i++) result[i] = ~inputs[0].charCodeAt(i) & 0xff;
-  } else {
-    result.write(inputs[0], 'latin1');
-    for (const input of inputs.slice(1)) {
-      if (operation === 'and') {
-        result.fill(0, input.length);
-        for (let i = 0; i < input.length; i++) result[i] &= input.charCodeAt(i);
-      } else if (operation === 'or') for (let i = 0; i < input.length; i++) result[i] |= input.charCodeAt(i);
-      else for (let i = 0; i < input.length; i++) result[i] ^= input.charCodeAt(i);
-    }
-  }
+  const result = combine(operation, inputs, length);
   ctx.db.delete(args[2]);
   if (length > 0) ctx.db.set(args[2], { type: 'string', value: result.toString('latin1'), raw: true });
   return integer(length);
+}
+
+/** One pass per source over a result buffer of `length` bytes; a byte past a source's end counts as 0. */
+function combine(operation: string, inputs: readonly string[], length: number): Buffer {
+  const result = Buffer.alloc(length);
+  const [first, ...others] = inputs;
+  if (operation === 'not') {
+    for (let i = 0; i < length; i++) result[i] = ~first.charCodeAt(i) & 0xff;
+    return result;
+  }
+  if (AGAINST_THE_OTHERS.includes(operation)) {
+    // DIFF: first and none of the others; DIFF1: any other but not first; ANDOR: first and any other.
+    for (const input of others) for (let i = 0; i < input.length; i++) result[i] |= input.charCodeAt(i);
+    for (let i = 0; i < length; i++) {
+      const own = i < first.length ? first.charCodeAt(i) : 0;
+      result[i] = operation === 'diff' ? own & ~result[i] : operation === 'diff1' ? ~own & result[i] : own & result[i];
+    }
+    return result;
+  }
+  result.write(first, 'latin1');
+  if (operation === 'one') {
+    // Bits set in exactly one source: the running XOR, less every bit some source found already set.
+    const seenTwice = Buffer.alloc(length);
+    for (const input of others) {
+      for (let i = 0; i < input.length; i++) {
+        seenTwice[i] |= result[i] & input.charCodeAt(i);
+        result[i] ^= input.charCodeAt(i);
+      }
+    }
+    for (let i = 0; i < length; i++) result[i] &= ~seenTwice[i];
+    return result;
+  }
+  for (const input of others) {
+    if (operation === 'and') {
+      result.fill(0, input.length);
+      for (let i = 0; i < input.length; i++) result[i] &= input.charCodeAt(i);
+    } else if (operation === 'or') for (let i = 0; i < input.length; i++) result[i] |= input.charCodeAt(i);
+    else for (let i = 0; i < input.length; i++) result[i] ^= input.charCodeAt(i);
+  }
+  return result;
 }
 
 export const bitmapCommandHandlers: CommandHandlers = { setbit, getbit, bitcount, bitpos, bitop };

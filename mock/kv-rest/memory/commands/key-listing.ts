@@ -1,4 +1,5 @@
-// Commands that list key names: KEYS (glob), SCAN (cursor, MATCH, COUNT, TYPE) and RANDOMKEY.
+// Commands that list key names: KEYS (glob), SCAN (cursor, MATCH, COUNT, TYPE, Upstash's WITHTYPE)
+// and RANDOMKEY.
 // SCAN cursors are the keyspace's creation sequence numbers (see Keyspace.scan).
 import { array, bulk, bulkArray, bulkOrNil, type Reply } from '../../reply';
 import { isErrorReply } from '../arguments';
@@ -18,13 +19,16 @@ function scan(args: readonly string[], ctx: CommandContext): Reply {
   const options = parseScanArguments(args, 1, true);
   if (isErrorReply(options)) return options;
   const step = ctx.db.scan(options.cursor, options.count, ctx.now);
-  const selected = step.keys.filter(
-    (key) =>
-      (options.match === undefined || options.match.matches(key)) &&
-      // Redis 7.0 compares the type name case-insensitively (TYPE rejson-rl finds ReJSON-RL keys).
-      (options.type === undefined || ctx.db.lookup(key, ctx.now)?.type.toLowerCase() === options.type),
-  );
-  return array([bulk(String(step.cursor)), bulkArray(selected)]);
+  const listed: string[] = [];
+  for (const key of step.keys) {
+    if (options.match !== undefined && !options.match.matches(key)) continue;
+    const type = ctx.db.peek(key, ctx.now)?.type;
+    // Redis 7.0 compares the type name case-insensitively (TYPE rejson-rl finds ReJSON-RL keys).
+    if (type === undefined || (options.type !== undefined && type.toLowerCase() !== options.type)) continue;
+    listed.push(key);
+    if (options.withType) listed.push(type);
+  }
+  return array([bulk(String(step.cursor)), bulkArray(listed)]);
 }
 
 function randomkey(_args: readonly string[], ctx: CommandContext): Reply {

@@ -8,6 +8,8 @@ import type { ServerState } from '../server-state';
 
 /** The Redis version whose behaviour the memory engine follows (Debian's redis-server here). */
 export const EMULATED_REDIS_VERSION = '7.0.15';
+/** The same as scripts see it in `redis.REDIS_VERSION_NUM`: 0x00MMmmpp. */
+export const EMULATED_REDIS_VERSION_NUM = EMULATED_REDIS_VERSION.split('.').reduce((sum, part) => (sum << 8) | Number(part), 0);
 
 function ping(args: readonly string[]): Reply {
   if (args.length > 2) return error(wrongArityText('ping'));

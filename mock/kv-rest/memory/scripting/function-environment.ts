@@ -12,12 +12,11 @@ import type { LuaSandbox } from './lua-sandbox';
 import { luaToBytes, pushFieldTable } from './lua-values';
 import { setReadOnly } from './read-only-tables';
 import { FUNCTION_FLAGS, LIBRARY_LIMITS, nameError, type FunctionInfo } from './function-libraries';
-import { EMULATED_REDIS_VERSION } from '../commands/server';
+import { EMULATED_REDIS_VERSION, EMULATED_REDIS_VERSION_NUM } from '../commands/server';
 
 const GLOBALS_INDEX = 2;
 const HIDDEN_AT_RUN_TIME: ReadonlySet<string> = new Set(['KEYS', 'ARGV']);
 const LOG_LEVELS = { LOG_DEBUG: 0, LOG_VERBOSE: 1, LOG_NOTICE: 2, LOG_WARNING: 3 };
-const [MAJOR, MINOR, PATCH] = EMULATED_REDIS_VERSION.split('.').map(Number);
 
 /** A function as library code registered it: what FUNCTION LIST shows, and the callback's registry reference. */
 export interface RegisteredFunction extends FunctionInfo {
@@ -107,7 +106,7 @@ export class FunctionEnvironment {
     }
     lua.lua_pushstring(L, to_luastring(EMULATED_REDIS_VERSION));
     lua.lua_setfield(L, -2, to_luastring('REDIS_VERSION'));
-    lua.lua_pushnumber(L, (MAJOR << 16) | (MINOR << 8) | PATCH);
+    lua.lua_pushnumber(L, EMULATED_REDIS_VERSION_NUM);
     lua.lua_setfield(L, -2, to_luastring('REDIS_VERSION_NUM'));
     lua.lua_createtable(L, 0, 1);
     lua.lua_pushjsfunction(L, (state) => raiseMissing(state, stringAt(state, 2) ?? luaToBytes(lauxlib.luaL_tolstring(state, 2))));

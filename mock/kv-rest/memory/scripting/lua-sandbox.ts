@@ -10,6 +10,7 @@ import { cjsonDecode, cjsonEncode } from './cjson';
 import { bytesToLua, errorReplyText, luaToBytes, pushFieldTable } from './lua-values';
 import { setmetatableUnlessReadOnly, setReadOnly } from './read-only-tables';
 import { stringMatchingFunctions } from './string-matching';
+import { EMULATED_REDIS_VERSION, EMULATED_REDIS_VERSION_NUM } from '../commands/server';
 
 /** What `redis.call` and `redis.pcall` do; the runner sets it for each script run. */
 export type RedisCallHandler = (L: LuaState, raiseErrors: boolean) => number;
@@ -213,7 +214,11 @@ export class LuaSandbox {
         },
         set_repl: () => 0,
       },
-      { LOG_DEBUG: 0, LOG_VERBOSE: 1, LOG_NOTICE: 2, LOG_WARNING: 3, REPL_NONE: 0, REPL_AOF: 1, REPL_SLAVE: 2, REPL_REPLICA: 2, REPL_ALL: 3 },
+      {
+        LOG_DEBUG: 0, LOG_VERBOSE: 1, LOG_NOTICE: 2, LOG_WARNING: 3, REPL_NONE: 0, REPL_AOF: 1, REPL_SLAVE: 2, REPL_REPLICA: 2, REPL_ALL: 3,
+        REDIS_VERSION: EMULATED_REDIS_VERSION,
+        REDIS_VERSION_NUM: EMULATED_REDIS_VERSION_NUM,
+      },
     );
   }
 
@@ -263,7 +268,7 @@ export class LuaSandbox {
     lua.lua_pop(L, 1);
   }
 
-  private installLibrary(name: string, functions: Record<string, LuaCFunction>, constants: Record<string, number> = {}): void {
+  private installLibrary(name: string, functions: Record<string, LuaCFunction>, constants: Record<string, number | string> = {}): void {
     const { L } = this;
     lua.lua_createtable(L, 0, Object.keys(functions).length);
     for (const [field, fn] of Object.entries(functions)) {
@@ -271,7 +276,8 @@ export class LuaSandbox {
       lua.lua_setfield(L, -2, to_luastring(field));
     }
     for (const [field, value] of Object.entries(constants)) {
-      lua.lua_pushinteger(L, value);
+      if (typeof value === 'string') lua.lua_pushstring(L, to_luastring(value));
+      else lua.lua_pushinteger(L, value);
       lua.lua_setfield(L, -2, to_luastring(field));
     }
     lua.lua_setglobal(L, to_luastring(name));

@@ -21,8 +21,8 @@ import type { Library } from './function-libraries';
 /** Flags this engine accepts: Redis 7.0's and the newer `allow-key-locking`, which changes nothing here. */
 const KNOWN_FLAGS = new Set([...REDIS_70_SCRIPT_FLAGS, 'allow-key-locking']);
 const CHUNK_NAME = to_luastring('@user_script');
-/** Redis's answer to EVAL_RO of a script, or FCALL_RO of a function, not declared `no-writes`. */
-export const WRITE_FLAG_WITH_RO = 'ERR Can not execute a script with write flag using *_ro command.';
+/** Redis's answer to EVAL_RO of a `#!lua` script not declared `no-writes`. */
+const WRITE_FLAG_WITH_RO = 'ERR Can not execute a script with write flag using *_ro command.';
 const LIBRARY_CHUNK_NAME = to_luastring('@user_function');
 /** Redis 7.0 stops a library's code that runs longer than this while loading. */
 const LIBRARY_LOAD_LIMIT_MS = 500;
