@@ -47,7 +47,7 @@ describe('a denied caller on two Strapi instances sharing one store', () => {
       expect([...refused.headers.keys()].filter((name) => /ratelimit|retry-after/i.test(name))).toEqual([]);
     }
     const listed = (await (await admin('/ratelimit/deny')).json()) as { data: { members: Array<{ member: string; by: string; until: number }> } };
-    expect(listed.data.members).toEqual([{ member: 'header.x-caller:pest', kind: 'header', by: ADMIN.email, at: expect.any(Number), until: expect.any(Number) }]);
+    expect(listed.data.members).toEqual([{ member: 'header.x-caller:pest', kind: 'header', adminId: expect.any(String), by: ADMIN.email, at: expect.any(Number), until: expect.any(Number) }]);
 
     const lifted = await admin('/ratelimit/deny/lift', { member: 'header.x-caller:pest' });
     expect(((await lifted.json()) as { data: object }).data).toEqual({ member: 'header.x-caller:pest', lifted: true });
