@@ -12,4 +12,4 @@ export type { Refusal } from './http/refusal';
 export type { CallerVerifier, VerifiedCaller } from './http/verified-caller';
 export type { StoreCheck } from './limiter/store-check';
 export type { UsageLimits } from './admin-api/usage-service';
-export type { AnalyticsReport, CallerCounter, FailOpenReport, HourlyCount, StoreInUse, StrategyUsage, UsageReport } from './admin-api/usage-types';
+export type { AnalyticsReport, CallerCounter, ConfiguredReport, ConfiguredStrategy, FailOpenReport, HourlyCount, StoreInUse, StrategyUsage, UsageReport } from './admin-api/usage-types';

@@ -21,7 +21,8 @@ export const RUNTIME_CHANGEABLE = ['tokens'] as const;
 /** What follows the config only: changing it needs a config change and a restart. */
 export const CONFIG_ONLY = ['algorithm', 'window', 'refillRate', 'methods', 'path', 'identifierSource', 'mode'] as const;
 
-export interface StrategyUsage {
+/** What the config says of a strategy: known without the store. */
+export interface ConfiguredStrategy {
   index: number;
   methods: string[];
   path: string;
@@ -33,10 +34,14 @@ export interface StrategyUsage {
   debug: boolean;
   /** shadow: counted and logged, never refused (README, "Shadow mode"). */
   mode: 'enforce' | 'shadow';
-  /** The live limit replacing `tokens` on every instance, null when the config applies. */
-  liveTokens: LiveTokens;
   runtimeChangeable: Array<(typeof RUNTIME_CHANGEABLE)[number]>;
   configOnly: Array<(typeof CONFIG_ONLY)[number]>;
+}
+
+/** A strategy as the store shows it now: its live limit and callers beside what the config says. */
+export interface StrategyUsage extends ConfiguredStrategy {
+  /** The live limit replacing `tokens` on every instance, null when the config applies. */
+  liveTokens: LiveTokens;
   /** Shadow strategies with analytics on: the requests they would have refused in the last 24 hours. */
   wouldBlock?: number;
   /** The listed callers, blocked first, then by fewest remaining tokens. */
@@ -75,15 +80,23 @@ export interface FailOpenReport {
 /** `url`: where the store is, without credentials (for Redis: scheme, hosts, master name and database). */
 export type StoreInUse = { kind: 'rest'; url: string } | { kind: 'redis'; url: string } | { kind: 'embedded' } | { kind: 'none' };
 
-export interface UsageReport {
+/**
+ * What the page can show without the store: the answer's `error.details.report` when
+ * `GET /ratelimit/usage` is a 503, so an outage hides neither the strategies nor the fail-open count.
+ */
+export interface ConfiguredReport {
   enabled: boolean;
   /** Which store this instance uses. */
   store: StoreInUse;
   prefix: string;
   analyticsEnabled: boolean;
   generatedAt: number;
-  strategies: StrategyUsage[];
+  strategies: ConfiguredStrategy[];
   failOpen: FailOpenReport;
+}
+
+export interface UsageReport extends ConfiguredReport {
+  strategies: StrategyUsage[];
   analytics?: AnalyticsReport;
 }
 
