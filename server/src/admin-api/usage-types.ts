@@ -16,7 +16,7 @@ export interface CallerCounter {
 /** A strategy's live limit as stored: tokens, none (the config applies), or a value that is no valid limit. */
 export type LiveTokens = number | null | 'invalid';
 
-/** What of a strategy an admin can change at run time (README, "Live limits"): only its tokens. */
+/** What of a strategy an admin can change at run time (docs/live-limits.md): only its tokens. */
 export const RUNTIME_CHANGEABLE = ['tokens'] as const;
 /** What follows the config only: changing it needs a config change and a restart. */
 export const CONFIG_ONLY = ['algorithm', 'window', 'refillRate', 'methods', 'path', 'identifierSource', 'mode'] as const;
@@ -32,7 +32,7 @@ export interface ConfiguredStrategy {
   refillRate?: number;
   identifierSource: string;
   debug: boolean;
-  /** shadow: counted and logged, never refused (README, "Shadow mode"). */
+  /** shadow: counted and logged, never refused (docs/shadow-mode.md). */
   mode: 'enforce' | 'shadow';
   runtimeChangeable: Array<(typeof RUNTIME_CHANGEABLE)[number]>;
   configOnly: Array<(typeof CONFIG_ONLY)[number]>;
@@ -113,14 +113,14 @@ export interface ResetResult {
   deletedKeys: number;
 }
 
-/** One member of the deny list (README, "Deny list"). */
+/** One member of the deny list (docs/deny-list.md). */
 export interface DeniedCaller {
   /** As stored: an IP as keyed (`203.0.113.9`, `2001.db8.0.0.0.0.0.0/64`), `header.<name>:<identifier>`, `user=<id>`, `token=<id>`, or a console entry. */
   member: string;
   kind: 'ip' | 'header' | 'user' | 'other';
   /** When it was added; absent for entries the plugin did not write (the console's). */
   at?: number;
-  /** The id of the admin user who added it: the store keeps no name (README, "What the store holds, and who can read it"). */
+  /** The id of the admin user who added it: the store keeps no name (docs/security.md, "What the store holds, and who can read it"). */
   adminId?: string;
   /** That admin's name (their email), resolved when the list is read; absent when it could not be. */
   by?: string;
