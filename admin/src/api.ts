@@ -3,6 +3,8 @@
 export type {
   AnalyticsReport,
   CallerCounter,
+  ConfiguredReport,
+  ConfiguredStrategy,
   DeniedCaller,
   DenyListReport,
   DenyResult,

@@ -1,5 +1,8 @@
-// The `mock` command's options, described once: flag, environment variable, type and help text.
-// Parsing, validation and `--help` all read this table; the defaults it shows are the servers' own.
+// The options of the `kv` and `mock` commands, described once: flag, environment variable, type and
+// help text. Parsing, validation and `--help` all read these tables; the defaults they show are the
+// servers' own. `kv` (the key-value server alone, what a plugin user needs) takes the key-value
+// server's options, its port as `--port`; `mock` takes them with the port as `--kv-port`, and the
+// workflow server's.
 import { parseArgs } from 'node:util';
 import { REDIS_ENGINE_DEFAULTS } from '../kv-rest/redis/redis-engine';
 import { KV_REST_DEFAULTS } from '../kv-rest/server';
@@ -17,9 +20,11 @@ interface OptionSpec {
 const KV = KV_REST_DEFAULTS;
 const WF = WORKFLOW_DEFAULTS;
 
-export const MOCK_OPTIONS = {
+const KV_PORT = { flag: 'kv-port', env: 'MOCK_KV_PORT', type: 'port', help: 'key-value REST port; 0 = any free port', default: 8079 } as const satisfies OptionSpec;
+
+/** The key-value server's options other than its port. */
+const KV_SERVER_OPTIONS = {
   host: { flag: 'host', env: 'MOCK_HOST', type: 'string', help: 'interface to bind', default: KV.host },
-  kvPort: { flag: 'kv-port', env: 'MOCK_KV_PORT', type: 'port', help: 'key-value REST port; 0 = any free port', default: 8079 },
   token: { flag: 'token', env: 'MOCK_KV_TOKEN', type: 'string', help: 'Standard token (default: random)' },
   readonlyToken: { flag: 'readonly-token', env: 'MOCK_KV_READONLY_TOKEN', type: 'string', help: 'Read Only token (default: random)' },
   prefix: { flag: 'prefix', env: 'MOCK_PREFIX', type: 'string', help: 'header prefix, Upstash or Svc', default: KV.prefix },
@@ -35,6 +40,9 @@ export const MOCK_OPTIONS = {
   redisUrl: { flag: 'redis-url', env: 'MOCK_REDIS_URL', type: 'string', help: 'redis engine: redis://[user:pass@]host:port/db', default: REDIS_ENGINE_DEFAULTS.url },
   redisPrivateDb: { flag: 'redis-private-db', env: 'MOCK_REDIS_PRIVATE_DB', type: 'count', help: 'redis engine: database keeping the daily count and script texts, not the served one', default: REDIS_ENGINE_DEFAULTS.privateDb },
   redisTimeoutMs: { flag: 'redis-timeout-ms', env: 'MOCK_REDIS_TIMEOUT_MS', type: 'count', help: 'redis engine: longest wait for redis-server to answer, streams included', default: REDIS_ENGINE_DEFAULTS.commandTimeoutMs },
+} as const satisfies Record<string, OptionSpec>;
+
+const WORKFLOW_OPTIONS = {
   workflowPort: { flag: 'workflow-port', env: 'MOCK_WORKFLOW_PORT', type: 'port', help: 'workflow trigger server port; 0 = any free port', default: 8080 },
   workflowToken: { flag: 'workflow-token', env: 'MOCK_WORKFLOW_TOKEN', type: 'string', help: 'workflow server bearer token (default: random)' },
   signingKey: { flag: 'signing-key', env: 'MOCK_SIGNING_KEY', type: 'string', help: 'workflow server: current signing key of deliveries (default: random)' },
@@ -53,9 +61,13 @@ export const MOCK_OPTIONS = {
   workflowMaxConnections: { flag: 'workflow-max-connections', env: 'MOCK_WORKFLOW_MAX_CONNECTIONS', type: 'count', help: 'workflow server: open connections at most; more are closed at once', default: WF.maxConnections },
 } as const satisfies Record<string, OptionSpec>;
 
-export type MockOptionName = keyof typeof MOCK_OPTIONS;
+export const MOCK_OPTIONS = { kvPort: KV_PORT, ...KV_SERVER_OPTIONS, ...WORKFLOW_OPTIONS } as const;
+export const KV_OPTIONS = { port: { ...KV_PORT, flag: 'port' }, ...KV_SERVER_OPTIONS } as const;
+
 type ValueOf<T extends OptionSpec['type']> = T extends 'string' ? string : T extends 'engine' ? 'memory' | 'redis' : number;
-export type MockOptions = { [K in MockOptionName]?: ValueOf<(typeof MOCK_OPTIONS)[K]['type']> };
+type OptionsOf<Table extends Record<string, OptionSpec>> = { [K in keyof Table]?: ValueOf<Table[K]['type']> };
+export type MockOptions = OptionsOf<typeof MOCK_OPTIONS>;
+export type KvOptions = OptionsOf<typeof KV_OPTIONS>;
 
 export class UsageError extends Error {}
 
@@ -79,8 +91,8 @@ function convert(spec: OptionSpec, raw: string): string | number {
 }
 
 /** Flags win over environment variables; anything unknown is a usage error naming it. */
-export function parseMockOptions(argv: readonly string[], env: NodeJS.ProcessEnv): MockOptions & { help: boolean } {
-  const entries = Object.entries(MOCK_OPTIONS) as [MockOptionName, OptionSpec][];
+function parseOptions<Table extends Record<string, OptionSpec>>(table: Table, argv: readonly string[], env: NodeJS.ProcessEnv): OptionsOf<Table> & { help: boolean } {
+  const entries = Object.entries(table) as [string, OptionSpec][];
   let parsed;
   try {
     parsed = parseArgs({
@@ -98,13 +110,19 @@ export function parseMockOptions(argv: readonly string[], env: NodeJS.ProcessEnv
     const raw = (values[spec.flag] as string | undefined) ?? env[spec.env];
     if (raw !== undefined && raw !== '') options[name] = convert(spec, raw);
   }
-  return { ...(options as MockOptions), help: values.help === true };
+  return { ...(options as OptionsOf<Table>), help: values.help === true };
 }
 
-export function mockUsage(): string {
-  const specs: readonly OptionSpec[] = Object.values(MOCK_OPTIONS);
+export const parseMockOptions = (argv: readonly string[], env: NodeJS.ProcessEnv): MockOptions & { help: boolean } => parseOptions(MOCK_OPTIONS, argv, env);
+export const parseKvOptions = (argv: readonly string[], env: NodeJS.ProcessEnv): KvOptions & { help: boolean } => parseOptions(KV_OPTIONS, argv, env);
+
+function usage(command: string, summary: string, table: Record<string, OptionSpec>): string {
+  const specs: readonly OptionSpec[] = Object.values(table);
   const flagWidth = Math.max(...specs.map((spec) => spec.flag.length)) + 3;
   const envWidth = Math.max(...specs.map((spec) => spec.env.length)) + 1;
   const lines = specs.map((spec) => `  ${`--${spec.flag}`.padEnd(flagWidth)}${spec.env.padEnd(envWidth)}${spec.help}${spec.default === undefined ? '' : ` (default ${spec.default})`}`);
-  return ['Usage: strapi-plugin-ratelimit mock [options]', '', 'Starts the local key-value REST server and the workflow trigger server.', '', `  ${'flag'.padEnd(flagWidth)}environment variable`, ...lines].join('\n');
+  return [`Usage: strapi-plugin-ratelimit ${command} [options]`, '', summary, '', `  ${'flag'.padEnd(flagWidth)}environment variable`, ...lines].join('\n');
 }
+
+export const mockUsage = (): string => usage('mock', 'Starts the local key-value REST server and the workflow trigger server.', MOCK_OPTIONS);
+export const kvUsage = (): string => usage('kv', 'Starts the local key-value REST server alone (the store the plugin needs).', KV_OPTIONS);

@@ -14,8 +14,8 @@ import { jsonRefusal, RateLimiter, type RateLimitLogger, type RefusalResponder }
 import { openStore } from './limiter/open-store';
 import { checkStore, type StoreCheck } from './limiter/store-check';
 import type { CallerVerifier } from './http/verified-caller';
-import { DEFAULT_USAGE_LIMITS, readUsage, resetCaller, type UsageLimits } from './admin-api/usage-service';
-import type { FailOpenReport, LiveLimitResult, StoreInUse, UsageReport } from './admin-api/usage-types';
+import { configuredReport, DEFAULT_USAGE_LIMITS, readUsage, resetCaller, type UsageLimits } from './admin-api/usage-service';
+import type { ConfiguredReport, FailOpenReport, LiveLimitResult, StoreInUse, UsageReport } from './admin-api/usage-types';
 import { changeLiveLimit } from './admin-api/change-live-limit';
 import { createDenyAdmin, type DenyAdmin } from './deny/deny-admin';
 
@@ -43,6 +43,8 @@ export type RateLimitMiddleware = Middleware & DenyAdmin & {
   checkStore(): Promise<StoreCheck>;
   /** The strategies with their callers' live counters (what `GET /ratelimit/usage` answers); limits default to DEFAULT_USAGE_LIMITS. */
   readUsage(limits?: Partial<UsageLimits>): Promise<UsageReport>;
+  /** What of that report needs no store (the configured strategies, the fail-open count): the page's view during an outage. */
+  configuredReport(): ConfiguredReport;
   /**
    * Deletes one caller's counters on one strategy and forgets its block in this instance's memory
    * (other instances sharing the store keep theirs until it ends); resolves with the keys deleted.
@@ -80,6 +82,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
     failOpen,
     checkStore: () => checkStore(redis, config),
     readUsage: (limits: Partial<UsageLimits> = {}) => readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, ...limits }, Date.now(), failOpen()),
+    configuredReport: () => configuredReport(config, Date.now(), failOpen()),
     async resetCaller(strategyIndex: number, identifier: string): Promise<number> {
       const deleted = await resetCaller(redis, config, strategyIndex, identifier);
       limiter.forgetBlocked(strategyIndex, identifier);

@@ -1,5 +1,5 @@
 // The package root: what the README documents for code, and nothing else. Values: the Koa API
-// (`createRateLimitMiddleware`, README "Plain Koa") and its config error (`RateLimitConfigError`, code
+// (`createRateLimitMiddleware`, docs/limiting.md "Plain Koa") and its config error (`RateLimitConfigError`, code
 // `CONFIG_ERROR_CODE`, README "Configuration"). Types: the config as written (`RateLimitConfigInput`,
 // with the literal types of its fields) and validated, and what the Koa API takes and returns.
 // tests/unit/plugin/package-exports-what-the-readme-documents.test.ts lists the values.
@@ -12,4 +12,4 @@ export type { Refusal } from './http/refusal';
 export type { CallerVerifier, VerifiedCaller } from './http/verified-caller';
 export type { StoreCheck } from './limiter/store-check';
 export type { UsageLimits } from './admin-api/usage-service';
-export type { AnalyticsReport, CallerCounter, FailOpenReport, HourlyCount, StoreInUse, StrategyUsage, UsageReport } from './admin-api/usage-types';
+export type { AnalyticsReport, CallerCounter, ConfiguredReport, ConfiguredStrategy, FailOpenReport, HourlyCount, StoreInUse, StrategyUsage, UsageReport } from './admin-api/usage-types';

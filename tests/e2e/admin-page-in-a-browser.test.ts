@@ -2,9 +2,12 @@
 // installed as users install it, a super admin logs in, sees the strategies (a shadow one marked so,
 // with its would-be refusals), the caller that traffic blocked and the 24-hour chart, resets the caller after confirming, then watches the key-value store
 // go away (the last good report stays below a notice) and come back (with the count of requests let
-// through meanwhile); the browser logs no error on the way but the outage's own 503s.
+// through meanwhile); opened afresh during the outage, the page still shows the strategies from the
+// config, the count of requests let through and the deny card; the browser logs no error on the way
+// but the outage's own 503s. The strategies table fits a 1280 px window, no heading or cell cut.
 // Then it changes a strategy's live limit from the page, sees a request apply it, and goes back to config.
-// Leaves screenshots in test-artifacts/admin-usage-page.png, admin-usage-store-down.png and admin-live-limit.png.
+// Leaves screenshots in test-artifacts/: admin-usage-page.png (1440 px) and admin-usage-page-1280.png,
+// admin-usage-store-down.png, admin-usage-opened-during-outage-1440.png and -1280.png, admin-live-limit.png.
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -18,6 +21,8 @@ import { describeWithChromium } from '../support/installed-program';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
 
 const SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-page.png');
+const NARROW_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-page-1280.png');
+const OPENED_DURING_OUTAGE = (width: number) => path.join(PACKAGE_ROOT, `test-artifacts/admin-usage-opened-during-outage-${width}.png`);
 const STORE_DOWN_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-usage-store-down.png');
 const LIVE_LIMIT_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-live-limit.png');
 const DENY_SCREENSHOT = path.join(PACKAGE_ROOT, 'test-artifacts/admin-deny-list.png');
@@ -46,6 +51,9 @@ const cellTexts = (row: Locator) => row.locator('td').allTextContents();
 /** A strategy's live-limit cell with no live limit, as a super admin sees it. */
 const LIVE_NONE = (what: string) => `${what}: as configuredChange limit`;
 const BUCKET_NOTE = 'Raising the bucket size adds no tokens until the next refill.';
+const STORE_AWAY = 'unknown while the store cannot be reached';
+const WIDE = { width: 1440, height: 1600 };
+const NARROW = { width: 1280, height: 1600 };
 
 describeWithChromium('the Rate limit admin page in a browser', () => {
   let kv: KvRestServer;
@@ -62,6 +70,12 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
   const strategyRow = (text: string) => card('Strategies').getByRole('row').filter({ hasText: text });
   const chart = () => card('Allowed vs blocked, last 24 hours');
   const autoRefresh = () => page.getByRole('checkbox', { name: 'Auto-refresh every 10 s' });
+  /** Cells of the strategies table whose text is cut (wider than their box), and whether the table is wider than its card. */
+  const strategiesOverflow = () =>
+    card('Strategies').getByRole('grid').evaluate((table) => ({
+      cutCells: [...table.querySelectorAll('th, td')].filter((cell) => [cell, ...cell.querySelectorAll('*')].some((el) => el.scrollWidth > el.clientWidth + 1)).map((cell) => cell.textContent),
+      tableWiderThanCard: table.scrollWidth > table.closest('section')!.clientWidth,
+    }));
 
   beforeAll(async () => {
     kv = await startKvRestServer();
@@ -84,7 +98,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     await createAdminUser(app, SUPER_ADMIN, await adminRoleId(app, 'strapi-super-admin'));
     baseUrl = await listen(app);
     browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1440, height: 1600 } });
+    page = await browser.newPage({ viewport: WIDE });
     page.setDefaultTimeout(BROWSER_STEP_MS);
     page.on('pageerror', (error) => pageErrors.push(error.message));
     // Errors from the app's own origin (the admin bundle, the plugin's code in it); Strapi's update
@@ -118,9 +132,9 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     await counterRow('flooder').waitFor();
     // The live-limit controls appear once the admin's permissions are known.
     await strategyRow('fixed-window').getByRole('button', { name: 'Change limit' }).waitFor();
-    expect(await cellTexts(strategyRow('fixed-window'))).toEqual(['GET', '/api/ping', 'fixed-window', '2 per 1d', LIVE_NONE('Limit'), 'header.x-caller', 'off', '2', '1']);
-    expect(await cellTexts(strategyRow('token-bucket'))).toEqual(['GET', '/api/articles', 'token-bucket', '5 per 1m, refills 1 per 1m', `Bucket size: as configured${BUCKET_NOTE}Change limit`, 'ip', 'off', '0', '0']);
-    expect(await cellTexts(strategyRow('sliding-window'))).toEqual(['GET', '/api/ping/:idshadow', 'sliding-window', '1 per 1d', LIVE_NONE('Limit'), 'ip', 'off', '1', '2 would be refused in 24 h']);
+    expect(await cellTexts(strategyRow('fixed-window'))).toEqual(['GET', '/api/ping', '2 per 1dfixed-window', LIVE_NONE('Limit'), 'header.x-caller', '21 blocked']);
+    expect(await cellTexts(strategyRow('token-bucket'))).toEqual(['GET', '/api/articles', '5 per 1mtoken-bucket, refills 1 per 1m', `Bucket size: as configured${BUCKET_NOTE}Change limit`, 'ip', '0']);
+    expect(await cellTexts(strategyRow('sliding-window'))).toEqual(['GET', '/api/ping/:idshadow', '1 per 1dsliding-window', LIVE_NONE('Limit'), 'ip', '12 would be refused in 24 h']);
     // Blocked callers have "Deny" beside "Reset" (issue 17).
     expect(await cellTexts(counterRow('127.0.0.1'))).toEqual(['GET', expect.stringMatching(/127\.0\.0\.1$/), '0 of 1 left', expect.any(String), 'Would be blocked', 'ResetDeny']);
     expect(await cellTexts(counterRow('flooder'))).toEqual(['GET', 'flooder', '0 of 2 left', expect.any(String), 'Blocked', 'ResetDeny']);
@@ -129,6 +143,19 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
 
     mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
     await page.screenshot({ path: SCREENSHOT });
+  }, TEST_MS);
+
+  it('issue 28 item 5: the strategies table fits a 1280 px window, no heading or cell cut', async () => {
+    await page.setViewportSize(NARROW);
+    try {
+      expect(await strategiesOverflow()).toEqual({ cutCells: [], tableWiderThanCard: false });
+      await page.screenshot({ path: NARROW_SCREENSHOT });
+      // The check sees a table that does not fit: at 900 px this one does not.
+      await page.setViewportSize({ width: 900, height: 1600 });
+      expect(await strategiesOverflow()).not.toEqual({ cutCells: [], tableWiderThanCard: false });
+    } finally {
+      await page.setViewportSize(WIDE);
+    }
   }, TEST_MS);
 
   it('issue 16: one name, "Rate limit", in the menu, the page heading and the window title', async () => {
@@ -199,6 +226,36 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Strategies', 'Live counters', 'Allowed vs blocked, last 24 hours', 'Denied callers']);
     expect(await cellTexts(counterRow('polite'))).toEqual(['GET', 'polite', '1 of 2 left', expect.any(String), 'Allowed', 'Reset']);
     await page.screenshot({ path: STORE_DOWN_SCREENSHOT });
+  }, TEST_MS);
+
+  it('issue 28 item 5: opened during the outage, the page shows the strategies from the config, the requests let through and the deny card', async () => {
+    await page.reload();
+    const notice = page.getByRole('alert').filter({ hasText: 'The rate-limit store cannot be reached' });
+    await notice.waitFor();
+    expect(await notice.locator('p').allTextContents()).toEqual([
+      'The rate-limit store cannot be reached',
+      'The page tries again by itself and shows live counters once the store answers. Below are the strategies as configured; live limits and counters show once the store answers.',
+    ]);
+    await card('Denied callers').getByText(/^The deny list could not be loaded: The rate-limit store cannot be reached: /).waitFor();
+    // What the list holds is unknown meanwhile: the card does not say "No caller is denied".
+    expect(await card('Denied callers').getByText('No caller is denied.').count()).toBe(0);
+    expect(await page.getByRole('main').getByRole('heading', { level: 2 }).allTextContents()).toEqual(['Strategies', 'Denied callers']);
+    expect(await cellTexts(strategyRow('fixed-window'))).toEqual(['GET', '/api/ping', '2 per 1dfixed-window', STORE_AWAY, 'header.x-caller', STORE_AWAY]);
+    expect(await cellTexts(strategyRow('sliding-window'))).toEqual(['GET', '/api/ping/:idshadow', '1 per 1dsliding-window', STORE_AWAY, 'ip', STORE_AWAY]);
+    const letThrough = page.getByRole('status').filter({ hasText: 'Requests let through unchecked' });
+    expect(await letThrough.locator('p').allTextContents()).toEqual([
+      'Requests let through unchecked',
+      '1 request was let through unchecked by this Strapi instance because the store failed or timed out.',
+    ]);
+    await page.screenshot({ path: OPENED_DURING_OUTAGE(WIDE.width) });
+    await page.setViewportSize(NARROW);
+    try {
+      expect(await strategiesOverflow()).toEqual({ cutCells: [], tableWiderThanCard: false });
+      await page.screenshot({ path: OPENED_DURING_OUTAGE(NARROW.width) });
+    } finally {
+      await page.setViewportSize(WIDE);
+    }
+    expect(pageErrors).toEqual([]);
   }, TEST_MS);
 
   it('issue 16: once the store is back, the page recovers by itself and shows the requests let through meanwhile', async () => {
@@ -281,7 +338,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     const raised: number[] = [];
     for (let request = 0; request < 6; request++) raised.push((await app.request.get('/api/ping').set('x-caller', 'live-caller')).status);
     expect(raised).toEqual([200, 200, 200, 200, 200, 429]);
-    expect((await cellTexts(row))[4]).toBe('Limit: 5Change limitBack to config');
+    expect((await cellTexts(row))[3]).toBe('Limit: 5Change limitBack to config');
     await page.screenshot({ path: LIVE_LIMIT_SCREENSHOT });
 
     await row.getByRole('button', { name: 'Back to config' }).click();
@@ -289,7 +346,7 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
     await row.getByRole('button', { name: 'Back to config' }).waitFor({ state: 'detached' });
     const back: number[] = [];
     for (let request = 0; request < 3; request++) back.push((await app.request.get('/api/ping').set('x-caller', 'back-caller')).status);
-    expect([back, (await cellTexts(row))[4]]).toEqual([[200, 200, 429], LIVE_NONE('Limit')]);
+    expect([back, (await cellTexts(row))[3]]).toEqual([[200, 200, 429], LIVE_NONE('Limit')]);
     expect(await page.getByText('Only the limit can change at run time').count()).toBe(1);
     expect(pageErrors).toEqual([]);
   }, TEST_MS);

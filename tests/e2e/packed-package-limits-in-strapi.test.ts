@@ -52,7 +52,7 @@ describe('the packed package inside a Strapi app', () => {
 
   it('ships only what runs (issue 16 item 11: no benchmark, demo or scripts)', () => {
     const installed = path.join(workDir, 'app/node_modules/strapi-plugin-ratelimit');
-    expect(readdirSync(installed).sort()).toEqual(['README.md', 'admin', 'dist', 'index.js', 'package.json', 'strategy-schema.json']);
+    expect(readdirSync(installed).sort()).toEqual(['README.md', 'admin', 'dist', 'docs', 'index.js', 'package.json', 'strategy-schema.json']);
     expect(readdirSync(path.join(installed, 'dist')).sort()).toEqual(['mock', 'server', 'shared', 'strapi-server.d.ts', 'strapi-server.js']);
   });
 });

@@ -2,6 +2,7 @@ import type { Core } from '@strapi/strapi';
 import type { RateLimitConfigInput } from 'strapi-plugin-ratelimit';
 
 export default ({ env }: Core.Config.Shared.ConfigParams) => ({
+  // ...the entries your file already has (create-strapi's users-permissions, upload) stay as they are
   ratelimit: {
     config: {
       url: env('RATELIMIT_REST_URL'),

@@ -57,7 +57,8 @@ export function DeniedCallersCard() {
         </Typography>
         {error && <Typography textColor="danger600" tag="p">{t('denied.loadFailed', 'The deny list could not be loaded: {message}', { message: error })}</Typography>}
         {members.length === 0 ? (
-          <Typography textColor="neutral600" tag="p">{t('denied.none', 'No caller is denied.')}</Typography>
+          // Unknown while the list cannot be loaded: the line above says so instead.
+          report && <Typography textColor="neutral600" tag="p">{t('denied.none', 'No caller is denied.')}</Typography>
         ) : (
           <HeadedTable headings={headings} rowCount={members.length}>
             {members.map((denied) => (

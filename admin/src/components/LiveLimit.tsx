@@ -1,6 +1,6 @@
 // A strategy's live limit on the usage page, in the column beside the configured limit, and,
 // for admins with the configure permission, "Change limit" (a dialog asking for the new tokens) and
-// "Back to config". Only the tokens change at run time (README, "Live limits"): the page says the
+// "Back to config". Only the tokens change at run time (docs/live-limits.md): the page says the
 // window and algorithm follow the config, and for a token bucket the control is its bucket size,
 // which a raise does not fill before the next refill.
 import { useState } from 'react';

@@ -1,27 +1,57 @@
-// The configured strategies as a table: methods, path, algorithm, limit, how callers are
-// identified, debug, and how many callers hold a counter or are blocked right now. A shadow
-// strategy (counted, never refusing) is marked so, with its would-be refusals of the last 24 hours
-// when analytics is on. Each row shows its live limit beside the configured one (LiveLimit.tsx).
-import { Badge, Td, Tr, Typography } from '@strapi/design-system';
-import type { StrategyUsage } from '../api';
-import { useTranslate } from '../utils/useTranslate';
+// The configured strategies as a table: methods, path (marked "shadow" for a strategy that counts
+// and never refuses, "debug" when it logs every request), the limit under its algorithm, the live
+// limit (LiveLimit.tsx), how callers are identified, and how many callers hold a counter and are
+// blocked right now (for a shadow strategy with analytics on: its would-be refusals of the last
+// 24 hours). Six columns, each cell at most two short lines, so the table fits a 1280 px window
+// beside Strapi's menu (issue 28 item 5: nine columns cut "Blocked" to "BLOCH"). While the store
+// cannot be reached the rows come from the config alone and the store's columns say so.
+import { Badge, Box, Flex, Td, Tr, Typography } from '@strapi/design-system';
+import type { ConfiguredStrategy, StrategyUsage } from '../api';
+import { useTranslate, type Translate } from '../utils/useTranslate';
 import { HeadedTable } from './HeadedTable';
 import { LiveLimitCell, useCanConfigure } from './LiveLimit';
 
-export function StrategiesTable({ strategies, onLiveLimitChange }: { strategies: StrategyUsage[]; onLiveLimitChange(): Promise<void> }) {
+const fromStore = (strategy: ConfiguredStrategy | StrategyUsage): strategy is StrategyUsage => 'callers' in strategy;
+
+/** A note that may wrap: table cells do not, so a long note would widen its column. */
+function Note({ children }: { children: string }) {
+  return (
+    <Box maxWidth="12rem" style={{ whiteSpace: 'normal' }}>
+      <Typography variant="pi" textColor="neutral600">{children}</Typography>
+    </Box>
+  );
+}
+
+function CallersCell({ t, strategy }: { t: Translate; strategy: StrategyUsage }) {
+  return (
+    <Flex direction="column" alignItems="flex-start" gap={1}>
+      <Typography>{strategy.totalExact ? strategy.totalCallers : `${strategy.totalCallers}+`}</Typography>
+      {strategy.wouldBlock !== undefined ? (
+        <Note>{t('strategies.wouldBlock', '{count} would be refused in 24 h', { count: strategy.wouldBlock })}</Note>
+      ) : (
+        strategy.blockedCallers > 0 && <Badge backgroundColor="danger100" textColor="danger700">{t('strategies.blockedCount', '{count} blocked', { count: strategy.blockedCallers })}</Badge>
+      )}
+    </Flex>
+  );
+}
+
+interface StrategiesTableProps {
+  strategies: ReadonlyArray<ConfiguredStrategy | StrategyUsage>;
+  onLiveLimitChange(): Promise<void>;
+}
+
+export function StrategiesTable({ strategies, onLiveLimitChange }: StrategiesTableProps) {
   const t = useTranslate();
   const canConfigure = useCanConfigure();
   const headings = [
     t('strategies.methods', 'Methods'),
     t('strategies.path', 'Path'),
-    t('strategies.algorithm', 'Algorithm'),
     t('strategies.limit', 'Limit'),
     t('strategies.live', 'Live limit'),
     t('strategies.identifier', 'Identified by'),
-    t('strategies.debug', 'Debug'),
     t('strategies.callers', 'Callers'),
-    t('strategies.blocked', 'Blocked'),
   ];
+  const storeAway = <Note>{t('strategies.storeAway', 'unknown while the store cannot be reached')}</Note>;
   return (
     <HeadedTable headings={headings} rowCount={strategies.length}>
       {strategies.map((strategy) => (
@@ -30,27 +60,20 @@ export function StrategiesTable({ strategies, onLiveLimitChange }: { strategies:
           <Td>
             <Typography fontWeight="semiBold">{strategy.path}</Typography>
             {strategy.mode === 'shadow' && <Badge marginLeft={2}>{t('strategies.shadow', 'shadow')}</Badge>}
+            {strategy.debug && <Badge marginLeft={2}>{t('strategies.debug', 'debug')}</Badge>}
           </Td>
-          <Td><Typography>{strategy.algorithm}</Typography></Td>
           <Td>
-            <Typography>
-              {t('strategies.limitValue', '{tokens} per {window}', { tokens: strategy.tokens, window: strategy.window })}
-              {strategy.refillRate !== undefined && `, ${t('strategies.refill', 'refills {refillRate} per {window}', { refillRate: strategy.refillRate, window: strategy.window })}`}
-            </Typography>
+            <Flex direction="column" alignItems="flex-start" gap={1}>
+              <Typography>{t('strategies.limitValue', '{tokens} per {window}', { tokens: strategy.tokens, window: strategy.window })}</Typography>
+              <Typography variant="pi" textColor="neutral600">
+                {strategy.algorithm}
+                {strategy.refillRate !== undefined && `, ${t('strategies.refill', 'refills {refillRate} per {window}', { refillRate: strategy.refillRate, window: strategy.window })}`}
+              </Typography>
+            </Flex>
           </Td>
-          <Td><LiveLimitCell strategy={strategy} canConfigure={canConfigure} onChange={onLiveLimitChange} /></Td>
+          <Td>{fromStore(strategy) ? <LiveLimitCell strategy={strategy} canConfigure={canConfigure} onChange={onLiveLimitChange} /> : storeAway}</Td>
           <Td><Typography>{strategy.identifierSource}</Typography></Td>
-          <Td><Typography>{strategy.debug ? t('strategies.on', 'on') : t('strategies.off', 'off')}</Typography></Td>
-          <Td><Typography>{strategy.totalExact ? strategy.totalCallers : `${strategy.totalCallers}+`}</Typography></Td>
-          <Td>
-            {strategy.wouldBlock !== undefined ? (
-              <Typography textColor="neutral600">{t('strategies.wouldBlock', '{count} would be refused in 24 h', { count: strategy.wouldBlock })}</Typography>
-            ) : strategy.blockedCallers > 0 ? (
-              <Badge backgroundColor="danger100" textColor="danger700">{strategy.blockedCallers}</Badge>
-            ) : (
-              <Typography textColor="neutral600">0</Typography>
-            )}
-          </Td>
+          <Td>{fromStore(strategy) ? <CallersCell t={t} strategy={strategy} /> : storeAway}</Td>
         </Tr>
       ))}
     </HeadedTable>

@@ -1,8 +1,10 @@
 // The body of the usage page for one report: notices about the plugin's state (disabled, store
 // failing, requests let through unchecked), then the strategies, the live counters of each and the
-// 24-hour chart with the most limited callers, each in a card of the same style.
+// 24-hour chart with the most limited callers, each in a card of the same style. While the store
+// cannot be reached and no report was loaded yet, the report is the config's part alone
+// (ConfiguredReport): the notices and the strategies, without the cards the store fills.
 import { Box, EmptyStateLayout, Flex, Typography } from '@strapi/design-system';
-import type { UsageReport } from '../api';
+import type { ConfiguredReport, UsageReport } from '../api';
 import { useTranslate } from '../utils/useTranslate';
 import { CallersTable } from './CallersTable';
 import { Card } from './Card';
@@ -12,8 +14,10 @@ import { Notice } from './Notice';
 import { StrategiesTable } from './StrategiesTable';
 import { UsageChart } from './UsageChart';
 
+const fromStore = (report: ConfiguredReport | UsageReport): report is UsageReport => report.strategies.every((strategy) => 'callers' in strategy);
+
 interface UsageCardsProps {
-  report: UsageReport;
+  report: ConfiguredReport | UsageReport;
   canReset: boolean;
   reload(): Promise<void>;
 }
@@ -45,6 +49,16 @@ export function UsageCards({ report, canReset, reload }: UsageCardsProps) {
         <StrategiesTable strategies={report.strategies} onLiveLimitChange={reload} />
         <LiveLimitsNote />
       </Card>
+      {fromStore(report) && <StoreCards report={report} canReset={canReset} reload={reload} />}
+    </Flex>
+  );
+}
+
+/** The cards read from the store: each strategy's live counters, and allowed vs blocked over 24 hours. */
+function StoreCards({ report, canReset, reload }: UsageCardsProps & { report: UsageReport }) {
+  const t = useTranslate();
+  return (
+    <>
       <Card title={t('callers.cardTitle', 'Live counters')}>
         <Flex direction="column" alignItems="stretch" gap={6}>
           {report.strategies.map((strategy) => (
@@ -67,6 +81,6 @@ export function UsageCards({ report, canReset, reload }: UsageCardsProps) {
           <Typography textColor="neutral600">{t('analytics.off', 'Turn on analytics in the plugin config to see allowed vs blocked over time.')}</Typography>
         )}
       </Card>
-    </Flex>
+    </>
   );
 }

@@ -1,12 +1,13 @@
 // Loads the usage report and reloads it on a timer while the page is open. Keeps the last good
-// report on screen during a reload; tells a store outage (503) apart from other failures.
+// report on screen during a reload; tells a store outage (503) apart from other failures, and keeps
+// what the outage's answer still carries (the configured strategies, the fail-open count).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useFetchClient } from '@strapi/strapi/admin';
-import { USAGE_PATH, type UsageReport } from '../api';
+import { USAGE_PATH, type ConfiguredReport, type UsageReport } from '../api';
 
 export const REFRESH_SECONDS = 10;
 
-export type UsageError = { kind: 'store-down' | 'failed'; message: string };
+export type UsageError = { kind: 'store-down' | 'failed'; message: string; configured?: ConfiguredReport };
 
 export interface UsageState {
   report?: UsageReport;
@@ -18,14 +19,16 @@ export interface UsageState {
 /** What Strapi's fetch client throws for an error answer: the HTTP status on the error, the body under `response.data`. */
 interface FetchFailure {
   status?: number;
-  response?: { data?: { error?: { status?: number; message?: string } } };
+  response?: { data?: { error?: { status?: number; message?: string; details?: { report?: ConfiguredReport } } } };
   message?: string;
 }
 
 function describeFailure(failure: unknown): UsageError {
   const { status, response, message } = (failure ?? {}) as FetchFailure;
-  const text = response?.data?.error?.message ?? message ?? String(failure);
-  return { kind: (status ?? response?.data?.error?.status) === 503 ? 'store-down' : 'failed', message: text };
+  const error = response?.data?.error;
+  const text = error?.message ?? message ?? String(failure);
+  if ((status ?? error?.status) !== 503) return { kind: 'failed', message: text };
+  return { kind: 'store-down', message: text, ...(error?.details?.report ? { configured: error.details.report } : {}) };
 }
 
 export function useUsage(autoRefresh: boolean): UsageState {

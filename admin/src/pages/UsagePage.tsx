@@ -1,5 +1,6 @@
 // The usage page: the header with refresh controls, then the report (UsageCards), auto-refreshed;
-// and every loading, failure (the last good report kept below a notice) and no-permission state.
+// and every loading, failure (the last good report kept below a notice; opened during a store
+// outage, the strategies from the config, the fail-open count and the deny card) and no-permission state.
 import { useState } from 'react';
 import { Box, Button, Checkbox, Flex, Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
@@ -18,6 +19,8 @@ function UsageView() {
   const t = useTranslate();
   const [autoRefresh, setAutoRefresh] = useState(true);
   const { report, error, isLoading, reload } = useUsage(autoRefresh);
+  // Opened during an outage: what the outage's answer carries, until a report loads.
+  const shown = report ?? error?.configured;
   const { allowedActions, isLoading: permissionsLoading } = useRBAC(PERMISSIONS.reset);
   const canReset = !permissionsLoading && allowedActions.canReset === true;
 
@@ -53,17 +56,17 @@ function UsageView() {
             <LoadFailure error={error} lastReportTakenAt={takenAt} />
           </Box>
         )}
-        {report && takenAt && (
+        {shown && (
           <>
             {/* During a failure the notice above says when the report was taken. */}
-            {!error && (
+            {!error && takenAt && (
               <Typography variant="pi" textColor="neutral600" tag="p">
                 {t('page.updatedAt', 'Updated {time}', { time: takenAt })}
               </Typography>
             )}
-            <DenyListProvider refreshKey={report.generatedAt}>
+            <DenyListProvider refreshKey={shown.generatedAt}>
               <Box paddingTop={2}>
-                <UsageCards report={report} canReset={canReset} reload={reload} />
+                <UsageCards report={shown} canReset={canReset} reload={reload} />
               </Box>
               <Box paddingTop={6}>
                 <DeniedCallersCard />

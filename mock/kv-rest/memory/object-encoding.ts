@@ -2,7 +2,7 @@
 // pick for it with its default thresholds. Redis decides when a value is written and never goes
 // back to the compact form once a collection outgrew it; here the choice is made from the value as
 // it is now (plus the string's `raw` mark), so a collection that grew and then shrank answers its
-// compact encoding where Redis would still answer the large one (see the README's differences).
+// compact encoding where Redis would still answer the large one (see docs/known-differences.md).
 import type { StoredValue } from './keyspace';
 
 /** Strings up to 44 bytes share their object's allocation (embstr). */

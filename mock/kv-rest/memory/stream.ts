@@ -2,7 +2,7 @@
 // first entry ID, largest deleted ID, entries ever added) and the consumer groups. Entries are kept
 // in nodes of at most 100 appended entries, as Redis's listpacks with the default
 // stream-node-max-entries, because approximate trimming (`~`) removes whole nodes only and its
-// result must match Redis's; the listpacks' 4 KB byte limit is not modelled (see README).
+// result must match Redis's; the listpacks' 4 KB byte limit is not modelled (see docs/known-differences.md).
 import { OrderedIds } from './ordered-ids';
 import { MAX_ID, MIN_ID, type StreamId } from './stream-id';
 

@@ -3,7 +3,7 @@
 // database of the Redis, so the REST API's FLUSHALL empties this one (FLUSHDB, as for a client of
 // a single-database service) and the engine's users may not run FLUSHALL itself, in scripts
 // neither. `COPY ... DB <n>` into another database is refused, as the memory engine refuses it.
-// Inside scripts, COPY's DB option remains out of reach of this check (see the README).
+// Inside scripts, COPY's DB option remains out of reach of this check (see docs/security.md).
 import { error, type ErrorReply } from '../reply';
 import type { ResolvedCommand } from '../resolved-command';
 

@@ -4,7 +4,7 @@
 // default), which the REST API cannot reach: its users may not SELECT, SWAPDB or MOVE, FLUSHALL is
 // sent as FLUSHDB of the served database, KEYS and SCAN see the served database only. The daily
 // count's key name carries a digest of the Standard token, the served database and the URL's
-// password: per deployment, and not to be guessed by a script's `COPY ... DB` (README: the gap).
+// password: per deployment, and not to be guessed by a script's `COPY ... DB` (docs/security.md: the gap).
 // Script texts need no such care: a text is used only if it hashes to the SHA it is filed under.
 import { derivedSecret } from '../derived-secrets';
 import type { DailyCount } from '../engine';

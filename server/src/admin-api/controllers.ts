@@ -1,14 +1,15 @@
 // The admin API's controllers: the usage report, resetting one caller and a strategy's live limit, served by the app's
 // one rate limiter (create-middleware.ts), so the page reads the store the limiter counts in and a
 // reset also frees the caller's block in that limiter's memory. A store that cannot be reached
-// answers 503 with a sentence for the page, never a stack.
+// answers 503 with a sentence for the page, never a stack; the usage report's 503 also carries the
+// part of the report that needs no store (the configured strategies, the fail-open count).
 import type { Context } from 'koa';
 import { failureMessage } from '../failure-message';
 import { adminOf } from './admin-of';
 import { isStrategyIndex, pathStrategyIndex, strategyIndexMessage } from './strategy-index';
 import { isValidLimit, MAX_TOKENS } from '../config/bounds';
 import { DEFAULT_USAGE_LIMITS, type UsageLimits } from './usage-service';
-import type { LiveLimitResult, UsageReport } from './usage-types';
+import type { ConfiguredReport, LiveLimitResult, UsageReport } from './usage-types';
 
 const MAX_CALLERS_CEILING = 1000;
 
@@ -16,15 +17,16 @@ const MAX_CALLERS_CEILING = 1000;
 export interface UsageSource {
   readonly config: { readonly strategy: readonly unknown[] };
   readUsage(limits: UsageLimits): Promise<UsageReport>;
+  configuredReport(): ConfiguredReport;
   resetCaller(strategyIndex: number, identifier: string): Promise<number>;
   setLiveLimit(strategyIndex: number, tokens: number | null, by: string): Promise<LiveLimitResult>;
 }
 
-export function storeDown(ctx: Context, error: unknown): void {
+export function storeDown(ctx: Context, error: unknown, details: object = {}): void {
   ctx.status = 503;
   ctx.body = {
     data: null,
-    error: { status: 503, name: 'StoreUnavailableError', message: `The rate-limit store cannot be reached: ${failureMessage(error)}`, details: {} },
+    error: { status: 503, name: 'StoreUnavailableError', message: `The rate-limit store cannot be reached: ${failureMessage(error)}`, details },
   };
 }
 
@@ -45,7 +47,7 @@ export const usageController = (source: () => UsageSource) => ({
     try {
       ctx.body = { data: await source().readUsage({ ...DEFAULT_USAGE_LIMITS, maxCallers: callerLimit(ctx.query.limit) }) };
     } catch (error) {
-      storeDown(ctx, error);
+      storeDown(ctx, error, { report: source().configuredReport() });
     }
   },
 

@@ -12,7 +12,7 @@ import { readCounters, type FoundCaller } from './counters';
 import { storeInUse } from '../limiter/store-in-use';
 import { effectiveTokens, readLiveTokens } from './live-limits';
 import { ruleAt } from './strategy-index';
-import { CONFIG_ONLY, RUNTIME_CHANGEABLE, type CallerCounter, type FailOpenReport, type LiveTokens, type StrategyUsage, type UsageReport } from './usage-types';
+import { CONFIG_ONLY, RUNTIME_CHANGEABLE, type CallerCounter, type ConfiguredReport, type ConfiguredStrategy, type FailOpenReport, type LiveTokens, type StrategyUsage, type UsageReport } from './usage-types';
 
 export interface UsageLimits {
   /** Most callers listed per strategy (the total is still reported). */
@@ -69,9 +69,7 @@ interface RuleState {
   readonly wouldBlock: number | undefined;
 }
 
-async function strategyUsage(redis: Redis, rule: Rule, { callers, exact, liveTokens, wouldBlock }: RuleState, limits: UsageLimits, now: number): Promise<StrategyUsage> {
-  // Counters are read for a bounded number of callers; the rest only count towards the total.
-  const counters = (await readCounters(redis, rule, callers.slice(0, limits.maxCallers), now, effectiveTokens(rule, liveTokens))).sort(byMostLimited);
+function configuredStrategy(rule: Rule): ConfiguredStrategy {
   const { strategy } = rule;
   return {
     index: rule.index,
@@ -84,9 +82,17 @@ async function strategyUsage(redis: Redis, rule: Rule, { callers, exact, liveTok
     identifierSource: strategy.identifierSource,
     debug: rule.debug,
     mode: rule.mode,
-    liveTokens,
     runtimeChangeable: [...RUNTIME_CHANGEABLE],
     configOnly: [...CONFIG_ONLY],
+  };
+}
+
+async function strategyUsage(redis: Redis, rule: Rule, { callers, exact, liveTokens, wouldBlock }: RuleState, limits: UsageLimits, now: number): Promise<StrategyUsage> {
+  // Counters are read for a bounded number of callers; the rest only count towards the total.
+  const counters = (await readCounters(redis, rule, callers.slice(0, limits.maxCallers), now, effectiveTokens(rule, liveTokens))).sort(byMostLimited);
+  return {
+    ...configuredStrategy(rule),
+    liveTokens,
     ...(wouldBlock === undefined ? {} : { wouldBlock }),
     callers: counters,
     totalCallers: callers.length,
@@ -97,6 +103,19 @@ async function strategyUsage(redis: Redis, rule: Rule, { callers, exact, liveTok
 
 /** What an instance whose limiter has not failed open (or is not running) reports. */
 export const NO_FAIL_OPEN: FailOpenReport = { admitted: 0, outage: false };
+
+/** The part of the report that needs no store: what the page shows while the store cannot be reached. */
+export function configuredReport(config: CompiledConfig, now = Date.now(), failOpen: FailOpenReport = NO_FAIL_OPEN): ConfiguredReport {
+  return {
+    enabled: config.enabled,
+    store: storeInUse(config),
+    prefix: config.prefix,
+    analyticsEnabled: config.analytics,
+    generatedAt: now,
+    strategies: config.rules.map(configuredStrategy),
+    failOpen,
+  };
+}
 
 export async function readUsage(
   redis: Redis,
@@ -116,13 +135,8 @@ export async function readUsage(
     config.rules.map((rule) => strategyUsage(redis, rule, { callers: callers[rule.index], exact, liveTokens: live[rule.index], wouldBlock: wouldBlock[rule.index] }, limits, now)),
   );
   return {
-    enabled: config.enabled,
-    store: storeInUse(config),
-    prefix: config.prefix,
-    analyticsEnabled: config.analytics,
-    generatedAt: now,
+    ...configuredReport(config, now, failOpen),
     strategies,
-    failOpen,
     ...(analyticsRead ? { analytics: await readAnalytics(redis, eventsPrefix(config.prefix, config.placement), now) } : {}),
   };
 }

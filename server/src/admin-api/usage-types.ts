@@ -16,12 +16,13 @@ export interface CallerCounter {
 /** A strategy's live limit as stored: tokens, none (the config applies), or a value that is no valid limit. */
 export type LiveTokens = number | null | 'invalid';
 
-/** What of a strategy an admin can change at run time (README, "Live limits"): only its tokens. */
+/** What of a strategy an admin can change at run time (docs/live-limits.md): only its tokens. */
 export const RUNTIME_CHANGEABLE = ['tokens'] as const;
 /** What follows the config only: changing it needs a config change and a restart. */
 export const CONFIG_ONLY = ['algorithm', 'window', 'refillRate', 'methods', 'path', 'identifierSource', 'mode'] as const;
 
-export interface StrategyUsage {
+/** What the config says of a strategy: known without the store. */
+export interface ConfiguredStrategy {
   index: number;
   methods: string[];
   path: string;
@@ -31,12 +32,16 @@ export interface StrategyUsage {
   refillRate?: number;
   identifierSource: string;
   debug: boolean;
-  /** shadow: counted and logged, never refused (README, "Shadow mode"). */
+  /** shadow: counted and logged, never refused (docs/shadow-mode.md). */
   mode: 'enforce' | 'shadow';
-  /** The live limit replacing `tokens` on every instance, null when the config applies. */
-  liveTokens: LiveTokens;
   runtimeChangeable: Array<(typeof RUNTIME_CHANGEABLE)[number]>;
   configOnly: Array<(typeof CONFIG_ONLY)[number]>;
+}
+
+/** A strategy as the store shows it now: its live limit and callers beside what the config says. */
+export interface StrategyUsage extends ConfiguredStrategy {
+  /** The live limit replacing `tokens` on every instance, null when the config applies. */
+  liveTokens: LiveTokens;
   /** Shadow strategies with analytics on: the requests they would have refused in the last 24 hours. */
   wouldBlock?: number;
   /** The listed callers, blocked first, then by fewest remaining tokens. */
@@ -75,15 +80,23 @@ export interface FailOpenReport {
 /** `url`: where the store is, without credentials (for Redis: scheme, hosts, master name and database). */
 export type StoreInUse = { kind: 'rest'; url: string } | { kind: 'redis'; url: string } | { kind: 'embedded' } | { kind: 'none' };
 
-export interface UsageReport {
+/**
+ * What the page can show without the store: the answer's `error.details.report` when
+ * `GET /ratelimit/usage` is a 503, so an outage hides neither the strategies nor the fail-open count.
+ */
+export interface ConfiguredReport {
   enabled: boolean;
   /** Which store this instance uses. */
   store: StoreInUse;
   prefix: string;
   analyticsEnabled: boolean;
   generatedAt: number;
-  strategies: StrategyUsage[];
+  strategies: ConfiguredStrategy[];
   failOpen: FailOpenReport;
+}
+
+export interface UsageReport extends ConfiguredReport {
+  strategies: StrategyUsage[];
   analytics?: AnalyticsReport;
 }
 
@@ -100,14 +113,14 @@ export interface ResetResult {
   deletedKeys: number;
 }
 
-/** One member of the deny list (README, "Deny list"). */
+/** One member of the deny list (docs/deny-list.md). */
 export interface DeniedCaller {
   /** As stored: an IP as keyed (`203.0.113.9`, `2001.db8.0.0.0.0.0.0/64`), `header.<name>:<identifier>`, `user=<id>`, `token=<id>`, or a console entry. */
   member: string;
   kind: 'ip' | 'header' | 'user' | 'other';
   /** When it was added; absent for entries the plugin did not write (the console's). */
   at?: number;
-  /** The id of the admin user who added it: the store keeps no name (README, "What the store holds, and who can read it"). */
+  /** The id of the admin user who added it: the store keeps no name (docs/security.md, "What the store holds, and who can read it"). */
   adminId?: string;
   /** That admin's name (their email), resolved when the list is read; absent when it could not be. */
   by?: string;

@@ -8,7 +8,7 @@ import type { DurationUnit } from './duration';
 
 export const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'ALL'] as const;
 export const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
-/** enforce: refuse past the limit; shadow: count and log would-be refusals, never refuse (README, "Shadow mode"). */
+/** enforce: refuse past the limit; shadow: count and log would-be refusals, never refuse (docs/shadow-mode.md). */
 export const MODES = ['enforce', 'shadow'] as const;
 
 export type Method = (typeof METHODS)[number];

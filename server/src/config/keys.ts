@@ -8,10 +8,10 @@
 // route, method and caller (a burst window beside a sustained one) keep apart by their limiter part.
 // Each compiled rule (rules.ts) owns one StrategyKeys: the limiter, the block cache, the usage view,
 // reset and the boot check for strategies sharing keys (shared-keys.ts) all build and read keys here.
-// The window number and which keys each algorithm keeps are @upstash/ratelimit's layout (README,
+// The window number and which keys each algorithm keeps are @upstash/ratelimit's layout (docs/limiting.md,
 // "How a strategy applies"); `counterKeys` is the one place that restates it, and a test drives the
 // library and checks that the keys it writes are these.
-// A strategy's live limit (README, "Live limits") sits apart from every counter, at
+// A strategy's live limit (docs/live-limits.md) sits apart from every counter, at
 //   `<prefix>:live:<methods>:<route>:<limiter>` + the library's `:dynamic:global`
 // with the methods sorted and joined by `,`: `live` is no method (methods are upper case), so no
 // counter's parse or MATCH pattern reaches it, and it names the strategy by what decides its keys,

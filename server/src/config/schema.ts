@@ -161,7 +161,7 @@ const optionsShape = {
     // A brace would make part of the prefix a Redis Cluster hash tag, moving keys that must share a slot apart.
     .regex(/^[^{}]*$/, { error: 'must not contain { or } (Redis Cluster hash-tag braces)' })
     .default('@cms')
-    .meta({ description: 'Store keys are <prefix>:<method>:<route>:<identifier>:<limiter> (see the README).' }),
+    .meta({ description: 'Store keys are <prefix>:<method>:<route>:<identifier>:<limiter> (see docs/limiting.md).' }),
   analytics: z.boolean({ error: 'must be true or false' }).default(false).meta({ description: "Record allowed/blocked events with @upstash/ratelimit's analytics." }),
   mode: mode.default('enforce').meta({ description: `The mode of strategies that name none. ${MODE_DESCRIPTION}` }),
   strategy: z.array(strategySchema, { error: 'must be a list of strategies' }).default([]).meta({ description: 'Every strategy matching a request applies; any refusal refuses.' }),

@@ -3,7 +3,7 @@
 // member, console-added ones included), and listing the members with their metadata, bounded: one
 // SSCAN pass of at most `maxMembers` members and 20 calls, then one HMGET and one ZMSCORE for those.
 // Who added a member is kept as the admin's id, never their email: the meta HASH is readable with
-// the store's Read Only token, which the README says to assume public (README, "What the store
+// the store's Read Only token, which docs/security.md says to assume public ("What the store
 // holds, and who can read it"). A member longer than MAX_LIFTABLE_MEMBER_LENGTH is left out of the listing:
 // it can match no request (no header Node accepts is that long) and the lift would refuse it.
 import type { Redis } from '@upstash/redis';

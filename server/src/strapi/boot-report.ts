@@ -1,5 +1,7 @@
 // What the plugin says at boot, in one place: one info line naming how many strategies limit on
-// which store (or that the plugin is disabled), then the store check's verdict when it failed: a
+// which store (or that the plugin is disabled); a warning when that limits nothing (no strategy: the
+// plugin ships no default limit, since none fits every app) or when a token without a url leaves the
+// store embedded (a misspelt url variable); then the store check's verdict when it failed: a
 // refused token, or a Redis that cannot serve the plugin's keys (limiter/store-check.ts), is an error (a configuration mistake that would otherwise only show as "no limits"),
 // a store that does not answer a warning (an outage the failure mode already handles). Boot goes on
 // either way; the failure mode decides what requests get meanwhile.
@@ -14,6 +16,14 @@ export interface BootLogger {
 
 const strategies = (count: number): string => `${count} ${count === 1 ? 'strategy' : 'strategies'}`;
 
+const NO_STRATEGY =
+  '[ratelimit] no strategy configured, so no request is limited: add one to config/plugins.ts under ratelimit.config.strategy, ' +
+  "for example { methods: ['ALL'], path: '*', identifierSource: 'ip', limiter: { algorithm: 'sliding-window', tokens: 100, window: '1m' } }";
+
+const TOKEN_WITHOUT_URL =
+  '[ratelimit] a token is configured but no url, so the token is unused and counters stay in this process: ' +
+  'set url (RATELIMIT_REST_URL in the documented config) to use the shared store';
+
 /** What requests get while the store cannot be used, per failureMode. */
 const MEANWHILE = { open: 'requests go through unlimited', closed: 'limited requests are answered 503', local: 'each instance limits in memory on its own' } as const;
 
@@ -25,6 +35,8 @@ export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger):
   }
   const store = describeStore(limiter.store);
   log.info(`[ratelimit] limiting with ${strategies(config.strategy.length)} on ${store}`);
+  if (config.strategy.length === 0) log.warn(NO_STRATEGY);
+  if (limiter.store.kind === 'embedded' && config.token !== undefined) log.warn(TOKEN_WITHOUT_URL);
   const check = await limiter.checkStore();
   if (check.ok) return;
   const meanwhile = MEANWHILE[config.failureMode];

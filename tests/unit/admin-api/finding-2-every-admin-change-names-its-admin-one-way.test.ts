@@ -12,6 +12,9 @@ async function namesFor(user: unknown): Promise<{ liveLimit: string; deny: strin
   const usage: UsageSource = {
     config: { strategy: [{}] },
     readUsage: () => Promise.reject(new Error('not used')),
+    configuredReport: () => {
+      throw new Error('not used');
+    },
     resetCaller: () => Promise.reject(new Error('not used')),
     setLiveLimit: (strategy, live, by) => {
       names.liveLimit = by;

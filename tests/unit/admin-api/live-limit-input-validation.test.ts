@@ -21,6 +21,9 @@ function recordingSource() {
   const source: UsageSource = {
     config: { strategy: [{}, {}, {}] },
     readUsage: () => Promise.reject(new Error('not used')),
+    configuredReport: () => {
+      throw new Error('not used');
+    },
     resetCaller: () => Promise.reject(new Error('not used')),
     setLiveLimit: (index: number, tokens: number | null, by: string): Promise<LiveLimitResult> => {
       changes.push([index, tokens, by]);

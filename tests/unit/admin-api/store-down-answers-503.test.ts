@@ -42,3 +42,36 @@ it.each([
   expect(ctx.status).toBe(400);
   expect((ctx.body as { error: { message: string } }).error.message).toMatch(message);
 });
+
+describe('issue 28 item 5: the page opened during a store outage showed only the error', () => {
+  it("GET /usage's 503 carries what needs no store: the configured strategies and this instance's fail-open count", async () => {
+    const ctx = fakeContext();
+    await usageController(() => limiter).read(ctx);
+    const { details } = (ctx.body as { error: { details: unknown } }).error;
+    expect(details).toEqual({
+      report: {
+        enabled: true,
+        store: limiter.store,
+        prefix: '@cms',
+        analyticsEnabled: false,
+        generatedAt: expect.any(Number),
+        failOpen: limiter.failOpen(),
+        strategies: [
+          {
+            index: 0,
+            methods: ['GET'],
+            path: '/api/*',
+            algorithm: 'fixed-window',
+            tokens: 1,
+            window: '1m',
+            identifierSource: 'ip',
+            debug: false,
+            mode: 'enforce',
+            runtimeChangeable: ['tokens'],
+            configOnly: ['algorithm', 'window', 'refillRate', 'methods', 'path', 'identifierSource', 'mode'],
+          },
+        ],
+      },
+    });
+  });
+});

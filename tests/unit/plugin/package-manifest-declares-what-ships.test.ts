@@ -1,5 +1,7 @@
 // The package manifest as a user's install sees it (issue 16 item 11): the admin page's imports are
-// declared, not found by hoisting, and the JSON Schema of the config can be imported.
+// declared, not found by hoisting, and the JSON Schema of the config can be imported; the docs the
+// README links to are in the tarball (issue 28 item 6).
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -28,6 +30,13 @@ describe('the package manifest', () => {
     const declared = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies)]);
     expect([...imported].filter((name) => !declared.has(name))).toEqual([]);
   });
+
+  it('issue 28 item 6: the packed tarball holds the README and every docs/ page', () => {
+    const [packed] = JSON.parse(execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8' })) as [{ files: { path: string }[] }];
+    const docs = readdirSync(path.join(ROOT, 'docs')).map((name) => `docs/${name}`);
+    expect(docs.length).toBeGreaterThan(0);
+    expect(packed.files.map((file) => file.path).filter((file) => file === 'README.md' || file.startsWith('docs/')).sort()).toEqual(['README.md', ...docs].sort());
+  }, 60_000);
 
   it('item 2: exports strategy-schema.json', () => {
     expect(manifest.exports['./strategy-schema.json']).toBe('./strategy-schema.json');

@@ -23,6 +23,6 @@ it.each([[{ koa: true, maxIpsCount: 1 }], [{ koa: false }], [undefined], [true]]
   expect(bootWith(proxy)).toEqual([]);
 });
 
-it('says nothing while no strategy is configured', () => {
-  expect(bootWith({ koa: true }, [])).toEqual([]);
+it('gives no proxy warning while no strategy is configured, only the one that nothing is limited', () => {
+  expect(bootWith({ koa: true }, [])).toEqual([expect.stringMatching(/^\[ratelimit\] no strategy configured, so no request is limited/)]);
 });

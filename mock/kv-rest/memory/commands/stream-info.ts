@@ -1,6 +1,6 @@
 // XINFO STREAM (plain and FULL), XINFO GROUPS and XINFO CONSUMERS, as Redis 7.0 answers them over
 // RESP2 (maps as flat arrays). `radix-tree-nodes` counts Redis's radix tree's internal nodes, which
-// the memory engine does not have: it answers the number of entry nodes there (see README).
+// the memory engine does not have: it answers the number of entry nodes there (see docs/known-differences.md).
 import { unknownSubcommandOrArityText } from '../../command-table';
 import { array, bulk, error, integer, NIL, type ErrorReply, type Reply } from '../../reply';
 import { isErrorReply, parseInteger } from '../arguments';
