@@ -21,7 +21,7 @@
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
 import { scriptForRedis70, scriptSha } from '../../../shared/script-shebang';
 import { failureMessage } from '../failure-message';
-import type { Cluster } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { sendAlone, type RedisClient } from './redis-connection';
 import { StoreCircuit } from './store-circuit';
 import { StoreUnavailableError } from './store-connections';
@@ -72,15 +72,43 @@ const asString = (value: unknown): string => (typeof value === 'string' ? value 
 
 const nodeAddress = (node: { options: { host?: string; port?: number } }): string => `${node.options.host}:${node.options.port}`;
 
+/**
+ * Holds a node's writes for the rest of the event loop's turn: the commands issued meanwhile leave in
+ * one write when it is uncorked (Node's writable cork), with nothing built per command.
+ */
+class TurnCork {
+  private held: { uncork(): void } | undefined;
+  private readonly release = (): void => {
+    const held = this.held;
+    this.held = undefined;
+    held?.uncork();
+  };
+
+  constructor(private readonly node: Redis) {}
+
+  /** Corks the node's connection until the turn ends, once per turn, while it is connected. */
+  hold(): void {
+    if (this.held !== undefined || this.node.status !== 'ready') return;
+    const stream = this.node.stream;
+    stream.cork();
+    this.held = stream;
+    setImmediate(this.release);
+  }
+}
+
 export class RedisRequester implements Requester {
   private readonly circuit = new StoreCircuit();
   private readonly scripts = new RewrittenScripts();
+
+  /** One node's (not a Cluster's, which auto-pipelines per node). */
+  private readonly cork: TurnCork | undefined;
 
   constructor(
     private readonly client: RedisClient,
     /** The client's Cluster, when it is one (its SCAN walks each primary). */
     private readonly cluster?: Cluster,
   ) {
+    this.cork = cluster === undefined ? new TurnCork(client as Redis) : undefined;
     // ioredis knows when it is connected again (after a failover, to the new primary): the circuit
     // need not wait for its next probe, which after a few seconds of outage is seconds away.
     client.on('ready', () => this.circuit.storeIsBack());
@@ -113,7 +141,8 @@ export class RedisRequester implements Requester {
   /** One command's answer as the REST API gives it; rejects only when the store could not answer. */
   private envelope(command: Command): Promise<UpstashResponse<unknown>> {
     const prepared = this.prepare(command);
-    const { cluster } = this;
+    const { cluster, cork } = this;
+    if (cork !== undefined) cork.hold();
     if (cluster === undefined) return this.client.call(...(prepared as [string, ...string[]])).then(toResult, answerOf);
     if (prepared[0] === 'scan') return this.scanPrimaries(cluster, prepared.slice(1)).then(toResult, answerOf);
     return cluster.call(...(prepared as [string, ...string[]])).then(toResult, (failure: unknown) => (isRedirection(failure) ? sendAlone(cluster, prepared).then(toResult, answerOf) : answerOf(failure)));
@@ -137,6 +166,7 @@ export class RedisRequester implements Requester {
   }
 
   private async transaction(commands: readonly Command[]): Promise<UpstashResponse<unknown>[]> {
+    this.cork?.hold();
     const transaction = this.client.multi();
     for (const command of commands) transaction.call(...(this.prepare(command) as [string, ...string[]]));
     let replies: [Error | null, unknown][] | null;
