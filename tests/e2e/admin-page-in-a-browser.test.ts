@@ -159,6 +159,8 @@ describeWithChromium('the Rate limit admin page in a browser', () => {
   }, TEST_MS);
 
   it('issue 16: one name, "Rate limit", in the menu, the page heading and the window title', async () => {
+    // The menu renders again after the window's resizes of the test before.
+    await page.getByRole('link', { name: 'Rate limit' }).first().waitFor({ state: 'visible', timeout: 10_000 });
     expect(await page.getByRole('link', { name: 'Rate limit' }).count()).toBe(1);
     expect(await page.getByRole('main').getByRole('heading', { level: 1 }).allTextContents()).toEqual(['Rate limit']);
     expect(await page.title()).toContain('Rate limit');

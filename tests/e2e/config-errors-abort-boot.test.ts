@@ -9,7 +9,7 @@ describe('config errors abort boot', () => {
     ['a bad window', { url: 'http://127.0.0.1:1', token: 't', strategy: strategy({ algorithm: 'fixed-window', tokens: 1, window: '20 sec' }) }, /strategy\[0\]\.limiter\.window/],
     ['an unknown algorithm', { url: 'http://127.0.0.1:1', token: 't', strategy: strategy({ algorithm: 'leaky', tokens: 1, window: '1s' }) }, /strategy\[0\]\.limiter\.algorithm/],
     ['the tokenBucket spelling', { url: 'http://127.0.0.1:1', token: 't', strategy: strategy({ algorithm: 'tokenBucket', tokens: 1, window: '1s' }) }, /token-bucket/],
-    ['a url without its token', { url: 'http://127.0.0.1:1', strategy: strategy({ algorithm: 'fixed-window', tokens: 1, window: '1s' }) }, /token: is required with an http(s) url/],
+    ['a url without its token', { url: 'http://127.0.0.1:1', strategy: strategy({ algorithm: 'fixed-window', tokens: 1, window: '1s' }) }, /token: is required with an http\(s\) url/],
   ])('refuses %s', async (_case, config, message) => {
     await expect(bootStrapiApp({ config })).rejects.toThrow(message);
   });
