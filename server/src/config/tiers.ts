@@ -38,8 +38,3 @@ export function tierEntries(tiers: TiersInput | undefined): Array<[CallerClass, 
   if (tiers.anonymous) entries.push(['anonymous', tiers.anonymous]);
   return entries;
 }
-
-/** The role types a config's tiers name, each once (the Strapi plugin checks them against the app's roles at boot). */
-export function namedRoles(strategies: ReadonlyArray<{ readonly tiers?: TiersInput }>): string[] {
-  return [...new Set(strategies.flatMap((strategy) => Object.keys(strategy.tiers?.roles ?? {})))];
-}
