@@ -35,6 +35,8 @@ import { ShadowLog } from './shadow-log';
 import type { HeaderValueHasher } from './header-privacy';
 import type { CompiledRule, TierLimiter } from './compile-strategies';
 import { callerClass, tierFor } from './caller-tier';
+import { CallersSeen } from './callers-seen';
+import { DEFAULT_TIER } from '../config/tiers';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { compileIpIdentity, verifiedIdentity, type IpIdentity } from './identify';
 import { DENIED, STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type Refusal, type RefusalResponder } from './refusal';
@@ -118,6 +120,8 @@ export class RateLimiter {
   readonly denyList: DenyCheck | undefined;
   /** Strategies whose live key holds a value that is no limit, warned about once each. */
   private readonly foreignLimits: ForeignLiveLimitWarnings;
+  /** The class each caller of a strategy with tiers was last seen with, for the usage view. */
+  readonly callersSeen = new CallersSeen();
 
   constructor(
     private readonly config: CompiledConfig,
@@ -276,7 +280,7 @@ export class RateLimiter {
       const byPrincipal = this.userRules[rule.index];
       const identity = verified && byPrincipal ? verifiedIdentity(verified) : rule.identify(ctx, byIp);
       if (this.allowed(identity)) continue;
-      checks.push(new Check(rule, method, identity.id, byPrincipal && rule.tierLimiters.size > 0 ? tierFor(rule, callerClass(verified)) : rule.own));
+      checks.push(new Check(rule, method, identity.id, byPrincipal && rule.tierLimiters.size > 0 ? this.tierOf(rule, identity.id, verified) : rule.own));
       if (members) {
         const member = identityMember(identity);
         if (member !== undefined && !members.includes(member)) members.push(member);
@@ -285,6 +289,13 @@ export class RateLimiter {
     // Whatever the strategies identify by, a denied IP is denied on every route they cover.
     if (members && checks.length > 0) members.push(...ipMembers(byIp()));
     return checks;
+  }
+
+  /** The tier of a caller on a strategy with tiers, remembered for the usage view. */
+  private tierOf(rule: CompiledRule, identifier: string, verified: VerifiedCaller | undefined): TierLimiter {
+    const caller = callerClass(verified);
+    this.callersSeen.saw(identifier, caller ?? DEFAULT_TIER, Date.now());
+    return tierFor(rule, caller);
   }
 
   /** A verifier that fails (its database is down) leaves the request limited by IP, never unlimited. */

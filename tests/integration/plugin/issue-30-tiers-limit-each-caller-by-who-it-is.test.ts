@@ -111,6 +111,29 @@ describe('issue 30: tiers on one strategy', () => {
   });
 });
 
+describe('issue 30: the usage view', () => {
+  it("lists each strategy's tiers and each caller in the tier this instance saw it in, its counter against that tier's limit", async () => {
+    const app = tieredApp('tiers-usage', new Map([['1', 'partner'], ['3', 'editor']]));
+    await Promise.all([statuses(as(app), 1), statuses(as(app, 'user:1'), 2), statuses(as(app, 'user:3'), 1), statuses(as(app, 'token:9:read-only'), 1)]);
+    const [usage] = (await app.limiter.readUsage()).strategies;
+    expect(usage.tiers).toEqual([
+      { name: 'apiTokens.read-only', tokens: 4 },
+      { name: 'roles.authenticated', tokens: 3 },
+      { name: 'roles.partner', tokens: 5 },
+      { name: 'anonymous', tokens: 2 },
+    ]);
+    expect(usage.callers.map(({ identifier, tier, used, limit }) => ({ identifier, tier, used, limit })).sort((a, b) => a.identifier.localeCompare(b.identifier))).toEqual([
+      { identifier: '198.51.100.1', tier: 'anonymous', used: 1, limit: 2 },
+      { identifier: 'token=9', tier: 'apiTokens.read-only', used: 1, limit: 4 },
+      { identifier: 'user=1', tier: 'roles.partner', used: 2, limit: 5 },
+      { identifier: 'user=3', tier: 'limiter', used: 1, limit: 1 },
+    ]);
+    // Another instance on the same store has seen none of them: no tier, the strategy's own limit.
+    const other = tieredApp('tiers-usage', new Map());
+    expect((await other.limiter.readUsage()).strategies[0].callers.map(({ tier, limit }) => [tier, limit])).toEqual([[undefined, 1], [undefined, 1], [undefined, 1], [undefined, 1]]);
+  });
+});
+
 describe('issue 30: the property', () => {
   type Op = { kind: 'request'; caller: number } | { kind: 'promote'; caller: number; role: string } | { kind: 'advance'; ms: number };
   const CALLERS = ['anonymous', 'user:1', 'user:2', 'token:7:read-only', 'token:8:full-access'];
