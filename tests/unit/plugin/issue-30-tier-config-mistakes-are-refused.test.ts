@@ -2,9 +2,9 @@
 // strategy that does not identify callers by their verified credential, a refill on a window
 // algorithm, the `public` role (that is `anonymous`), a role type users-permissions cannot have, a
 // bucket the store cannot keep; and a config with tiers compiles into one limit per tier in order.
-import { RateLimitConfigError } from '../../../server/src';
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
+import { problemsOf } from '../../support/config-problems';
 
 const base = { url: 'http://127.0.0.1:8079', token: 't' };
 const tiered = (tiers: unknown, overrides: Record<string, unknown> = {}, limiter: Record<string, unknown> = {}) => ({
@@ -12,15 +12,6 @@ const tiered = (tiers: unknown, overrides: Record<string, unknown> = {}, limiter
   strategy: [{ methods: ['GET'], path: '/api/x', identifierSource: 'user', limiter: { algorithm: 'fixed-window', tokens: 5, window: '10s', ...limiter }, tiers, ...overrides }],
 });
 
-function problemsOf(config: unknown): string[] {
-  try {
-    parseConfig(config);
-  } catch (failure) {
-    expect(failure).toBeInstanceOf(RateLimitConfigError);
-    return [...(failure as RateLimitConfigError).problems];
-  }
-  throw new Error('expected the config to be refused');
-}
 
 describe('issue 30: tier config mistakes', () => {
   it('refuses tiers on an ip or header strategy, naming the field', () => {
