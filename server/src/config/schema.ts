@@ -9,7 +9,6 @@ import { ALLOW_LIST_FORMAT, parseAllowListEntry } from './allow-list-entry';
 import { isRestUrl, parseStoreUrl, STORE_URL_FORMS } from './store-address';
 
 import { tierEntries } from './tiers';
-
 import { ALGORITHMS, API_TOKEN_TYPES, METHODS, MODES, typedAs, type Algorithm, type IdentifierSource, type MethodName, type StrategyPath, type WindowText } from './config-literals';
 
 export { ALGORITHMS, METHODS, MODES };
@@ -95,7 +94,7 @@ export const limiterSchema = z
   // refillRate only with token-bucket, for editors reading strategy-schema.json.
   .meta({ if: { properties: { algorithm: { const: 'token-bucket' } }, required: ['algorithm'] }, else: { not: { required: ['refillRate'] } } });
 
-
+// A tier of a strategy (docs/tiers.md): its tokens, and a token bucket's refill; never its own algorithm or window.
 const tierLimit = z.strictObject(
   {
     tokens: positiveInteger('requests allowed per window for this tier').meta({ description: `Requests this tier allows per the strategy's window (the bucket size for token-bucket), 1 to ${MAX_TOKENS}.` }),

@@ -356,9 +356,12 @@ export class RateLimiter {
       (result) => {
         // The answer of a script that read a foreign live value is no verdict (foreign-live-limit.ts).
         if (!isValidLimit(result.limit)) throw invalidLimitAnswer(rule, result.limit);
-        this.foreignLimits.answered(rule.index);
-        // Only the strategy's own limiter reads its live limit; a tier answers its own tokens.
-        if (tier.live && this.lastLimits.saw(rule.index, result.limit)) this.blocked.forgetStrategy(rule.index);
+        // Only the strategy's own limiter reads its live limit; a tier answers its own tokens, and says
+        // nothing of a foreign live value (warned about once until the own limiter answers validly).
+        if (tier.live) {
+          this.foreignLimits.answered(rule.index);
+          if (this.lastLimits.saw(rule.index, result.limit)) this.blocked.forgetStrategy(rule.index);
+        }
         const limit = result.limit;
         // A token bucket filled under a higher limit keeps its tokens after the limit is lowered, until
         // it refills: the headers never say more remain than the limit.

@@ -87,6 +87,14 @@ describe('issue 30: tiers on one strategy', () => {
     ]);
   });
 
+  it('reads the live limit with the strategy\'s own limiter only: a foreign live value is warned about once, tier callers between its callers re-arm nothing', async () => {
+    const app = tieredApp('tiers-foreign', new Map([['1', 'partner']]), { failureMode: 'local' });
+    await store.redis.set('tiers-foreign:live:GET:/limited:fixed-window.1h:dynamic:global', 'abc');
+    const mixed = [];
+    for (let round = 0; round < 3; round++) mixed.push(...(await statuses(as(app, 'token:8:full-access'), 1)), ...(await statuses(as(app, 'user:1'), 1)));
+    expect([mixed, app.logs.warn.length]).toEqual([[200, 200, 429, 200, 429, 200], 1]);
+  });
+
   it('refuses a denied principal with 403 whatever its tier, and counts a shadow strategy per tier without refusing', async () => {
     const app = tieredApp('tiers-deny', new Map([['1', 'partner']]), { mode: 'shadow' });
     expect(await statuses(as(app, 'user:1'), 7)).toEqual([200, 200, 200, 200, 200, 200, 200]);
