@@ -14,7 +14,7 @@ import { LiveLimitCell, useCanConfigure } from './LiveLimit';
 function TierList({ strategy }: { strategy: StrategyUsage }) {
   const t = useTranslate();
   return (
-    <Flex direction="column" alignItems="flex-start" tag="ul" data-tiers>
+    <Flex direction="column" alignItems="flex-start" tag="ul">
       {strategy.tiers?.map((tier) => (
         <Typography key={tier.name} variant="pi" tag="li">
           {t('strategies.tier', '{tier}: {tokens} per {window}', { tier: tier.name, tokens: tier.tokens, window: strategy.window })}
