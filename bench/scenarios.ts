@@ -79,6 +79,15 @@ const MEMORY_WITHOUT_DENY_LIST = withoutDenyList('memory');
 const bySource = (identifierSource: 'ip' | 'user'): LimiterSpec =>
   plugin('memory', { methods: ['GET'], path: ROUTE, identifierSource, limiter: { algorithm: 'fixed-window', tokens: HIGH, window: '1m' } });
 
+/** `user` with tiers (docs/tiers.md) for roles, token types and anonymous callers: the role read (cached) and the tier's limiter per request. */
+const withTiers: LimiterSpec = plugin('memory', {
+  methods: ['GET'],
+  path: ROUTE,
+  identifierSource: 'user',
+  limiter: { algorithm: 'fixed-window', tokens: HIGH, window: '1m' },
+  tiers: { apiTokens: { 'read-only': { tokens: HIGH } }, roles: { authenticated: { tokens: HIGH } }, anonymous: { tokens: HIGH } },
+});
+
 /** The same requests (a valid API token each) limited by IP: the `user` rows' baseline, so their ratios are the verification's cost. */
 const STRAPI_IP_WITH_TOKEN: AppScenario = { name: 'Strapi + plugin, ip, API token sent', app: 'strapi', limiter: bySource('ip'), expect: 'allowed', credential: 'api-token', latency: true };
 
@@ -143,6 +152,7 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
   STRAPI_IP_WITH_TOKEN,
   { name: 'Strapi + plugin, user, API token verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'api-token', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
   { name: 'Strapi + plugin, user, JWT verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'jwt', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
+  { name: 'Strapi + plugin, user with tiers, JWT verified (vs the ip row)', app: 'strapi', limiter: withTiers, expect: 'allowed', credential: 'jwt', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
 ];
 
 /** Scenarios that need a redis-server: the plugin on the redis engine or over redis://, and rate-limiter-flexible's Redis store. */

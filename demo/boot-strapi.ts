@@ -29,6 +29,11 @@ export interface BootOptions {
   readonly resolve?: string | null;
   /** Serve the admin panel, which `strapi build` must have built into `<appDir>/build` (default false). */
   readonly serveAdminPanel?: boolean;
+  /**
+   * users-permissions roles (by type) the app has from its first boot, beside `authenticated` and
+   * `public`, as an app whose admins made them earlier does (default: none).
+   */
+  readonly roles?: readonly string[];
 }
 
 /** The few members of a Strapi instance the demo and the tests use. */
@@ -54,6 +59,7 @@ export function fixtureEnvironment(options: BootOptions, databaseFile: string): 
     FIXTURE_PLACE_MIDDLEWARE: String(options.placeMiddleware ?? false),
     FIXTURE_LOG_LEVEL: options.logLevel ?? 'http',
     FIXTURE_PLUGIN_RESOLVE: options.resolve === null ? '' : (options.resolve ?? PACKAGE_ROOT),
+    FIXTURE_ROLES: JSON.stringify(options.roles ?? []),
   };
 }
 

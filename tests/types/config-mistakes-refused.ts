@@ -9,6 +9,14 @@ export const accepted: Strategy[] = [
   { methods: ['GET', 'post'], path: '/api/articles/:id', identifierSource: 'header.x-api-key', limiter: { algorithm: 'token-bucket', tokens: 10, refillRate: 1, window: '1.5m' } },
   { methods: ['ALL'], path: '*', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 100, window: '20 s' } },
   { methods: ['GET'], path: '/api', identifierSource: 'ip', mode: 'shadow', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' } },
+  // Issue 30: tiers by API token type, role type and anonymous.
+  {
+    methods: ['GET'],
+    path: '/api',
+    identifierSource: 'user',
+    limiter: { algorithm: 'token-bucket', tokens: 60, window: '1m' },
+    tiers: { apiTokens: { 'read-only': { tokens: 100 }, 'full-access': { tokens: 1000, refillRate: 500 }, custom: { tokens: 10 } }, roles: { authenticated: { tokens: 600 }, partner: { tokens: 6000 } }, anonymous: { tokens: 60 } },
+  },
 ];
 
 export const refused: Strategy[] = [
@@ -26,6 +34,12 @@ export const refused: Strategy[] = [
   { methods: ['GET'], path: '/api', identifierSource: 'x-api-key', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' } },
   // @ts-expect-error: a mode is `enforce` or `shadow`.
   { methods: ['GET'], path: '/api', identifierSource: 'ip', mode: 'dry-run', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' } },
+  // @ts-expect-error: issue 30, a misspelt tier: `anonymus` is not a tier.
+  { methods: ['GET'], path: '/api', identifierSource: 'user', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' }, tiers: { anonymus: { tokens: 60 } } },
+  // @ts-expect-error: issue 30, API token types are read-only, full-access and custom.
+  { methods: ['GET'], path: '/api', identifierSource: 'user', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' }, tiers: { apiTokens: { readonly: { tokens: 60 } } } },
+  // @ts-expect-error: issue 30, a tier changes the tokens: its algorithm and window are the strategy's.
+  { methods: ['GET'], path: '/api', identifierSource: 'user', limiter: { algorithm: 'fixed-window', tokens: 5, window: '20s' }, tiers: { anonymous: { tokens: 60, window: '1m' } } },
 ];
 
 // @ts-expect-error: the top-level mode is `enforce` or `shadow` too.

@@ -1,7 +1,8 @@
 // The live counters of one strategy: one row per caller with its remaining-tokens bar and reset
 // time, blocked callers highlighted (a shadow strategy's as "would be blocked": it refuses no one),
 // and a reset button for roles allowed to reset (with "Deny" beside it for blocked callers, for
-// roles allowed to configure).
+// roles allowed to configure). A strategy with tiers shows each caller's tier as this instance last
+// saw it (docs/tiers.md), or that this instance has not seen it.
 import { Badge, Box, Flex, Td, Tr, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { StrategyUsage } from '../api';
@@ -36,6 +37,7 @@ export function CallersTable({ strategy, canReset, onReset }: CallersTableProps)
   const headings = [
     t('callers.method', 'Method'),
     t('callers.identifier', 'Identifier'),
+    ...(strategy.tiers ? [t('callers.tier', 'Tier')] : []),
     t('callers.remaining', 'Remaining'),
     t('callers.reset', 'Resets'),
     t('callers.status', 'Status'),
@@ -53,6 +55,11 @@ export function CallersTable({ strategy, canReset, onReset }: CallersTableProps)
             <Tr key={`${caller.method} ${caller.identifier}`} data-blocked={caller.blocked} style={caller.blocked ? { background: 'var(--strapi-colors-danger100, #fcecea)' } : undefined}>
               <Td><Typography>{caller.method}</Typography></Td>
               <Td><Typography fontWeight={caller.blocked ? 'bold' : undefined}>{caller.identifier}</Typography></Td>
+              {strategy.tiers && (
+                <Td>
+                  {caller.tier !== undefined ? <Typography>{caller.tier}</Typography> : <Typography textColor="neutral600">{t('callers.tierUnknown', 'not seen by this instance')}</Typography>}
+                </Td>
+              )}
               <Td><RemainingBar remaining={caller.remaining} limit={caller.limit} /></Td>
               <Td><Typography>{formatTime(caller.reset, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}</Typography></Td>
               <Td>

@@ -4,7 +4,9 @@
 // blocked right now (for a shadow strategy with analytics on: its would-be refusals of the last
 // 24 hours). Six columns, each cell at most two short lines, so the table fits a 1280 px window
 // beside Strapi's menu (issue 28 item 5: nine columns cut "Blocked" to "BLOCH"). While the store
-// cannot be reached the rows come from the config alone and the store's columns say so.
+// cannot be reached the rows come from the config alone and the store's columns say so. A strategy
+// with tiers lists them under its limit, in the order they apply (docs/tiers.md): the configured
+// limit is then that of callers no tier names, and the only one a live limit changes.
 import { Badge, Box, Flex, Td, Tr, Typography } from '@strapi/design-system';
 import type { ConfiguredStrategy, StrategyUsage } from '../api';
 import { useTranslate, type Translate } from '../utils/useTranslate';
@@ -31,6 +33,22 @@ function CallersCell({ t, strategy }: { t: Translate; strategy: StrategyUsage })
       ) : (
         strategy.blockedCallers > 0 && <Badge backgroundColor="danger100" textColor="danger700">{t('strategies.blockedCount', '{count} blocked', { count: strategy.blockedCallers })}</Badge>
       )}
+    </Flex>
+  );
+}
+
+/** A strategy's tiers, one line each, then who gets the limit above. */
+function TierList({ strategy }: { strategy: ConfiguredStrategy }) {
+  const t = useTranslate();
+  return (
+    <Flex direction="column" alignItems="flex-start" tag="ul">
+      {strategy.tiers?.map((tier) => (
+        <Typography key={tier.name} variant="pi" tag="li">
+          {t('strategies.tier', '{tier}: {tokens} per {window}', { tier: tier.name, tokens: tier.tokens, window: strategy.window })}
+          {tier.refillRate !== undefined && `, ${t('strategies.refill', 'refills {refillRate} per {window}', { refillRate: tier.refillRate, window: strategy.window })}`}
+        </Typography>
+      ))}
+      <Typography variant="pi" textColor="neutral600" tag="li">{t('strategies.tierOthers', 'limiter (above): callers no tier names')}</Typography>
     </Flex>
   );
 }
@@ -69,6 +87,7 @@ export function StrategiesTable({ strategies, onLiveLimitChange }: StrategiesTab
                 {strategy.algorithm}
                 {strategy.refillRate !== undefined && `, ${t('strategies.refill', 'refills {refillRate} per {window}', { refillRate: strategy.refillRate, window: strategy.window })}`}
               </Typography>
+              {strategy.tiers && <TierList strategy={strategy} />}
             </Flex>
           </Td>
           <Td>{fromStore(strategy) ? <LiveLimitCell strategy={strategy} canConfigure={canConfigure} onChange={onLiveLimitChange} /> : storeAway}</Td>

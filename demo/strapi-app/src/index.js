@@ -1,5 +1,16 @@
-// The fixture app's lifecycle hooks: nothing to do beyond what the plugin itself does.
+// The fixture app's lifecycle hooks. With FIXTURE_ROLES (a JSON list of role types), a fresh
+// database gets those users-permissions roles beside `authenticated` and `public` as soon as its
+// tables exist, before any plugin's bootstrap: an app whose admins created roles earlier, as the
+// ratelimit plugin's boot check of the roles its tiers name (docs/tiers.md) expects.
 module.exports = {
-  register() {},
+  register({ strapi }) {
+    const roles = JSON.parse(process.env.FIXTURE_ROLES || '[]');
+    if (roles.length === 0) return;
+    strapi.hook('strapi::content-types.afterSync').register(async () => {
+      const query = strapi.db.query('plugin::users-permissions.role');
+      if ((await query.count()) > 0) return;
+      for (const type of ['authenticated', 'public', ...roles]) await query.create({ data: { name: type, description: `Fixture role ${type}`, type } });
+    });
+  },
   bootstrap() {},
 };

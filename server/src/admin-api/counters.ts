@@ -1,7 +1,8 @@
 // Reads the live counters of several callers of one rule in one round trip and turns them into
 // used/remaining tokens and the reset time, computed the way @upstash/ratelimit's own scripts
-// compute them, against the rule's effective limit (its live limit when one is stored). Which keys
-// hold a counter is the rule's keys' to say (config/keys.ts).
+// compute them, against each caller's limit (its tier's, docs/tiers.md, or the rule's effective limit:
+// its live limit when one is stored). Which keys hold a counter is the rule's keys' to say
+// (config/keys.ts).
 import type { Redis } from '@upstash/redis';
 import type { Rule } from '../config/rules';
 import type { CallerCounter } from './usage-types';
@@ -23,9 +24,15 @@ export interface FoundCaller {
   readonly method: string;
 }
 
-export async function readCounters(redis: Redis, rule: Rule, callers: readonly FoundCaller[], now: number, tokens: number): Promise<CallerCounter[]> {
+/** The limit a caller's counter is read against: tokens, and for a token bucket its refill per window. */
+export interface CounterLimit {
+  readonly tokens: number;
+  readonly refillRate: number;
+}
+
+export async function readCounters(redis: Redis, rule: Rule, callers: readonly FoundCaller[], now: number, limitOf: (identifier: string) => CounterLimit): Promise<CallerCounter[]> {
   if (callers.length === 0) return [];
-  const { algorithm, refillRate } = rule.limit;
+  const { algorithm } = rule.limit;
   const windowMs = rule.limit.window.milliseconds;
   const windowEnd = (Math.floor(now / windowMs) + 1) * windowMs;
   const pipeline = redis.pipeline();
@@ -38,6 +45,7 @@ export async function readCounters(redis: Redis, rule: Rule, callers: readonly F
   const replies = await pipeline.exec();
   return callers.map(({ identifier, method }, index) => {
     const reply = replies[index];
+    const { tokens, refillRate } = limitOf(identifier);
     if (algorithm === 'fixed-window') return counter(identifier, method, tokens, toNumber(reply), windowEnd);
     if (algorithm === 'sliding-window') {
       const [current, previous] = (reply as unknown[] | null) ?? [];

@@ -2,17 +2,26 @@
 // counter, and resetting one caller of one strategy. The callers of all strategies are found in one
 // bounded SCAN pass over the plugin's prefix (never KEYS, never a pass per strategy or method):
 // each key is split by the one key layout (config/keys.ts) and handed to the rule it belongs to. A
-// reset needs no SCAN: it deletes the keys the rule names for that caller, and nothing else.
+// reset needs no SCAN: it deletes the keys the rule names for that caller, and nothing else. On a
+// strategy with tiers (docs/tiers.md) each caller is shown in the tier this instance last saw it in,
+// its counter read against that tier's limit; a caller not seen here, against the strategy's own.
 import type { Redis } from '@upstash/redis';
 import { eventsPrefix } from '../config/key-placement';
 import type { CompiledConfig, Rule } from '../config/rules';
 import { escapeGlob, parseKey, shapeOf } from '../config/keys';
 import { readAnalytics, readWouldBlock } from './analytics';
-import { readCounters, type FoundCaller } from './counters';
+import { readCounters, type CounterLimit, type FoundCaller } from './counters';
+import { DEFAULT_TIER, type CallerClass } from '../config/tiers';
+import type { SeenClass } from '../http/callers-seen';
 import { storeInUse } from '../limiter/store-in-use';
 import { effectiveTokens, readLiveTokens } from './live-limits';
 import { ruleAt } from './strategy-index';
-import { CONFIG_ONLY, RUNTIME_CHANGEABLE, type CallerCounter, type ConfiguredReport, type ConfiguredStrategy, type FailOpenReport, type LiveTokens, type StrategyUsage, type UsageReport } from './usage-types';
+import { CONFIG_ONLY, RUNTIME_CHANGEABLE, type CallerCounter, type ConfiguredReport, type ConfiguredStrategy, type FailOpenReport, type LiveTokens, type StrategyUsage, type TierUsage, type UsageReport } from './usage-types';
+
+/** What this instance knows of a caller's class (http/callers-seen.ts), or undefined. */
+export type ClassOf = (identifier: string, now: number) => SeenClass | undefined;
+
+const NO_CLASSES: ClassOf = () => undefined;
 
 export interface UsageLimits {
   /** Most callers listed per strategy (the total is still reported). */
@@ -62,6 +71,15 @@ function byMostLimited(a: CallerCounter, b: CallerCounter): number {
   return a.remaining - b.remaining || a.identifier.localeCompare(b.identifier);
 }
 
+/** A caller's tier on `rule`: its class when the rule names that tier, else the rule's own limiter; undefined when not known. */
+function tierNameOf(rule: Rule, seen: SeenClass | undefined): CallerClass | typeof DEFAULT_TIER | undefined {
+  if (seen === undefined) return undefined;
+  return seen !== DEFAULT_TIER && rule.tiers.has(seen) ? seen : DEFAULT_TIER;
+}
+
+const tierUsage = (rule: Rule): TierUsage[] =>
+  [...rule.tiers].map(([name, limit]) => ({ name, tokens: limit.tokens, ...(rule.limit.algorithm === 'token-bucket' ? { refillRate: limit.refillRate } : {}) }));
+
 interface RuleState {
   readonly callers: FoundCaller[];
   readonly exact: boolean;
@@ -80,6 +98,7 @@ function configuredStrategy(rule: Rule): ConfiguredStrategy {
     window: strategy.limiter.window,
     ...(strategy.limiter.refillRate === undefined ? {} : { refillRate: strategy.limiter.refillRate }),
     identifierSource: strategy.identifierSource,
+    ...(rule.tiers.size > 0 ? { tiers: tierUsage(rule) } : {}),
     debug: rule.debug,
     mode: rule.mode,
     runtimeChangeable: [...RUNTIME_CHANGEABLE],
@@ -87,9 +106,17 @@ function configuredStrategy(rule: Rule): ConfiguredStrategy {
   };
 }
 
-async function strategyUsage(redis: Redis, rule: Rule, { callers, exact, liveTokens, wouldBlock }: RuleState, limits: UsageLimits, now: number): Promise<StrategyUsage> {
+async function strategyUsage(redis: Redis, rule: Rule, { callers, exact, liveTokens, wouldBlock }: RuleState, limits: UsageLimits, now: number, classOf: ClassOf): Promise<StrategyUsage> {
+  const own: CounterLimit = { tokens: effectiveTokens(rule, liveTokens), refillRate: rule.limit.refillRate };
+  const tiered = rule.tiers.size > 0;
+  const tierOf = (identifier: string) => (tiered ? tierNameOf(rule, classOf(identifier, now)) : undefined);
+  const limitOf = (identifier: string): CounterLimit => {
+    const tier = tierOf(identifier);
+    return (tier !== undefined && tier !== DEFAULT_TIER && rule.tiers.get(tier)) || own;
+  };
   // Counters are read for a bounded number of callers; the rest only count towards the total.
-  const counters = (await readCounters(redis, rule, callers.slice(0, limits.maxCallers), now, effectiveTokens(rule, liveTokens))).sort(byMostLimited);
+  const read = await readCounters(redis, rule, callers.slice(0, limits.maxCallers), now, limitOf);
+  const counters = (tiered ? read.map((counter) => withTier(counter, tierOf(counter.identifier))) : read).sort(byMostLimited);
   return {
     ...configuredStrategy(rule),
     liveTokens,
@@ -103,6 +130,8 @@ async function strategyUsage(redis: Redis, rule: Rule, { callers, exact, liveTok
 
 /** What an instance whose limiter has not failed open (or is not running) reports. */
 export const NO_FAIL_OPEN: FailOpenReport = { admitted: 0, outage: false };
+
+const withTier = (counter: CallerCounter, tier: string | undefined): CallerCounter => (tier === undefined ? counter : { ...counter, tier });
 
 /** The part of the report that needs no store: what the page shows while the store cannot be reached. */
 export function configuredReport(config: CompiledConfig, now = Date.now(), failOpen: FailOpenReport = NO_FAIL_OPEN): ConfiguredReport {
@@ -123,6 +152,7 @@ export async function readUsage(
   limits: UsageLimits = DEFAULT_USAGE_LIMITS,
   now = Date.now(),
   failOpen: FailOpenReport = NO_FAIL_OPEN,
+  classOf: ClassOf = NO_CLASSES,
 ): Promise<UsageReport> {
   // A disabled plugin uses no store: its strategies are listed with no callers.
   const analyticsRead = config.analytics && config.enabled;
@@ -132,7 +162,7 @@ export async function readUsage(
     config.enabled ? readLiveTokens(redis, config.rules) : config.rules.map((): LiveTokens => null),
   ]);
   const strategies = await Promise.all(
-    config.rules.map((rule) => strategyUsage(redis, rule, { callers: callers[rule.index], exact, liveTokens: live[rule.index], wouldBlock: wouldBlock[rule.index] }, limits, now)),
+    config.rules.map((rule) => strategyUsage(redis, rule, { callers: callers[rule.index], exact, liveTokens: live[rule.index], wouldBlock: wouldBlock[rule.index] }, limits, now, classOf)),
   );
   return {
     ...configuredReport(config, now, failOpen),

@@ -11,6 +11,18 @@ export interface CallerCounter {
   /** When the caller gets tokens back, ms since the epoch. */
   reset: number;
   blocked: boolean;
+  /**
+   * On a strategy with tiers: the tier this instance last saw the caller in (`apiTokens.read-only`,
+   * `roles.partner`, `anonymous`, or `limiter` for the strategy's own); absent when not known here.
+   */
+  tier?: string;
+}
+
+/** One tier of a strategy (docs/tiers.md): its name as written under `tiers`, and its limit. */
+export interface TierUsage {
+  name: string;
+  tokens: number;
+  refillRate?: number;
 }
 
 /** A strategy's live limit as stored: tokens, none (the config applies), or a value that is no valid limit. */
@@ -19,7 +31,7 @@ export type LiveTokens = number | null | 'invalid';
 /** What of a strategy an admin can change at run time (docs/live-limits.md): only its tokens. */
 export const RUNTIME_CHANGEABLE = ['tokens'] as const;
 /** What follows the config only: changing it needs a config change and a restart. */
-export const CONFIG_ONLY = ['algorithm', 'window', 'refillRate', 'methods', 'path', 'identifierSource', 'mode'] as const;
+export const CONFIG_ONLY = ['algorithm', 'window', 'refillRate', 'methods', 'path', 'identifierSource', 'mode', 'tiers'] as const;
 
 /** What the config says of a strategy: known without the store. */
 export interface ConfiguredStrategy {
@@ -34,6 +46,8 @@ export interface ConfiguredStrategy {
   debug: boolean;
   /** shadow: counted and logged, never refused (docs/shadow-mode.md). */
   mode: 'enforce' | 'shadow';
+  /** The strategy's tiers in the order they apply; absent without tiers. The live limit changes `tokens` only, never a tier's. */
+  tiers?: TierUsage[];
   runtimeChangeable: Array<(typeof RUNTIME_CHANGEABLE)[number]>;
   configOnly: Array<(typeof CONFIG_ONLY)[number]>;
 }

@@ -10,10 +10,13 @@ export const METHODS = ['GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'ALL'] as const
 export const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
 /** enforce: refuse past the limit; shadow: count and log would-be refusals, never refuse (docs/shadow-mode.md). */
 export const MODES = ['enforce', 'shadow'] as const;
+/** The types of Strapi's content-API tokens, each a tier of its own (docs/tiers.md). */
+export const API_TOKEN_TYPES = ['read-only', 'full-access', 'custom'] as const;
 
 export type Method = (typeof METHODS)[number];
 export type Algorithm = (typeof ALGORITHMS)[number];
 export type Mode = (typeof MODES)[number];
+export type ApiTokenType = (typeof API_TOKEN_TYPES)[number];
 /** Any letter case is accepted at run time; the type offers the two usual ones. */
 export type MethodName = Method | Lowercase<Method>;
 /** `<number><unit>`, e.g. `20s`, `1.5m` (a space before the unit is accepted too). */

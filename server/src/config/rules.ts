@@ -11,6 +11,7 @@ import type { Algorithm, Mode } from './config-literals';
 import type { RateLimitConfig, StrategyConfig } from './schema';
 import { parseStoreUrl, type StoreAddress } from './store-address';
 import { keyPlacementOf, type KeyPlacement } from './key-placement';
+import { tierEntries, type CallerClass } from './tiers';
 
 /** How a rule counts: the algorithm, its tokens and refill (default applied) and the window. */
 export interface Limit {
@@ -31,6 +32,8 @@ export interface Rule {
   keyMethod(requestMethod: string): string | undefined;
   readonly path: PathPattern;
   readonly limit: Limit;
+  /** The limits of the strategy's tiers (tiers.ts) by the class of caller they apply to, in the documented order; empty without tiers. */
+  readonly tiers: ReadonlyMap<CallerClass, Limit>;
   readonly keys: StrategyKeys;
   readonly debug: boolean;
   /** The strategy's mode, or the config's when it names none: a shadow rule counts and never refuses. */
@@ -70,6 +73,7 @@ function compileRule(config: RateLimitConfig, placement: KeyPlacement, strategy:
     keyMethod: compileKeyMethod(methods),
     path,
     limit: { algorithm, tokens, refillRate, window },
+    tiers: new Map(tierEntries(strategy.tiers).map(([name, tier]) => [name, { algorithm, tokens: tier.tokens, refillRate: tier.refillRate ?? tier.tokens, window }])),
     keys: new StrategyKeys(config.prefix, { methods, path: strategy.path, algorithm, windowMs: window.milliseconds }, placement),
     debug: strategy.debug === true || strategy.debug === 'true',
     mode: strategy.mode ?? config.mode,

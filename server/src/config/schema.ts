@@ -8,7 +8,8 @@ import { strategiesSharingKeys } from './shared-keys';
 import { ALLOW_LIST_FORMAT, parseAllowListEntry } from './allow-list-entry';
 import { isRestUrl, parseStoreUrl, STORE_URL_FORMS } from './store-address';
 
-import { ALGORITHMS, METHODS, MODES, typedAs, type Algorithm, type IdentifierSource, type MethodName, type StrategyPath, type WindowText } from './config-literals';
+import { tierEntries } from './tiers';
+import { ALGORITHMS, API_TOKEN_TYPES, METHODS, MODES, typedAs, type Algorithm, type IdentifierSource, type MethodName, type StrategyPath, type WindowText } from './config-literals';
 
 export { ALGORITHMS, METHODS, MODES };
 const CAMEL_CASE_ALGORITHMS: Record<string, string> = { tokenBucket: 'token-bucket', fixedWindow: 'fixed-window', slidingWindow: 'sliding-window' };
@@ -56,6 +57,19 @@ const window = typedAs<WindowText>()(z
   })
   .meta({ pattern: DURATION_PATTERN.source, description: `The length of a window: ${DURATION_FORMAT}; from 1ms to ${MAX_WINDOW_DAYS}d (ten years).` }));
 
+/**
+ * Why a token bucket of `tokens` refilled `refillRate` per `window` cannot be kept exactly, or
+ * undefined when it can (or is malformed: zod runs refinements even when a field failed its own
+ * checks, so only well-formed buckets are judged).
+ */
+function bucketLifetimeProblem(tokens: unknown, refillRate: unknown, window: unknown): string | undefined {
+  const windowMs = typeof window === 'string' ? parseDuration(window)?.milliseconds : undefined;
+  if (windowMs === undefined || typeof tokens !== 'number' || typeof refillRate !== 'number' || !(refillRate > 0) || !(tokens > 0)) return undefined;
+  const lifetime = tokenBucketKeyLifetime(tokens, refillRate, windowMs);
+  if (lifetime <= MAX_KEY_LIFETIME_MS) return undefined;
+  return `an emptied bucket of ${tokens} tokens refilled ${refillRate} per ${window} takes ${lifetime} ms to fill, longer than the store can hold a key's lifetime exactly (${MAX_KEY_LIFETIME_MS} ms): raise refillRate or shorten the window`;
+}
+
 export const limiterSchema = z
   .strictObject(
     {
@@ -73,20 +87,55 @@ export const limiterSchema = z
       context.addIssue({ code: 'custom', path: ['refillRate'], message: `applies to token-bucket only: remove it, or use "token-bucket" (${quote(limiter.algorithm)} refills nothing)` });
       return;
     }
-    // zod runs this even when a field failed its own checks: judge only well-formed buckets.
-    const windowMs = typeof limiter.window === 'string' ? parseDuration(limiter.window)?.milliseconds : undefined;
-    const refillRate = limiter.refillRate ?? limiter.tokens;
-    if (limiter.algorithm !== 'token-bucket' || windowMs === undefined || !(refillRate > 0) || !(limiter.tokens > 0)) return;
-    const lifetime = tokenBucketKeyLifetime(limiter.tokens, refillRate, windowMs);
-    if (lifetime > MAX_KEY_LIFETIME_MS) {
-      context.addIssue({
-        code: 'custom',
-        message: `an emptied bucket of ${limiter.tokens} tokens refilled ${refillRate} per ${limiter.window} takes ${lifetime} ms to fill, longer than the store can hold a key's lifetime exactly (${MAX_KEY_LIFETIME_MS} ms): raise refillRate or shorten the window`,
-      });
-    }
+    if (limiter.algorithm !== 'token-bucket') return;
+    const problem = bucketLifetimeProblem(limiter.tokens, limiter.refillRate ?? limiter.tokens, limiter.window);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
   })
   // refillRate only with token-bucket, for editors reading strategy-schema.json.
   .meta({ if: { properties: { algorithm: { const: 'token-bucket' } }, required: ['algorithm'] }, else: { not: { required: ['refillRate'] } } });
+
+// A tier of a strategy (docs/tiers.md): its tokens, and a token bucket's refill; never its own algorithm or window.
+const tierLimit = z.strictObject(
+  {
+    tokens: positiveInteger('requests allowed per window for this tier').meta({ description: `Requests this tier allows per the strategy's window (the bucket size for token-bucket), 1 to ${MAX_TOKENS}.` }),
+    refillRate: positiveInteger('tokens added per window, token-bucket only')
+      .optional()
+      .meta({ description: `token-bucket only: tokens this tier gets back per window, 1 to ${MAX_TOKENS}. Default: the tier's tokens.` }),
+  },
+  { error: 'must be an object with tokens (and refillRate, token-bucket only): a tier changes the limit, the algorithm and window are the strategy\'s' },
+);
+
+// users-permissions derives a role's `type` from its name in snake case; the Strapi plugin checks at
+// boot that each one named exists. `public` is the role of requests without a credential. Checked in
+// the strategy's refinement: zod words a record's key problems with the record's own message.
+const ROLE_TYPE = /^[A-Za-z0-9_-]{1,100}$/;
+function roleTypeProblem(type: string): string | undefined {
+  if (type === 'public') return '"public" is the role of callers without a credential: write its limit as tiers.anonymous';
+  return ROLE_TYPE.test(type) ? undefined : `${quote(type)} is not a users-permissions role type (1 to 100 letters, digits, _ and -, such as "authenticated")`;
+}
+
+const tiersSchema = z
+  .strictObject(
+    {
+      apiTokens: z
+        .strictObject(
+          { 'read-only': tierLimit.optional(), 'full-access': tierLimit.optional(), custom: tierLimit.optional() },
+          { error: `must be an object keyed by API token type (${API_TOKEN_TYPES.join(', ')})` },
+        )
+        .optional()
+        .meta({ description: `Callers with a valid Strapi API token, by its type (${API_TOKEN_TYPES.join(', ')}).` }),
+      roles: z
+        .record(z.string(), tierLimit, { error: 'must be an object keyed by users-permissions role type, such as { authenticated: { tokens: 600 } }' })
+        .optional()
+        .meta({ propertyNames: { pattern: ROLE_TYPE.source, not: { const: 'public' } }, description: 'Users with a valid users-permissions JWT, by their role\'s type (authenticated, or a custom role). Boot refuses a role the app does not have.' }),
+      anonymous: tierLimit.optional().meta({ description: 'Requests without a valid credential (limited by IP).' }),
+    },
+    { error: 'must be an object with apiTokens, roles and/or anonymous' },
+  )
+  .meta({
+    description:
+      'identifierSource "user" only: other limits by who is calling, from the verified credential. A caller gets the first that applies: apiTokens.<its type>, roles.<its role type>, anonymous; else the strategy\'s limiter. One counter per caller whatever its tier (docs/tiers.md).',
+  });
 
 export const strategySchema = z.strictObject(
   {
@@ -119,9 +168,28 @@ export const strategySchema = z.strictObject(
       .meta({ description: 'Log one line per request (method, route, identifier, remaining, verdict) at info level.' }),
     mode: mode.optional().meta({ description: `${MODE_DESCRIPTION} Default: the top-level mode.` }),
     limiter: limiterSchema,
+    tiers: tiersSchema.optional(),
   },
   { error: 'must be an object with methods, path, identifierSource and limiter' },
-);
+).superRefine((strategy, context) => {
+  if (strategy.tiers === undefined) return;
+  if (strategy.identifierSource !== 'user') {
+    context.addIssue({ code: 'custom', path: ['tiers'], message: `need identifierSource "user" (the tier is read from the verified credential), not ${quote(strategy.identifierSource)}` });
+  }
+  for (const type of Object.keys(strategy.tiers.roles ?? {})) {
+    const problem = roleTypeProblem(type);
+    if (problem) context.addIssue({ code: 'custom', path: ['tiers', 'roles', type], message: problem });
+  }
+  const algorithm = strategy.limiter?.algorithm;
+  for (const [name, tier] of tierEntries(strategy.tiers)) {
+    const path = ['tiers', ...name.split(/\.(.*)/s, 2)];
+    if (tier.refillRate !== undefined && algorithm !== 'token-bucket') {
+      context.addIssue({ code: 'custom', path: [...path, 'refillRate'], message: `applies to token-bucket only: remove it (${quote(algorithm)} refills nothing)` });
+    }
+    const problem = algorithm === 'token-bucket' ? bucketLifetimeProblem(tier.tokens, tier.refillRate ?? tier.tokens, strategy.limiter.window) : undefined;
+    if (problem) context.addIssue({ code: 'custom', path, message: problem });
+  }
+});
 
 // Checked after trimming: a secret file's last newline is harmless, a CR or LF inside would reach
 // the store request's headers (and a token that can never authenticate turns limiting off).
@@ -263,4 +331,4 @@ export type RateLimitConfigInput = z.input<typeof configSchema>;
 /** The config with defaults applied. */
 export type RateLimitConfig = z.output<typeof configSchema>;
 export type StrategyConfig = z.output<typeof strategySchema>;
-export type { Algorithm, IdentifierSource, Method, MethodName, Mode, StrategyPath, WindowText } from './config-literals';
+export type { ApiTokenType, Algorithm, IdentifierSource, Method, MethodName, Mode, StrategyPath, WindowText } from './config-literals';

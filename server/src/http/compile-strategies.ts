@@ -1,9 +1,12 @@
 // Compiles each rule of a config once for the request path: which paths it covers, how it
-// identifies callers and which limiter counts for it. Nothing here runs per request.
+// identifies callers and which limiters count for it: its own, and one per tier (docs/tiers.md),
+// all on the same keys, so a tier changes a caller's limit and never its counter. Nothing here runs
+// per request.
 import type { Ratelimit } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
 import { asConfigError } from '../config/errors';
-import type { CompiledConfig, Rule } from '../config/rules';
+import type { CompiledConfig, Limit, Rule } from '../config/rules';
+import { DEFAULT_TIER, type CallerClass } from '../config/tiers';
 import { createLimiter } from '../limiter/create-limiter';
 import type { LibraryScriptClient } from '../limiter/script-client';
 import { compileReopening, type Reopening } from '../limiter/reopening';
@@ -11,10 +14,25 @@ import type { HeaderValueHasher } from './header-privacy';
 import { compileIdentifier, type IdentifierExtractor } from './identify';
 import { compilePathMatcher, type PathMatcher } from './match';
 
+/** One limit of a rule: its own `limiter`, or one of its tiers; all of a rule's count the same keys. */
+export interface TierLimiter {
+  /** The tier's name (`apiTokens.read-only`, `roles.partner`, `anonymous`), or `limiter` for the strategy's own. */
+  readonly name: string;
+  readonly limit: Limit;
+  readonly limiter: Ratelimit;
+  /** Whether the strategy's live limit replaces `limit.tokens`: for the strategy's own limiter only (docs/tiers.md). */
+  readonly live: boolean;
+}
+
 export interface CompiledRule extends Rule {
   readonly matches: PathMatcher;
   readonly identify: IdentifierExtractor;
+  /** The strategy's own limiter (`own.limiter`): callers no tier names, refunds of admin tools, the usage view. */
   readonly limiter: Ratelimit;
+  /** The strategy's own limit, reading its live limit. */
+  readonly own: TierLimiter;
+  /** One limiter per tier, by the class of caller it applies to; empty without tiers. */
+  readonly tierLimiters: ReadonlyMap<CallerClass, TierLimiter>;
   /** When a caller this rule refused could be admitted again: how long the block cache may answer for it. */
   readonly reopensAt: Reopening;
   /** The window in whole seconds (at least 1), for `RateLimit-Policy`. */
@@ -22,11 +40,19 @@ export interface CompiledRule extends Rule {
 }
 
 function compileStrategy(rule: Rule, redis: Redis, hasherFor: (header: string) => HeaderValueHasher, contentApiPrefixes: readonly string[] | undefined, scripts: LibraryScriptClient): CompiledRule {
+  const own: TierLimiter = { name: DEFAULT_TIER, limit: rule.limit, limiter: asConfigError(`strategy[${rule.index}].limiter`, () => createLimiter(rule, scripts)), live: true };
+  const tierLimiters = new Map<CallerClass, TierLimiter>();
+  for (const [name, limit] of rule.tiers) {
+    const limiter = asConfigError(`strategy[${rule.index}].tiers.${name}`, () => createLimiter({ limit, keys: rule.keys }, scripts, false));
+    tierLimiters.set(name, { name, limit, limiter, live: false });
+  }
   return {
     ...rule,
     matches: compilePathMatcher(rule.path, contentApiPrefixes),
     identify: compileIdentifier(rule.strategy.identifierSource, hasherFor),
-    limiter: asConfigError(`strategy[${rule.index}].limiter`, () => createLimiter(rule, scripts)),
+    limiter: own.limiter,
+    own,
+    tierLimiters,
     reopensAt: compileReopening(rule, redis),
     windowSeconds: Math.max(1, Math.round(rule.limit.window.milliseconds / 1000)),
   };

@@ -11,7 +11,9 @@
 // held in memory at most `blockedCacheMaxMs`, so a raised limit reaches every instance within it.
 // With the deny list on, the request's members (deny/deny-members.ts) are checked in memory first,
 // then in the store in the same round trip as the limits; a denied caller gets 403 with no headers,
-// and the tokens its checks took are given back.
+// and the tokens its checks took are given back. A `user` strategy with tiers (docs/tiers.md) counts
+// each caller on the same keys with the limiter of its tier (caller-tier.ts): everything above then
+// works per check with that tier's limit; only the strategy's own limiter reads its live limit.
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
@@ -24,14 +26,17 @@ import { LastSeenLimits } from '../limiter/last-seen-limits';
 import { MemoryLimiter } from '../limiter/memory-limiter';
 import { StoreHealth } from '../limiter/store-health';
 import type { ScriptClient } from '../limiter/script-client';
-import { TokenRefunds } from '../limiter/token-refunds';
+import { giveBack } from '../limiter/token-refunds';
 import { DenyCheck } from '../deny/deny-check';
 import { denyListKeys, identityMember, ipMembers } from '../deny/deny-members';
 import { compileAllowList, type AllowList } from './allow-list';
 import { DecisionEvents } from './decision-events';
 import { ShadowLog } from './shadow-log';
 import type { HeaderValueHasher } from './header-privacy';
-import type { CompiledRule } from './compile-strategies';
+import type { CompiledRule, TierLimiter } from './compile-strategies';
+import { callerClass, tierFor } from './caller-tier';
+import { CallersSeen } from './callers-seen';
+import { DEFAULT_TIER } from '../config/tiers';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { compileIpIdentity, verifiedIdentity, type IpIdentity } from './identify';
 import { DENIED, STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type Refusal, type RefusalResponder } from './refusal';
@@ -53,6 +58,8 @@ class Check {
     /** The method and the caller in the keys (the block cache, debug lines, the sliding window's reopening). */
     readonly method: string,
     readonly caller: string,
+    /** The limit the caller gets: the strategy's own, or its tier's. */
+    readonly tier: TierLimiter,
   ) {}
 
   /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see config/keys.ts). */
@@ -97,7 +104,6 @@ export class RateLimiter {
   private readonly blocked: BlockedCache;
   /** Callers never limited (nor checked against the deny list). */
   readonly allowed: AllowList;
-  private readonly refunds: TokenRefunds;
   /** Whether each rule (by index) identifies callers by their verified principal (`user`). */
   private readonly userRules: readonly boolean[];
   /** With `analytics`, each strategy's decisions (decision-events.ts). */
@@ -114,6 +120,8 @@ export class RateLimiter {
   readonly denyList: DenyCheck | undefined;
   /** Strategies whose live key holds a value that is no limit, warned about once each. */
   private readonly foreignLimits: ForeignLiveLimitWarnings;
+  /** The class each caller of a strategy with tiers was last seen with, for the usage view. */
+  readonly callersSeen = new CallersSeen();
 
   constructor(
     private readonly config: CompiledConfig,
@@ -137,7 +145,6 @@ export class RateLimiter {
         unverifiable.map((rule) => `strategy[${rule.index}].identifierSource: "user" needs a verifier of users and API tokens: the Strapi plugin has one; plain Koa apps pass the verifyCaller option`),
       );
     }
-    this.refunds = new TokenRefunds(rules.map((rule) => rule.limiter));
     this.events = config.analytics ? new DecisionEvents(redis, eventsPrefix(config.prefix, config.placement)) : undefined;
     this.shadowLog = new ShadowLog(logger);
     this.lastLimits = new LastSeenLimits(rules.map((rule) => rule.limit.tokens));
@@ -204,7 +211,7 @@ export class RateLimiter {
       if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
       const memory = this.memory;
       if (!memory) return next();
-      outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now, this.lastLimits.of(check.rule.index)), from: 'memory' as const }));
+      outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now, this.limitOf(check.tier, check.rule.index), check.tier.limit.refillRate), from: 'memory' as const }));
     }
     return this.answer(ctx, next, outcomes, now);
   }
@@ -243,7 +250,7 @@ export class RateLimiter {
       this.refuse(ctx, refusal);
       return ANSWERED;
     }
-    return this.refunds.giveBack(taken.map(({ check, reset }) => ({ strategyIndex: check.rule.index, limiterKey: check.limiterKey, reset }))).then(() => this.refuse(ctx, refusal));
+    return giveBack(taken.map(({ check, reset }) => ({ limiter: check.tier.limiter, limiterKey: check.limiterKey, reset }))).then(() => this.refuse(ctx, refusal));
   }
 
   /** 403, no rate-limit headers, after giving back every token the request's checks took. */
@@ -270,9 +277,10 @@ export class RateLimiter {
     let ip: IpIdentity | undefined;
     const byIp = (): IpIdentity => (ip ??= this.ipIdentity(ctx));
     for (const { rule, method } of matched) {
-      const identity = verified && this.userRules[rule.index] ? verifiedIdentity(verified) : rule.identify(ctx, byIp);
+      const byPrincipal = this.userRules[rule.index];
+      const identity = verified && byPrincipal ? verifiedIdentity(verified) : rule.identify(ctx, byIp);
       if (this.allowed(identity)) continue;
-      checks.push(new Check(rule, method, identity.id));
+      checks.push(new Check(rule, method, identity.id, byPrincipal && rule.tierLimiters.size > 0 ? this.tierOf(rule, identity.id, verified) : rule.own));
       if (members) {
         const member = identityMember(identity);
         if (member !== undefined && !members.includes(member)) members.push(member);
@@ -281,6 +289,13 @@ export class RateLimiter {
     // Whatever the strategies identify by, a denied IP is denied on every route they cover.
     if (members && checks.length > 0) members.push(...ipMembers(byIp()));
     return checks;
+  }
+
+  /** The tier of a caller on a strategy with tiers, remembered for the usage view. */
+  private tierOf(rule: CompiledRule, identifier: string, verified: VerifiedCaller | undefined): TierLimiter {
+    const caller = callerClass(verified);
+    this.callersSeen.saw(identifier, caller ?? DEFAULT_TIER, Date.now());
+    return tierFor(rule, caller);
   }
 
   /** A verifier that fails (its database is down) leaves the request limited by IP, never unlimited. */
@@ -319,25 +334,34 @@ export class RateLimiter {
     let longest: Check | undefined;
     let longestReset = 0;
     for (const check of checks) {
-      const reset = this.blocked.blockedUntil(check.rule.index, check.method, check.caller, now);
+      const reset = this.blocked.blockedUntil(check.rule.index, check.method, check.caller, now, check.tier.name);
       if (reset !== undefined && reset > longestReset) {
         longest = check;
         longestReset = reset;
       }
     }
-    return longest && { check: longest, success: false, limit: this.lastLimits.of(longest.rule.index), remaining: 0, reset: longestReset, from: 'block cache' };
+    return longest && { check: longest, success: false, limit: this.limitOf(longest.tier, longest.rule.index), remaining: 0, reset: longestReset, from: 'block cache' };
+  }
+
+  /** The limit a tier applies when the store is not asked: the strategy's last live limit seen for its own limiter, the tier's tokens for a tier. */
+  private limitOf(tier: TierLimiter, ruleIndex: number): number {
+    return tier.live ? this.lastLimits.of(ruleIndex) : tier.limit.tokens;
   }
 
   /** Not async: an admitted request (the usual case) costs one promise per strategy, the library's own. */
   private limit(check: Check): Promise<Outcome> {
     // The limiters keep no analytics of their own (decision-events.ts records), so `pending` is settled.
-    const { rule } = check;
-    return rule.limiter.limit(check.limiterKey).then(
+    const { rule, tier } = check;
+    return tier.limiter.limit(check.limiterKey).then(
       (result) => {
         // The answer of a script that read a foreign live value is no verdict (foreign-live-limit.ts).
         if (!isValidLimit(result.limit)) throw invalidLimitAnswer(rule, result.limit);
-        this.foreignLimits.answered(rule.index);
-        if (this.lastLimits.saw(rule.index, result.limit)) this.blocked.forgetStrategy(rule.index);
+        // Only the strategy's own limiter reads its live limit; a tier answers its own tokens, and says
+        // nothing of a foreign live value (warned about once until the own limiter answers validly).
+        if (tier.live) {
+          this.foreignLimits.answered(rule.index);
+          if (this.lastLimits.saw(rule.index, result.limit)) this.blocked.forgetStrategy(rule.index);
+        }
         const limit = result.limit;
         // A token bucket filled under a higher limit keeps its tokens after the limit is lowered, until
         // it refills: the headers never say more remain than the limit.
@@ -361,14 +385,14 @@ export class RateLimiter {
     // A window refusal is held at most blockedCacheMaxMs, so a limit raised elsewhere reaches this
     // instance within it; a raised limit adds no token to an empty bucket, so bucket refusals last to the refill.
     const heldUntil = rule.limit.algorithm === 'token-bucket' ? reopensAt : Date.now() + this.config.blockedCacheMaxMs;
-    this.blocked.block(rule.index, check.method, check.caller, reopensAt, heldUntil);
+    this.blocked.block(rule.index, check.method, check.caller, reopensAt, heldUntil, check.tier.name);
     return { ...outcome, reset: reopensAt };
   }
 
   private logDebug(ctx: Context, outcome: Outcome): void {
     const verdict = outcome.success ? 'allowed' : outcome.check.rule.mode === 'shadow' ? 'would be blocked (shadow)' : 'blocked';
     this.logger.info(
-      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.method} ${outcome.check.rule.strategy.path} ${outcome.check.caller}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${FROM_NOTE[outcome.from]}`,
+      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.method} ${outcome.check.rule.strategy.path} ${outcome.check.caller}${outcome.check.rule.tierLimiters.size > 0 ? ` (tier ${outcome.check.tier.name})` : ''}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${FROM_NOTE[outcome.from]}`,
     );
   }
 }

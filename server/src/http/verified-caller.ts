@@ -8,6 +8,11 @@ import type { Context } from 'koa';
 export interface VerifiedCaller {
   readonly kind: 'user' | 'token';
   readonly id: string;
+  /**
+   * What picks its tier (docs/tiers.md), when known: a user's users-permissions role type
+   * (`authenticated`, `partner`), an API token's type (`read-only`, `full-access`, `custom`).
+   */
+  readonly type?: string;
 }
 
 /**

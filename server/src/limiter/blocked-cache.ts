@@ -9,6 +9,9 @@
 // request (the whole limiter key, or any string joining the three) is a fresh string that V8 must
 // flatten and hash at a cost that grows with its length; it was the blocked path's largest cost. The
 // caller's identifier is usually a string the request already holds (its IP, a header's value).
+// A block remembers the tier (docs/tiers.md) the caller was refused under: a caller whose tier has
+// changed since is asked about in the store again, under its new limit.
+import { DEFAULT_TIER } from '../config/tiers';
 
 /** One remembered refusal of a caller: answered with `reset` while now < `until`. */
 interface Block {
@@ -17,6 +20,8 @@ interface Block {
   readonly method: string;
   readonly reset: number;
   readonly until: number;
+  /** The tier it was refused under (`limiter` without tiers). */
+  readonly tier: string;
 }
 
 /** Where a caller's block of one strategy and method is among its blocks, or -1. */
@@ -32,24 +37,24 @@ export class BlockedCache {
 
   constructor(private readonly capacity: number) {}
 
-  /** The reset time (ms epoch) while `caller` is blocked on one strategy and method, else undefined. */
-  blockedUntil(strategyIndex: number, method: string, caller: string, now: number): number | undefined {
+  /** The reset time (ms epoch) while `caller`, in `tier`, is blocked on one strategy and method, else undefined. */
+  blockedUntil(strategyIndex: number, method: string, caller: string, now: number, tier: string = DEFAULT_TIER): number | undefined {
     const blocks = this.callers.get(caller);
     if (blocks === undefined) return undefined;
     const index = indexOfBlock(blocks, strategyIndex, method);
     if (index < 0) return undefined;
-    if (blocks[index].until > now) return blocks[index].reset;
+    if (blocks[index].until > now && blocks[index].tier === tier) return blocks[index].reset;
     this.remove(caller, blocks, index);
     return undefined;
   }
 
-  /** Refuses `caller` on one strategy and method from memory until `until` (default: `reset`), answering with `reset`. */
-  block(strategyIndex: number, method: string, caller: string, reset: number, until = reset): void {
+  /** Refuses `caller`, in `tier`, on one strategy and method from memory until `until` (default: `reset`), answering with `reset`. */
+  block(strategyIndex: number, method: string, caller: string, reset: number, until = reset, tier: string = DEFAULT_TIER): void {
     if (this.capacity === 0) return;
     this.forget(strategyIndex, method, caller);
     while (this.blocks >= this.capacity) this.forgetOldest();
     const blocks = this.callers.get(caller) ?? [];
-    blocks.push({ strategyIndex, method, reset, until: Math.min(reset, until) });
+    blocks.push({ strategyIndex, method, reset, until: Math.min(reset, until), tier });
     this.blocks++;
     // The caller blocked last goes last, so the one blocked longest ago is forgotten first.
     this.callers.delete(caller);

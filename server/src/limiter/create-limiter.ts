@@ -1,4 +1,4 @@
-// Builds one @upstash/ratelimit limiter per rule: fixed-window, sliding-window or token-bucket
+// Builds one @upstash/ratelimit limiter per rule (and per tier of a rule): fixed-window, sliding-window or token-bucket
 // (refilling `refillRate` per window, holding at most `tokens`), reading the rule's live limit, when
 // one is stored, in the same script call (live-limit-scope.ts), and counting through the library's
 // algorithm without the library's per-call wrapping (DirectRatelimit below).
@@ -42,14 +42,17 @@ export function algorithmOf(limit: Rule['limit']): ReturnType<typeof Ratelimit.f
 }
 
 /**
- * The limiter of a rule: counting under the rule's prefix, reading the rule's live limit. `redis`: an
- * @upstash/redis client, or the plugin's script client over the same store (script-client.ts).
+ * The limiter of a rule: counting under the rule's prefix and, when `live`, reading the rule's live
+ * limit. A tier's limiter (docs/tiers.md) counts the same keys with its own tokens and reads no live
+ * limit: the live limit replaces the strategy's own tokens only. `redis`: an @upstash/redis client,
+ * or the plugin's script client over the same store (script-client.ts).
  */
-export function createLimiter(rule: Pick<Rule, 'limit' | 'keys'>, redis: LibraryScriptClient): Ratelimit {
+export function createLimiter(rule: Pick<Rule, 'limit' | 'keys'>, redis: LibraryScriptClient, live = true): Ratelimit {
   const { keys } = rule;
   // The plugin keeps its own bounded block cache and its own timeout (see http/middleware.ts), and
   // records analytics itself once a request's verdict is known (http/decision-events.ts).
-  const ratelimit = new DirectRatelimit({ redis, limiter: algorithmOf(rule.limit), prefix: keys.prefix, analytics: false, ephemeralCache: false, timeout: 0, dynamicLimits: true });
+  const ratelimit = new DirectRatelimit({ redis, limiter: algorithmOf(rule.limit), prefix: keys.prefix, analytics: false, ephemeralCache: false, timeout: 0, dynamicLimits: live });
+  if (!live) return ratelimit;
   readLiveLimitAt(ratelimit, keys.liveLimitScope());
   if (keys.placement === 'slotted') ratelimit.contextOf = contextPerSlot(ratelimit, keys.liveLimitScope());
   return ratelimit;

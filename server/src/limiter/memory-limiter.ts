@@ -6,7 +6,8 @@
 // does. Counts are per instance, so N instances admit up to N times a limit; that is the price of not
 // letting everything through. Bounded: past `capacity` callers, the oldest is forgotten first.
 // The limit is given per call: the middleware passes the last limit the store applied to the rule
-// (a live limit, else the configured one), so an outage keeps the limit an admin set.
+// (a live limit, else the configured one), so an outage keeps the limit an admin set, or the limit
+// and refill of the caller's tier (docs/tiers.md).
 import type { Limit } from '../config/rules';
 
 export interface MemoryDecision {
@@ -40,10 +41,10 @@ export class MemoryLimiter {
     this.windowMs = counting.window.milliseconds;
   }
 
-  /** Counts one request of `limiterKey` against `limit` tokens (for token-bucket: the bucket size). */
-  limit(limiterKey: string, now: number, limit: number): MemoryDecision {
+  /** Counts one request of `limiterKey` against `limit` tokens (for token-bucket: the bucket size, refilled `refillRate` per window). */
+  limit(limiterKey: string, now: number, limit: number, refillRate = this.counting.refillRate): MemoryDecision {
     const { algorithm } = this.counting;
-    if (algorithm === 'token-bucket') return this.takeToken(limiterKey, now, limit);
+    if (algorithm === 'token-bucket') return this.takeToken(limiterKey, now, limit, refillRate);
     return algorithm === 'fixed-window' ? this.countFixed(limiterKey, now, limit) : this.countSliding(limiterKey, now, limit);
   }
 
@@ -79,8 +80,7 @@ export class MemoryLimiter {
     return { success: true, limit, remaining: limit - (weighted + counter.current), reset };
   }
 
-  private takeToken(key: string, now: number, limit: number): MemoryDecision {
-    const { refillRate } = this.counting;
+  private takeToken(key: string, now: number, limit: number, refillRate: number): MemoryDecision {
     const known = this.entries.get(key) as Bucket | undefined;
     const bucket = known && now < known.expiresAt ? known : this.remember(key, { refilledAt: now, tokens: limit, expiresAt: Infinity });
     if (now >= bucket.refilledAt + this.windowMs) {

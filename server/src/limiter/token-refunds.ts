@@ -11,20 +11,19 @@ import type { Ratelimit } from '@upstash/ratelimit';
 
 /** A token one strategy's limiter took for a request that was then refused. */
 export interface TakenToken {
-  readonly strategyIndex: number;
+  /** The limiter that took it (a tier's, docs/tiers.md, gives a bucket's token back under the tier's size). */
+  readonly limiter: Ratelimit;
   readonly limiterKey: string;
   /** The reset of the window (or refill interval) it was taken in, ms epoch. */
   readonly reset: number;
 }
 
-export class TokenRefunds {
-  /** @param limiters each strategy's limiter, by index (they record no analytics: a refund is not a request). */
-  constructor(private readonly limiters: readonly Ratelimit[]) {}
-
-  /** Gives every token back whose window is still current; store failures are ignored (the refund is a courtesy). */
-  async giveBack(tokens: readonly TakenToken[]): Promise<void> {
-    const now = Date.now();
-    const refunds = tokens.filter((token) => now < token.reset).map((token) => this.limiters[token.strategyIndex].limit(token.limiterKey, { rate: -1 }));
-    await Promise.allSettled(refunds);
-  }
+/**
+ * Gives every token back whose window is still current; store failures are ignored (the refund is a
+ * courtesy). The limiters record no analytics: a refund is not a request.
+ */
+export async function giveBack(tokens: readonly TakenToken[]): Promise<void> {
+  const now = Date.now();
+  const refunds = tokens.filter((token) => now < token.reset).map((token) => token.limiter.limit(token.limiterKey, { rate: -1 }));
+  await Promise.allSettled(refunds);
 }

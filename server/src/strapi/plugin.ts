@@ -1,7 +1,8 @@
 // The Strapi v5 server plugin `ratelimit`: validates its config at boot (a bad config aborts boot
 // naming the field), adds the limiter in bootstrap() (after CORS and Strapi's error handling, before
 // the router) unless the app placed `plugin::ratelimit.limit` itself, serves the admin usage API
-// with its RBAC actions, and releases everything in destroy(). One rate limiter per Strapi instance
+// with its RBAC actions, and releases everything in destroy(). Boot also refuses a tier naming a
+// users-permissions role the app does not have (role-check.ts). One rate limiter per Strapi instance
 // (create-middleware.ts) serves the middleware and the admin API alike: one parsed config, one
 // store client.
 import type { Middleware } from 'koa';
@@ -14,13 +15,14 @@ import { permissiveProxyWarning } from './proxy-warning';
 import { strapiRefusal } from './refusal';
 import { strapiCallerVerifier, type VerifyingStrapi } from './verify-caller';
 import { strapiAdminNames } from './admin-names';
+import { refuseUnknownRoles, type RoleCheckingStrapi } from './role-check';
 
 const PLUGIN_UID = 'plugin::ratelimit';
 const MIDDLEWARE_UID = `${PLUGIN_UID}.limit`;
 const ERRORS_MIDDLEWARE_UID = 'strapi::errors';
 
 /** The parts of Strapi's API this plugin uses. */
-export interface StrapiLike extends PermissionStrapi, VerifyingStrapi {
+export interface StrapiLike extends PermissionStrapi, VerifyingStrapi, RoleCheckingStrapi {
   config: { get(path: string, fallback?: unknown): unknown };
   server: { use(middleware: Middleware): void };
   log: { info(message: string): void; warn(message: string): void; error(message: string): void };
@@ -72,11 +74,12 @@ const limiters = new WeakMap<StrapiLike, RateLimitMiddleware>();
 function limiterFor(strapi: StrapiLike): RateLimitMiddleware {
   let limiter = limiters.get(strapi);
   if (!limiter) {
-    limiter = createRateLimiter(configOf(strapi), {
+    const config = configOf(strapi);
+    limiter = createRateLimiter(config, {
       logger: strapi.log,
       contentApiPrefixes: contentApiPrefixes(strapi),
       refuse: strapiRefusal(errorMiddlewareOutside(strapi)),
-      verifyCaller: strapiCallerVerifier(strapi),
+      verifyCaller: strapiCallerVerifier(strapi, { readRoles: config.strategy.some((strategy) => strategy.tiers?.roles !== undefined) }),
     });
     limiters.set(strapi, limiter);
   }
@@ -99,7 +102,7 @@ export const strapiServerPlugin = {
     if (limiter.config.enabled && !placedByApp(strapi)) strapi.server.use(limiter);
     const proxyWarning = limiter.config.enabled && limiter.config.strategy.length > 0 ? permissiveProxyWarning(strapi.config) : undefined;
     if (proxyWarning) strapi.log.warn(proxyWarning);
-    await Promise.all([reportBoot(limiter, strapi.log), registerAdminPermissions(strapi)]);
+    await Promise.all([reportBoot(limiter, strapi.log), registerAdminPermissions(strapi), refuseUnknownRoles(strapi, limiter.config)]);
   },
   destroy({ strapi }: { strapi: StrapiLike }): void {
     limiters.get(strapi)?.close();

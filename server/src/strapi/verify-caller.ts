@@ -10,19 +10,22 @@
 // revoked or expired credential so keeps its own budget for at most that long. Floods of distinct
 // credentials: one that cannot be Strapi's (credential-shape.ts) is not verified at all, and an IP
 // looks up at most a bounded number of unknown API tokens per period (token-lookup-budget.ts).
+// For tiers (docs/tiers.md) a caller carries its type: an API token's from its record, a user's
+// role type, when a tier names roles, from its own bounded, expiring cache (user-roles.ts).
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { CallerVerifier, VerifiedCaller } from '../http/verified-caller';
 import { BoundedExpiringMap } from '../limiter/bounded-expiring-map';
 import { credentialShape } from './credential-shape';
 import { TokenLookupBudget } from './token-lookup-budget';
+import { userRoleReader, type RoleReadingStrapi, type UserRoles } from './user-roles';
 
 export const VERDICT_TTL_MS = 10_000;
 const VERDICT_CAPACITY = 10_000;
 
 interface ApiTokenService {
   hash(accessKey: string): string;
-  getByAccessKey(accessKeyHash: string): Promise<{ id: number | string; kind?: string | null; expiresAt?: string | Date | null } | null | undefined>;
+  getByAccessKey(accessKeyHash: string): Promise<{ id: number | string; kind?: string | null; type?: string | null; expiresAt?: string | Date | null } | null | undefined>;
 }
 
 interface JwtService {
@@ -30,7 +33,7 @@ interface JwtService {
 }
 
 /** The parts of Strapi's API the verifier uses; absent ones (no users-permissions) verify nothing. */
-export interface VerifyingStrapi {
+export interface VerifyingStrapi extends RoleReadingStrapi {
   service?(uid: string): unknown;
   plugin?(name: string): { service(name: string): unknown } | undefined;
 }
@@ -52,12 +55,27 @@ async function verifyApiToken(tokens: ApiTokenService | undefined, token: string
   const record = await tokens.getByAccessKey(tokens.hash(token));
   if (!record || (record.kind !== 'content-api' && record.kind !== null && record.kind !== undefined)) return undefined;
   if (record.expiresAt !== null && record.expiresAt !== undefined && new Date(record.expiresAt).getTime() < Date.now()) return undefined;
-  return { kind: 'token', id: String(record.id) };
+  return typeof record.type === 'string' ? { kind: 'token', id: String(record.id), type: record.type } : { kind: 'token', id: String(record.id) };
 }
 
 const NONE: Promise<undefined> = Promise.resolve(undefined);
 
-export function strapiCallerVerifier(strapi: VerifyingStrapi): CallerVerifier {
+/** A verified user with its role type (the verdicts are remembered without it: a role has a period of its own). */
+async function withRole(verdict: Promise<VerifiedCaller | undefined>, roles: UserRoles): Promise<VerifiedCaller | undefined> {
+  const caller = await verdict;
+  if (caller?.kind !== 'user') return caller;
+  const type = await roles(caller.id);
+  return type === undefined ? caller : { ...caller, type };
+}
+
+/** `readRoles`: whether a tier names users-permissions roles, so users' role types are read (one query per user and ROLE_TTL_MS). */
+export function strapiCallerVerifier(strapi: VerifyingStrapi, options: { readRoles?: boolean } = {}): CallerVerifier {
+  const roles = options.readRoles ? userRoleReader(strapi) : undefined;
+  const verified = plainCallerVerifier(strapi);
+  return roles ? (ctx, ip) => withRole(verified(ctx, ip), roles) : verified;
+}
+
+function plainCallerVerifier(strapi: VerifyingStrapi): CallerVerifier {
   // Resolved on first use (services exist once Strapi has registered its plugins), then kept.
   let services: { jwt: JwtService | undefined; tokens: ApiTokenService | undefined } | undefined;
   const verdicts = new BoundedExpiringMap<Promise<VerifiedCaller | undefined>>(VERDICT_CAPACITY);

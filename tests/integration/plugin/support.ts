@@ -5,7 +5,7 @@ import { Redis } from '@upstash/redis';
 import supertest from 'supertest';
 import { startKvRestServer, type KvRestServer } from '../../../mock';
 import { startKoaApp } from '../../fixtures/koa-app';
-import { createRateLimitMiddleware, type RateLimitConfigInput, type RateLimitMiddleware } from '../../../server/src';
+import { createRateLimitMiddleware, type CallerVerifier, type RateLimitConfigInput, type RateLimitMiddleware } from '../../../server/src';
 
 type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
 
@@ -16,9 +16,10 @@ export interface LimitedApp {
   close(): void;
 }
 
-export function limitedApp(config: Record<string, unknown>, options: { proxy?: boolean } = {}): LimitedApp {
+/** `verifyCaller`: the verifier of `identifierSource: 'user'` strategies (a fake one outside Strapi). */
+export function limitedApp(config: Record<string, unknown>, options: { proxy?: boolean; verifyCaller?: CallerVerifier } = {}): LimitedApp {
   const logs = { info: [] as string[], warn: [] as string[] };
-  const limiter = createRateLimitMiddleware(config, { logger: { info: (line) => logs.info.push(line), warn: (line) => logs.warn.push(line) } });
+  const limiter = createRateLimitMiddleware(config, { logger: { info: (line) => logs.info.push(line), warn: (line) => logs.warn.push(line) }, verifyCaller: options.verifyCaller });
   const app = startKoaApp([limiter], (ctx) => void (ctx.body = { ok: true, path: ctx.path, ip: ctx.request.ip }), options);
   return { request: supertest(app.server), limiter, logs, close: () => (app.close(), limiter.close()) };
 }

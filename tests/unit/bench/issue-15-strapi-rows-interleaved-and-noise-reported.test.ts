@@ -53,8 +53,13 @@ describe('issue 15: the bench interleaves the rows and says when a ratio is with
       'Strapi + plugin, ip, API token sent',
       'Strapi + plugin, user, API token verified (vs the ip row)',
       'Strapi + plugin, user, JWT verified (vs the ip row)',
+      'Strapi + plugin, user with tiers, JWT verified (vs the ip row)',
     ]);
-    expect(selectScenarios(APP_SCENARIOS, 'JWT').map((scenario) => scenario.name)).toEqual(['Strapi + plugin, ip, API token sent', 'Strapi + plugin, user, JWT verified (vs the ip row)']);
+    expect(selectScenarios(APP_SCENARIOS, 'JWT').map((scenario) => scenario.name)).toEqual([
+      'Strapi + plugin, ip, API token sent',
+      'Strapi + plugin, user, JWT verified (vs the ip row)',
+      'Strapi + plugin, user with tiers, JWT verified (vs the ip row)',
+    ]);
     expect(selectScenarios(APP_SCENARIOS, 'redis engine').map((scenario) => scenario.name)).toEqual(['Koa, no limiter', 'plugin sliding-window, redis engine']);
   });
 

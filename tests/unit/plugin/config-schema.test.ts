@@ -1,6 +1,6 @@
 // The config schema: defaults, and an error for every field that names the field and says how to fix it.
-import { RateLimitConfigError } from '../../../server/src';
 import { parseConfig } from '../../../server/src/config/parse-config';
+import { problemsOf } from '../../support/config-problems';
 
 const base = { url: 'http://127.0.0.1:8079', token: 't' };
 const strategy = (overrides: Record<string, unknown> = {}, limiter: Record<string, unknown> = {}) => ({
@@ -11,16 +11,6 @@ const strategy = (overrides: Record<string, unknown> = {}, limiter: Record<strin
   ...overrides,
 });
 
-function problemsOf(config: unknown, environment?: string): string[] {
-  try {
-    parseConfig(config, environment);
-  } catch (failure) {
-    expect(failure).toBeInstanceOf(RateLimitConfigError);
-    expect((failure as RateLimitConfigError).code).toBe('ERR_RATELIMIT_CONFIG');
-    return [...(failure as RateLimitConfigError).problems];
-  }
-  throw new Error('expected the config to be refused');
-}
 
 describe('config schema', () => {
   it('applies the documented defaults', () => {

@@ -1,8 +1,8 @@
 // Shadow mode in the config: a strategy's `mode` (enforce or shadow) falls back to the top-level
 // `mode`, which falls back to enforce; anything else is refused with an error naming the field.
-import { RateLimitConfigError } from '../../../server/src';
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
+import { problemsOf as configProblems } from '../../support/config-problems';
 
 const base = { url: 'http://127.0.0.1:8079', token: 't' };
 const strategy = (path: string, mode?: unknown) => ({
@@ -15,15 +15,7 @@ const strategy = (path: string, mode?: unknown) => ({
 
 const modesOf = (config: Record<string, unknown>): string[] => compileConfig(parseConfig({ ...base, ...config })).rules.map((rule) => rule.mode);
 
-function problemsOf(config: Record<string, unknown>): string[] {
-  try {
-    parseConfig({ ...base, ...config });
-  } catch (failure) {
-    expect(failure).toBeInstanceOf(RateLimitConfigError);
-    return [...(failure as RateLimitConfigError).problems];
-  }
-  throw new Error('expected the config to be refused');
-}
+const problemsOf = (config: Record<string, unknown>): string[] => configProblems({ ...base, ...config });
 
 describe('shadow mode config', () => {
   it('strategies enforce by default', () => {

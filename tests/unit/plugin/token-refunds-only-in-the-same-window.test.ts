@@ -4,7 +4,7 @@ import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { createLimiter } from '../../../server/src/limiter/create-limiter';
-import { TokenRefunds } from '../../../server/src/limiter/token-refunds';
+import { giveBack } from '../../../server/src/limiter/token-refunds';
 
 class RecordingRequester implements Requester {
   readonly sent: unknown[] = [];
@@ -17,12 +17,12 @@ class RecordingRequester implements Requester {
 it('refunds tokens whose window is current, as rate -1, and skips those whose window has turned', async () => {
   const config = parseConfig({ url: 'http://127.0.0.1:1', token: 't', strategy: [{ methods: ['GET'], path: '/a', identifierSource: 'ip', limiter: { algorithm: 'token-bucket', tokens: 5, window: '1m' } }] });
   const requester = new RecordingRequester();
-  const refunds = new TokenRefunds([createLimiter(compileConfig(config).rules[0], new Redis(requester))]);
+  const limiter = createLimiter(compileConfig(config).rules[0], new Redis(requester));
   const now = Date.now();
 
-  await refunds.giveBack([
-    { strategyIndex: 0, limiterKey: 'current', reset: now + 60_000 },
-    { strategyIndex: 0, limiterKey: 'turned', reset: now - 1 },
+  await giveBack([
+    { limiter, limiterKey: 'current', reset: now + 60_000 },
+    { limiter, limiterKey: 'turned', reset: now - 1 },
   ]);
 
   expect(requester.sent).toHaveLength(1);
