@@ -68,7 +68,7 @@ describe('issue 28 item 5: the page opened during a store outage showed only the
             debug: false,
             mode: 'enforce',
             runtimeChangeable: ['tokens'],
-            configOnly: ['algorithm', 'window', 'refillRate', 'methods', 'path', 'identifierSource', 'mode'],
+            configOnly: ['algorithm', 'window', 'refillRate', 'methods', 'path', 'identifierSource', 'mode', 'tiers'],
           },
         ],
       },
