@@ -37,7 +37,7 @@ const KV_SERVER_OPTIONS = {
   requestTimeoutMs: { flag: 'request-timeout-ms', env: 'MOCK_REQUEST_TIMEOUT_MS', type: 'count', help: 'longest wait for a whole request, then 408', default: KV.requestTimeoutMs },
   maxConnections: { flag: 'max-connections', env: 'MOCK_MAX_CONNECTIONS', type: 'count', help: 'open connections at most; more are closed at once', default: KV.maxConnections },
   engine: { flag: 'engine', env: 'MOCK_ENGINE', type: 'engine', help: 'memory (embedded) or redis (a real redis-server)', default: 'memory' },
-  redisUrl: { flag: 'redis-url', env: 'MOCK_REDIS_URL', type: 'string', help: 'redis engine: redis://[user:pass@]host:port/db', default: REDIS_ENGINE_DEFAULTS.url },
+  redisUrl: { flag: 'redis-url', env: 'MOCK_REDIS_URL', type: 'string', help: 'redis engine: redis://[user:pass@]host:port/db, or redis+sentinel://host:port,host:port/<master name>[/db] for a Sentinel-managed primary', default: REDIS_ENGINE_DEFAULTS.url },
   redisPrivateDb: { flag: 'redis-private-db', env: 'MOCK_REDIS_PRIVATE_DB', type: 'count', help: 'redis engine: database keeping the daily count and script texts, not the served one', default: REDIS_ENGINE_DEFAULTS.privateDb },
   redisTimeoutMs: { flag: 'redis-timeout-ms', env: 'MOCK_REDIS_TIMEOUT_MS', type: 'count', help: 'redis engine: longest wait for redis-server to answer, streams included', default: REDIS_ENGINE_DEFAULTS.commandTimeoutMs },
 } as const satisfies Record<string, OptionSpec>;

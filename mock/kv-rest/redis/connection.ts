@@ -2,34 +2,43 @@
 // batches), a timeout per batch after which the connection is dropped (its replies could no longer
 // be matched), and a push mode for SUBSCRIBE/MONITOR streams. Everything sent during one turn of
 // the event loop goes out in one write (shared/turn-batch.ts): under load, one system call for many
-// HTTP requests.
+// HTTP requests. Behind Sentinel, a connection finds the primary when it opens (sentinel.ts) and
+// closes itself on a READONLY reply, so the engine's reopening follows a failover.
 import { connect, type Socket } from 'node:net';
 import { TurnBatch } from '../../../shared/turn-batch';
 import type { Reply } from '../reply';
 import type { ResponseBudget } from '../response-budget';
 import { encodeCommand, encodeCommands, RespParser } from './resp-codec';
+import { primaryOf, saysReplica, type SentinelSet } from './sentinel';
+import { parseStoreUrl, type HostAndPort } from '../../../shared/store-address';
 
 export interface RedisAddress {
+  /** The node; for a Sentinel-managed primary, the first sentinel, and open() asks the sentinels for the node. */
   readonly host: string;
   readonly port: number;
   readonly db: number;
   readonly user?: string;
   readonly password?: string;
+  /** Set for `redis+sentinel://` URLs: the primary is found through these sentinels (sentinel.ts). */
+  readonly sentinel?: SentinelSet;
 }
 
-/** `redis://[user:password@]host:port/db` */
+/**
+ * `redis://[user:password@]host:port/db`, or a Sentinel-managed primary:
+ * `redis+sentinel://[user:password@]host:port,host:port/<master name>[/db]` (the plugin's own form,
+ * shared/store-address.ts). TLS and Redis Cluster URLs are refused: this server fronts one primary over TCP.
+ */
 export function parseRedisUrl(url: string): RedisAddress {
-  const parsed = new URL(url);
-  if (parsed.protocol !== 'redis:') throw new Error(`Redis URL must start with redis://, got ${url}`);
-  const db = parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0;
-  if (!Number.isInteger(db) || db < 0) throw new Error(`Redis URL has a bad database number: ${url}`);
-  return {
-    host: parsed.hostname || '127.0.0.1',
-    port: Number(parsed.port || 6379),
-    db,
-    user: parsed.username ? decodeURIComponent(parsed.username) : undefined,
-    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
-  };
+  const parsed = parseStoreUrl(url);
+  if (!parsed.ok) throw new Error(`the Redis URL ${parsed.error}`);
+  const { address } = parsed;
+  if (address.kind !== 'redis' || address.tls || address.topology === 'cluster') {
+    throw new Error(`the Redis URL must be redis://[user:password@]host:port/db or redis+sentinel://host:port,host:port/<master name>[/db] (no TLS, no cluster), got ${url}`);
+  }
+  const [first] = address.hosts;
+  const sentinel: SentinelSet | undefined =
+    address.topology === 'sentinel' ? { sentinels: address.hosts, masterName: address.masterName!, user: address.sentinelUsername, password: address.sentinelPassword } : undefined;
+  return { host: first.host, port: first.port, db: address.db, user: address.username, password: address.password, ...(sentinel ? { sentinel } : {}) };
 }
 
 /** No answer within the time limit. The connection is dropped; what it had sent may still run on Redis. */
@@ -64,7 +73,12 @@ export class RedisConnection {
   /** One timer watches the oldest batch's deadline (later batches have later deadlines). */
   private deadlineTimer: NodeJS.Timeout | undefined;
 
-  private constructor(address: RedisAddress, private readonly timeoutMs: number) {
+  /** `host:port` of the node this connection reached. */
+  readonly peer: string;
+
+  /** `followsFailover`: opened through the sentinels, so a READONLY reply (the node was demoted) drops the connection. */
+  private constructor(address: HostAndPort, private readonly timeoutMs: number, private readonly followsFailover = false) {
+    this.peer = `${address.host}:${address.port}`;
     this.socket = connect({ host: address.host, port: address.port });
     this.socket.setNoDelay(true);
     this.ready = new Promise((resolve, reject) => {
@@ -87,23 +101,40 @@ export class RedisConnection {
   /**
    * Connects, authenticates with the URL's credentials, selects the database and then, for an ACL
    * user, authenticates as that user (who may lack the right to SELECT); rejects with Redis's text.
+   * For a Sentinel-managed primary, asks the sentinels for the node first and checks its ROLE.
    */
   static async open(address: RedisAddress, timeoutMs: number, asUser?: { user: string; password: string }): Promise<RedisConnection> {
-    const connection = new RedisConnection(address, timeoutMs);
+    const node = address.sentinel ? await primaryOf(address.sentinel, (sentinel, commands) => RedisConnection.askOnce(sentinel, commands, timeoutMs)) : address;
+    const connection = new RedisConnection(node, timeoutMs, address.sentinel !== undefined);
     await connection.ready;
     const setup: string[][] = [];
     if (address.password !== undefined) setup.push(address.user ? ['AUTH', address.user, address.password] : ['AUTH', address.password]);
     if (address.db !== 0) setup.push(['SELECT', String(address.db)]);
+    // Before an ACL user's AUTH, who may not run ROLE.
+    if (address.sentinel) setup.push(['ROLE']);
     if (asUser) setup.push(['AUTH', asUser.user, asUser.password]);
     if (setup.length > 0) {
       const replies = await connection.send(setup);
       const refused = replies.find((reply) => reply.kind === 'error');
-      if (refused && refused.kind === 'error') {
+      const role = address.sentinel ? replies[setup.findIndex(([name]) => name === 'ROLE')] : undefined;
+      const notPrimary = role !== undefined && !(role.kind === 'array' && role.items[0]?.kind === 'bulk' && role.items[0].value === 'master');
+      if (refused?.kind === 'error' || notPrimary) {
         connection.close();
-        throw new Error(refused.message);
+        throw new Error(refused?.kind === 'error' ? refused.message : `redis-server at ${connection.peer}, named primary of ${address.sentinel!.masterName} by a sentinel, is not a primary (yet)`);
       }
     }
     return connection;
+  }
+
+  /** Commands on a connection of their own to `node`, closed after the answers. */
+  private static async askOnce(node: HostAndPort, commands: readonly (readonly string[])[], timeoutMs: number): Promise<Reply[]> {
+    const connection = new RedisConnection(node, timeoutMs);
+    try {
+      await connection.ready;
+      return await connection.send(commands);
+    } finally {
+      connection.close();
+    }
   }
 
   get usable(): boolean {
@@ -188,6 +219,7 @@ export class RedisConnection {
       if (batch.replies.length === batch.expected) {
         this.pending.shift();
         batch.resolve(batch.replies);
+        if (this.followsFailover && batch.replies.some(saysReplica)) this.fail(new Error(`redis-server at ${this.peer} is a replica now (READONLY): the next connection asks the sentinels for the primary`));
       }
     }
   }

@@ -6,10 +6,13 @@
 // count's key name carries a digest of the Standard token, the served database and the URL's
 // password: per deployment, and not to be guessed by a script's `COPY ... DB` (docs/security.md: the gap).
 // Script texts need no such care: a text is used only if it hashes to the SHA it is filed under.
+// On the same connection the gateway asks Redis's Lua whether script chunks compile (script-guard.ts);
+// those answers are never filed: a forged one could let a script out of the guard.
 import { derivedSecret } from '../derived-secrets';
 import type { DailyCount } from '../engine';
 import type { Reply } from '../reply';
 import { RedisConnection, type RedisAddress } from './connection';
+import { COMPILES_ALONE } from './script-guard';
 
 /** The hash of script texts by their client SHA; one per Redis, as Redis's own script cache is. */
 const SCRIPTS_KEY = 'kv-rest-gateway:scripts';
@@ -63,6 +66,12 @@ export class GatewayStore {
       const item = reply.kind === 'array' ? reply.items[index] : undefined;
       return item?.kind === 'bulk' ? item.value : undefined;
     });
+  }
+
+  /** Whether Redis's Lua compiles each chunk on its own, in order; undefined where Redis answered an error (BUSY while a script runs). */
+  async compileAlone(chunks: readonly string[]): Promise<(boolean | undefined)[]> {
+    const replies = await this.send(chunks.map((chunk) => ['EVAL', COMPILES_ALONE, '0', chunk]));
+    return replies.map((reply) => (reply.kind === 'integer' ? Number(reply.value) === 1 : undefined));
   }
 
   /** After SCRIPT FLUSH: the texts go with Redis's scripts. */

@@ -23,7 +23,7 @@ import { runsScript, ScriptRewrites } from './script-rewrites';
 import { redisVersionOf, ServerCommands } from './server-commands';
 
 export interface RedisEngineOptions {
-  /** `redis://[user:password@]host:port/db` (default redis://127.0.0.1:6379/0). */
+  /** `redis://[user:password@]host:port/db`, or `redis+sentinel://host:port,host:port/<master name>[/db]` for a Sentinel-managed primary (default redis://127.0.0.1:6379/0). */
   readonly url?: string;
   /** Longest wait for a connection or an answer before the request fails (default 2000 ms). */
   readonly commandTimeoutMs?: number;
@@ -200,7 +200,7 @@ class RedisEngine implements Engine {
     try {
       const [list, info, server, cluster] = await admin.send([['COMMAND', 'LIST'], ['COMMAND', 'INFO', ...containersToDescribe()], ['INFO', 'server'], ['INFO', 'cluster']]);
       const refusal = refusalToServe(server, cluster);
-      if (refusal !== undefined) throw new Error(`redis-server at ${this.address.host}:${this.address.port} ${refusal}`);
+      if (refusal !== undefined) throw new Error(`redis-server at ${admin.peer} ${refusal}`);
       const commands = readCommandNames(list, info);
       const standard = confinementFor(commands, this.gatewayPassword, false);
       const readOnly = confinementFor(commands, this.gatewayPassword, true);

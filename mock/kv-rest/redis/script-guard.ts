@@ -5,11 +5,21 @@
 // a metamethod or a library call. No text check can find every way to raise one, so the wrapper
 // runs the script in a protected call and re-raises what it caught as a plain `{err = <string>}`.
 //
-// The script's own text is compiled at run time by `loadstring` from a long-bracket string literal
-// whose level does not occur in the text, so no text can close the wrapper and run outside it. Its
-// chunk is named `@user_script`, as Redis names scripts, so error texts keep their `user_script:N:`
-// positions. The wrapper's re-raise would make Redis report its own line and SHA; the true line
-// travels in a marker that restoreScriptError() turns back into Redis's text with the client's SHA.
+// The script must not be able to close the wrapper and run outside it. Two forms keep it inside:
+// - compiled once (guardScript's usual form): the script's chunk is the body of a function written
+//   into the wrapper, so Redis compiles it with the wrapper, once, when it loads the script. Only a
+//   chunk that Redis's own Lua compiles on its own is written so (COMPILES_ALONE asks it, once per
+//   text): its tokens then form one whole block, which the wrapper's closing `end` must follow, so
+//   the chunk cannot close the function early (a stray `end` is `'<eof>' expected` on its own).
+// - compiled per call (every other text): the text is compiled at run time by `loadstring` from a
+//   long-bracket string literal whose level does not occur in it. It costs a compilation per call
+//   (20-25 us against 3.8 us for a sliding-window script, issue 27 finding 5), so it serves only
+//   texts that do not compile (Redis's own compilation error, worded as Redis words it, is the
+//   answer) and the rare text whose `...` would bring Lua 5.1's `arg` local into scope (below).
+// Both name their chunk `@user_script`, as Redis names scripts, so error texts keep their
+// `user_script:N:` positions and the script's lines keep their numbers. The wrapper's re-raise would
+// make Redis report its own line and SHA; the true line travels in a marker that
+// restoreScriptError() turns back into Redis's text with the client's SHA.
 import { parseShebang } from '../../../shared/script-shebang';
 
 /** Separates the caught error's text from the line it was raised on; never sent to clients. */
@@ -17,15 +27,12 @@ const LINE_MARK = '\u0001line=';
 const NOT_A_STRING_ERROR = 'ERR the script raised an error value that is not a string';
 
 /**
- * Lua run by Redis around the script's text (one line, so the wrapper adds no line to the text).
- * The error handler Redis itself installs for scripts (`__redis__err__handler`, looked up without
- * touching the read-only globals' guard) records the line an error was raised on; servers without
- * it get errors without a line.
+ * Lua that runs the function `f` in a protected call (one line, so the wrapper adds no line to the
+ * script). The error handler Redis itself installs for scripts (`__redis__err__handler`, looked up
+ * without touching the read-only globals' guard) records the line an error was raised on; servers
+ * without it get errors without a line.
  */
-const WRAPPER =
-  "local function run(text) " +
-  "local f, e = loadstring(text, '@user_script') " +
-  "if not f then return redis.error_reply('ERR Error compiling script (new function): ' .. e) end " +
+const PROTECTED_CALL =
   "local ok, r = xpcall(f, rawget(_G, '__redis__err__handler') or function(x) return x end) " +
   'if ok then return r end ' +
   'local line = 0 ' +
@@ -35,8 +42,28 @@ const WRAPPER =
   `if type(r) ~= 'string' and type(r) ~= 'number' then r = '${NOT_A_STRING_ERROR}' end ` +
   "elseif type(r) == 'string' or type(r) == 'number' or type(r) == 'nil' or type(r) == 'boolean' then r = 'ERR ' .. tostring(r) " +
   `else r = '${NOT_A_STRING_ERROR}' end ` +
-  `return error({err = r .. '${LINE_MARK}' .. line}) ` +
-  'end return run(';
+  `return error({err = r .. '${LINE_MARK}' .. line}) `;
+
+/** Before the chunk written as a function's body: the wrapper is an expression, so no local of it is in the chunk's scope. */
+const RUN_COMPILED = `return (function(f) ${PROTECTED_CALL}end)(function(`;
+/** After the chunk: on a line of its own, so a comment on the chunk's last line ends before it. */
+const RUN_COMPILED_END = '\nend)';
+
+/** Before the chunk's long-bracket literal: compiles it on each call. */
+const COMPILE_AND_RUN =
+  'return (function(text) ' +
+  "local f, e = loadstring(text, '@user_script') " +
+  "if not f then return redis.error_reply('ERR Error compiling script (new function): ' .. e) end " +
+  `${PROTECTED_CALL}end)(`;
+
+/**
+ * Run by the gateway (EVAL, ARGV[1] = a chunk): 1 when Redis's Lua compiles the chunk on its own,
+ * 0 when not. It compiles and never runs the chunk.
+ */
+export const COMPILES_ALONE = "return loadstring(ARGV[1], '@user_script') and 1 or 0";
+
+/** Whether `chunk` mentions the name `arg` (anywhere: a string or a comment counts too). */
+const NAMES_ARG = /(?<![\w])arg(?![\w])/;
 
 /**
  * `text` as a Lua long-bracket string literal that reads back as `text`: its level `n` is the
@@ -56,15 +83,32 @@ export function longStringLiteral(text: string): string {
   return `[${level}[\n${text}]${level}]`;
 }
 
-/** The text Redis runs for `text`: its shebang line (Redis reads the flags there), then the wrapper. */
-export function guardScript(text: string): string {
+/**
+ * The Lua chunk Redis compiles for `text`: the text after its shebang line, that line's newline
+ * kept so the lines keep their numbers. Undefined when Redis refuses the shebang.
+ */
+export function scriptChunk(text: string): string | undefined {
   const parsed = parseShebang(text);
+  return parsed.ok ? parsed.script.body : undefined;
+}
+
+/**
+ * The text Redis runs for `text`: its shebang line (Redis reads the flags there), then the wrapper.
+ * `compilesAlone` is Redis's answer to COMPILES_ALONE for scriptChunk(text); undefined when unknown.
+ */
+export function guardScript(text: string, compilesAlone: boolean | undefined): string {
+  const chunk = scriptChunk(text);
   // A shebang Redis refuses is sent unchanged, so the client gets Redis's own refusal.
-  if (!parsed.ok) return text;
-  const { body, hasShebang } = parsed.script;
-  // With a shebang, `body` starts with the newline that ended it: the script's lines keep their numbers.
-  const shebangLine = hasShebang ? `${text.slice(0, text.length - body.length)}\n` : '';
-  return `${shebangLine}${WRAPPER}${longStringLiteral(body)})`;
+  if (chunk === undefined) return text;
+  // A chunk that uses `...` needs a vararg function, and in Lua 5.1 a `function(...)` declares a
+  // local `arg`, which Redis's raw script does not have: a chunk that also names `arg` is compiled per call.
+  const varargs = chunk.includes('...');
+  const compileOnce = compilesAlone === true && !(varargs && NAMES_ARG.test(chunk));
+  const shebang = text.slice(0, text.length - chunk.length);
+  if (!compileOnce) return `${shebang === '' ? '' : `${shebang}\n`}${COMPILE_AND_RUN}${longStringLiteral(chunk)})`;
+  // The wrapper goes on the chunk's first line: after the newline that ends the shebang line, if any.
+  const lines = shebang === '' ? chunk : chunk.slice(1);
+  return `${shebang === '' ? '' : `${shebang}\n`}${RUN_COMPILED}${varargs ? '...' : ''}) ${lines}${RUN_COMPILED_END}`;
 }
 
 /** What follows the line marker in Redis's text of a guarded script's error. */

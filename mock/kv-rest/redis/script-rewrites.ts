@@ -6,12 +6,13 @@
 // cache holds the rewritten texts); which rewritten SHA stands for a client's SHA is found from the
 // texts every gateway files in Redis (gateway-store.ts), so a script loaded through one REST server
 // runs through all of them. What a server remembers here is only a cache of that: a rewrite is a
-// function of the text.
+// function of the text and of whether Redis's Lua compiles it, which each server asks Redis once
+// per text (script-guard.ts: the guard compiled once), never trusting an answer filed in Redis.
 import { error, type Reply } from '../reply';
 import type { ResolvedCommand } from '../resolved-command';
 import { parseShebang, REDIS_70_SCRIPT_FLAGS, scriptForRedis70, scriptSha } from '../../../shared/script-shebang';
 import type { GatewayStore } from './gateway-store';
-import { guardScript, restoreScriptError } from './script-guard';
+import { guardScript, restoreScriptError, scriptChunk } from './script-guard';
 
 /** Rewrites cached at most; the oldest is forgotten first, and found again in Redis when asked for. */
 export const MAX_REMEMBERED_SCRIPTS = 10_000;
@@ -36,12 +37,13 @@ export class ScriptRewrites {
   /** sha1(text as sent) -> what Redis runs instead, oldest first. */
   private readonly rewritten = new Map<string, Rewritten>();
 
-  constructor(private readonly store: Pick<GatewayStore, 'findScripts' | 'storeScripts' | 'forgetScripts'>) {}
+  constructor(private readonly store: Pick<GatewayStore, 'findScripts' | 'storeScripts' | 'forgetScripts' | 'compileAlone'>) {}
 
   /**
    * Before translate(): finds in Redis the texts of the SHAs that EVALSHA and SCRIPT EXISTS name
    * and this server has not seen, and files the texts that EVAL and SCRIPT LOAD carry (resolving
-   * once they are filed, so a client told a SHA may use it on any server at once).
+   * once they are filed, so a client told a SHA may use it on any server at once); asks Redis
+   * whether the texts new to this server compile, so translate() sends their guard compiled once.
    */
   async prepare(commands: readonly ResolvedCommand[]): Promise<void> {
     const unknown = new Set<string>();
@@ -56,9 +58,12 @@ export class ScriptRewrites {
     }
     for (const sha of unknown) if (this.rewritten.has(sha) || carried.has(sha)) unknown.delete(sha);
     if (unknown.size === 0 && carried.size === 0) return;
-    const [found] = await Promise.all([unknown.size > 0 ? this.store.findScripts([...unknown]) : [], this.store.storeScripts(carried)]);
-    // A text is taken only under its own SHA: what is filed in Redis cannot make a SHA run another script.
-    for (const text of found) if (text !== undefined && unknown.has(scriptSha(text))) this.remember(text);
+    const found = async (): Promise<string[]> => {
+      const texts = unknown.size > 0 ? await this.store.findScripts([...unknown]) : [];
+      // A text is taken only under its own SHA: what is filed in Redis cannot make a SHA run another script.
+      return texts.filter((text): text is string => text !== undefined && unknown.has(scriptSha(text)));
+    };
+    await Promise.all([this.store.storeScripts(carried), this.learn([...carried.values()]), found().then((texts) => this.learn(texts))]);
   }
 
   /** After a SCRIPT FLUSH that Redis took: the filed texts go too, but for those of the commands sent after it. */
@@ -72,14 +77,14 @@ export class ScriptRewrites {
     switch (spec.name) {
       case 'eval':
       case 'eval_ro':
-        return [args[0], this.remember(args[1]).text, ...args.slice(2)];
+        return [args[0], this.rewrite(args[1]).text, ...args.slice(2)];
       case 'evalsha':
       case 'evalsha_ro': {
         const script = this.rewritten.get(args[1].toLowerCase());
         return script === undefined ? args : [args[0], script.sha, ...args.slice(2)];
       }
       case 'script|load':
-        return [args[0], args[1], this.remember(args[2]).text];
+        return [args[0], args[1], this.rewrite(args[2]).text];
       case 'script|exists':
         return [args[0], args[1], ...args.slice(2).map((sha) => this.rewritten.get(sha.toLowerCase())?.sha ?? sha)];
       default:
@@ -94,16 +99,34 @@ export class ScriptRewrites {
     return reply;
   }
 
-  private remember(text: string): Rewritten {
-    const sha = scriptSha(text);
-    const known = this.rewritten.get(sha);
-    if (known) return known;
-    const rewritten = guardScript(withFlagsForRedis70(text));
-    if (this.rewritten.size >= MAX_REMEMBERED_SCRIPTS) this.rewritten.delete(this.rewritten.keys().next().value as string);
-    const script = { text: rewritten, sha: scriptSha(rewritten) };
-    this.rewritten.set(sha, script);
-    return script;
+  /** Asks Redis once whether each text new to this server compiles, and remembers its rewrite. */
+  private async learn(texts: readonly string[]): Promise<void> {
+    const unseen = [...new Set(texts)].filter((text) => !this.rewritten.has(scriptSha(text)));
+    if (unseen.length === 0) return;
+    const forRedis = unseen.map(withFlagsForRedis70);
+    const compiles = await this.store.compileAlone(forRedis.map((text) => scriptChunk(text) ?? ''));
+    forRedis.forEach((text, index) => {
+      const verdict = compiles[index];
+      // Without Redis's answer (an error reply), the text is guarded per call and not remembered: asked again next time.
+      if (verdict !== undefined) this.remember(unseen[index], rewrittenScript(text, verdict));
+    });
   }
+
+  /** The remembered rewrite of `text`, or (not learnt, or forgotten since) its guard compiled per call, which needs no answer from Redis. */
+  private rewrite(text: string): Rewritten {
+    return this.rewritten.get(scriptSha(text)) ?? rewrittenScript(withFlagsForRedis70(text), undefined);
+  }
+
+  private remember(text: string, script: Rewritten): void {
+    if (this.rewritten.size >= MAX_REMEMBERED_SCRIPTS) this.rewritten.delete(this.rewritten.keys().next().value as string);
+    this.rewritten.set(scriptSha(text), script);
+  }
+}
+
+/** What Redis runs for a text already fit for Redis 7.0's flags, given whether its chunk compiles on its own. */
+function rewrittenScript(text: string, compilesAlone: boolean | undefined): Rewritten {
+  const guarded = guardScript(text, compilesAlone);
+  return { text: guarded, sha: scriptSha(guarded) };
 }
 
 /** Whether a command runs a script by its text or SHA: EVAL, EVALSHA and their read-only forms. */

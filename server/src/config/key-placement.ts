@@ -10,7 +10,7 @@
 // - the deny list's three keys share the tag `{<prefix>:denyList}` and the analytics events the tag
 //   `{<prefix>}`: one slot each, which every request with the deny list (or analytics) on reaches
 //   (README states the measured ceiling).
-import type { StoreAddress } from './store-address';
+import type { StoreAddress } from '../../../shared/store-address';
 
 export type KeyPlacement = 'flat' | 'slotted';
 

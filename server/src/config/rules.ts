@@ -9,7 +9,7 @@ import { compileKeyMethod, keyMethods, StrategyKeys } from './keys';
 import { parsePathPattern, type PathPattern } from './path-pattern';
 import type { Algorithm, Mode } from './config-literals';
 import type { RateLimitConfig, StrategyConfig } from './schema';
-import { parseStoreUrl, type StoreAddress } from './store-address';
+import { parseStoreUrl, type StoreAddress } from '../../../shared/store-address';
 import { keyPlacementOf, type KeyPlacement } from './key-placement';
 import { tierEntries, type CallerClass } from './tiers';
 

@@ -6,7 +6,7 @@ import { DURATION_FORMAT, DURATION_PATTERN, parseDuration } from './duration';
 import { MAX_PATH_PATTERN_LENGTH, parsePathPattern } from './path-pattern';
 import { strategiesSharingKeys } from './shared-keys';
 import { ALLOW_LIST_FORMAT, parseAllowListEntry } from './allow-list-entry';
-import { isRestUrl, parseStoreUrl, STORE_URL_FORMS } from './store-address';
+import { isRestUrl, parseStoreUrl, STORE_URL_FORMS } from '../../../shared/store-address';
 
 import { tierEntries } from './tiers';
 import { ALGORITHMS, API_TOKEN_TYPES, METHODS, MODES, typedAs, type Algorithm, type IdentifierSource, type MethodName, type StrategyPath, type WindowText } from './config-literals';

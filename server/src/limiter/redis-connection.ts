@@ -1,5 +1,5 @@
 // The connection to a team's own Redis: an ioredis client for one node, a Sentinel-managed primary
-// or a Cluster (config/store-address.ts parses the url). Slot maps, MOVED/ASK redirects, following a
+// or a Cluster (shared/store-address.ts parses the url). Slot maps, MOVED/ASK redirects, following a
 // failover and reconnecting are ioredis's work (the client rate-limiter-flexible's users already
 // run), not ours. ioredis is loaded only when a Redis url is configured, so REST and embedded users
 // never load it. What the options choose, and why:
@@ -19,7 +19,7 @@
 // - reconnection attempts at most 500 ms apart, and the circuit breaker closes as soon as ioredis is
 //   connected again (redis-requester.ts), so a failover costs what the sentinels take to promote.
 import type { Cluster, ClusterOptions, Command, Redis, RedisOptions } from 'ioredis';
-import type { RedisAddress } from '../config/store-address';
+import type { RedisAddress } from '../../../shared/store-address';
 
 export type RedisClient = Redis | Cluster;
 

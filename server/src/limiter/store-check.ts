@@ -11,7 +11,7 @@
 // one of configuration and one of operations, logged differently (strapi/boot-report.ts).
 import type { Redis } from '@upstash/redis';
 import type { CompiledConfig } from '../config/rules';
-import type { StoreAddress } from '../config/store-address';
+import type { StoreAddress } from '../../../shared/store-address';
 import { denyListKeys } from '../deny/deny-members';
 import { failureMessage } from '../failure-message';
 import { liveLimitKeyFor } from './live-limit-scope';

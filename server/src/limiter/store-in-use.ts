@@ -4,7 +4,7 @@
 // `enabled: false` calls no store at all, neither to limit nor for its admin page, which then shows
 // its "disabled" notice rather than a store error.
 import type { CompiledConfig } from '../config/rules';
-import { describeAddress } from '../config/store-address';
+import { describeAddress } from '../../../shared/store-address';
 import type { StoreInUse } from '../admin-api/usage-types';
 
 /** Which store a compiled config uses. */

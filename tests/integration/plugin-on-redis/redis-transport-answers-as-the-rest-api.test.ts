@@ -7,7 +7,7 @@
 // redis engine), and compares every answer and error.
 import fc from 'fast-check';
 import { Redis } from '@upstash/redis';
-import { parseStoreUrl, type RedisAddress } from '../../../server/src/config/store-address';
+import { parseStoreUrl, type RedisAddress } from '../../../shared/store-address';
 import { openRedis } from '../../../server/src/limiter/redis-connection';
 import { RedisRequester } from '../../../server/src/limiter/redis-requester';
 import { PipeliningRequester } from '../../../server/src/limiter/store-requester';

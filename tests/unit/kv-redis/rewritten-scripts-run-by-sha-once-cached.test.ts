@@ -11,15 +11,16 @@ import { resolvedCommand } from '../../support/engine-commands';
 
 const TEXT = '#!lua flags=allow-key-locking\nreturn redis.call("INCR", KEYS[1])';
 const CLIENT_SHA = scriptSha(TEXT);
-const REDIS_TEXT = guardScript(scriptForRedis70(TEXT));
+const REDIS_TEXT = guardScript(scriptForRedis70(TEXT), true);
 const REDIS_SHA = scriptSha(REDIS_TEXT);
 const EVALSHA = ['EVALSHA', CLIENT_SHA, '1', 'k'];
 
-/** Script texts filed by client SHA, as gateway-store.ts files them in Redis. */
-function filedTexts() {
+/** Script texts filed by client SHA, as gateway-store.ts files them in Redis; Redis's Lua compiles every chunk but those in `notCompiling`, and answers an error for those in `unanswered`. */
+function filedTexts({ notCompiling = [] as string[], unanswered = [] as string[] } = {}) {
   const filed = new Map<string, string>();
   return {
     filed,
+    compileAlone: async (chunks: readonly string[]) => chunks.map((chunk) => (unanswered.includes(chunk) ? undefined : !notCompiling.includes(chunk))),
     findScripts: async (shas: readonly string[]) => shas.map((sha) => filed.get(sha)),
     storeScripts: async (scripts: ReadonlyMap<string, string>) => void scripts.forEach((text, sha) => filed.set(sha, text)),
     forgetScripts: async () => filed.clear(),
@@ -37,8 +38,9 @@ describe('ScriptRewrites', () => {
     expect(rewrites.translate(resolvedCommand('EVALSHA_RO', CLIENT_SHA.toUpperCase(), '0'))).toEqual(['EVALSHA_RO', REDIS_SHA, '0']);
   });
 
-  it('answers SCRIPT LOAD with the client SHA', () => {
+  it('answers SCRIPT LOAD with the client SHA', async () => {
     const rewrites = new ScriptRewrites(filedTexts());
+    await rewrites.prepare([resolvedCommand('SCRIPT', 'LOAD', TEXT)]);
     expect(rewrites.translate(resolvedCommand('SCRIPT', 'LOAD', TEXT))).toEqual(['SCRIPT', 'LOAD', REDIS_TEXT]);
     expect(rewrites.answer(resolvedCommand('SCRIPT', 'LOAD', TEXT), bulk(REDIS_SHA))).toEqual(bulk(CLIENT_SHA));
   });
@@ -68,10 +70,23 @@ describe('ScriptRewrites', () => {
     expect([...texts.filed]).toEqual([[scriptSha('return 1'), 'return 1']]);
   });
 
-  it('caches a bounded number of rewrites, forgetting the oldest first', () => {
+  it('caches a bounded number of rewrites, forgetting the oldest first', async () => {
     const rewrites = new ScriptRewrites(filedTexts());
-    for (let index = 0; index <= MAX_REMEMBERED_SCRIPTS; index++) rewrites.translate(resolvedCommand('EVAL', `return ${index}`, '0'));
+    const texts = Array.from({ length: MAX_REMEMBERED_SCRIPTS + 1 }, (_, index) => `return ${index}`);
+    await rewrites.prepare(texts.map((text) => resolvedCommand('EVAL', text, '0')));
     expect(rewrites.translate(resolvedCommand('EVALSHA', scriptSha('return 0'), '0'))).toEqual(['EVALSHA', scriptSha('return 0'), '0']);
-    expect(rewrites.translate(resolvedCommand('EVALSHA', scriptSha('return 1'), '0'))).toEqual(['EVALSHA', scriptSha(guardScript('return 1')), '0']);
+    expect(rewrites.translate(resolvedCommand('EVALSHA', scriptSha('return 1'), '0'))).toEqual(['EVALSHA', scriptSha(guardScript('return 1', true)), '0']);
+  });
+
+  it('issue 27 finding 5: runs the guard compiled once for a text Redis compiles on its own, and compiled per call for one it does not or when Redis gave no answer', async () => {
+    const texts = filedTexts({ notCompiling: ['return ('], unanswered: ['return 2'] });
+    const rewrites = new ScriptRewrites(texts);
+    const evals = ['return 1', 'return (', 'return 2'].map((text) => resolvedCommand('EVAL', text, '0'));
+    await rewrites.prepare(evals);
+    expect(evals.map((command) => rewrites.translate(command)[1])).toEqual([guardScript('return 1', true), guardScript('return (', false), guardScript('return 2', undefined)]);
+    expect(guardScript('return 1', true)).not.toContain('loadstring');
+    expect(guardScript('return 2', undefined)).toBe(guardScript('return 2', false));
+    // Without an answer nothing is remembered: EVALSHA is left to Redis (NOSCRIPT), the next EVAL asks again.
+    expect(rewrites.translate(resolvedCommand('EVALSHA', scriptSha('return 2'), '0'))).toEqual(['EVALSHA', scriptSha('return 2'), '0']);
   });
 });

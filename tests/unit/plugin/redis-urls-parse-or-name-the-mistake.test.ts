@@ -3,7 +3,7 @@
 // connects to; each mistake is a config error naming `url` and what is wrong; logs show no secret.
 import fc from 'fast-check';
 import { parseConfig } from '../../../server/src/config/parse-config';
-import { describeAddress, parseStoreUrl, type StoreAddress } from '../../../server/src/config/store-address';
+import { describeAddress, parseStoreUrl, type StoreAddress } from '../../../shared/store-address';
 
 const parsed = (url: string): StoreAddress => {
   const result = parseStoreUrl(url);

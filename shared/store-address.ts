@@ -1,4 +1,5 @@
-// Where the store is, parsed once from the config's `url`: a key-value REST URL (`https://`,
+// Where the store is, parsed once from the plugin config's `url` (and from the key-value server's
+// `--redis-url`, whose redis engine takes the redis:// and redis+sentinel:// forms): a key-value REST URL (`https://`,
 // `http://`: Upstash or our key-value server), or Redis itself in one of three forms, with the
 // credentials in the URL as Redis clients take them (README, "Production on your own Redis"):
 //   redis://[user:password@]host[:port][/db]              one node (rediss:// for TLS)
@@ -6,7 +7,7 @@
 //   redis+cluster://[user:password@]host[:port],...       a Redis Cluster, from any of its nodes
 // (`rediss+sentinel://`, `rediss+cluster://` for TLS). A Sentinel's own credentials, when it has
 // any, go in the query: `?sentinelUsername=...&sentinelPassword=...`. Everything is checked here, so
-// a mistake is a config error naming `url` at boot, and the transport (limiter/redis-requester.ts)
+// a mistake is a config error naming `url` at boot, and the transport (server/src/limiter/redis-requester.ts)
 // receives a typed address. The parse is a few splits at fixed characters: linear in the URL.
 
 export interface HostAndPort {
