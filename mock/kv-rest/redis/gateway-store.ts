@@ -4,18 +4,20 @@
 // default), which the REST API cannot reach: its users may not SELECT, SWAPDB or MOVE, FLUSHALL is
 // sent as FLUSHDB of the served database, KEYS and SCAN see the served database only. The daily
 // count's key name carries a digest of the Standard token, the served database and the URL's
-// password: per deployment, and not to be guessed by a script's `COPY ... DB` (docs/security.md: the gap).
-// Script texts need no such care: a text is used only if it hashes to the SHA it is filed under.
+// password: per deployment. Both names start with PRIVATE_KEY_PREFIX, which no REST user may write
+// (private-keys.ts), so a script's `COPY ... DB <private db>` cannot replace them; a script text is
+// used only under the SHA it hashes to anyway.
 // On the same connection the gateway asks Redis's Lua whether script chunks compile (script-guard.ts);
 // those answers are never filed: a forged one could let a script out of the guard.
 import { derivedSecret } from '../derived-secrets';
 import type { DailyCount } from '../engine';
 import type { Reply } from '../reply';
 import { RedisConnection, type RedisAddress } from './connection';
+import { PRIVATE_KEY_PREFIX } from './private-keys';
 import { COMPILES_ALONE } from './script-guard';
 
 /** The hash of script texts by their client SHA; one per Redis, as Redis's own script cache is. */
-const SCRIPTS_KEY = 'kv-rest-gateway:scripts';
+const SCRIPTS_KEY = `${PRIVATE_KEY_PREFIX}scripts`;
 
 /**
  * Adds ARGV[1] to the count of the current UTC day of Redis's own clock unless that passes ARGV[2];
@@ -37,7 +39,7 @@ export class GatewayStore {
   constructor(served: RedisAddress, privateDb: number, sharedSecret: string | undefined, private readonly timeoutMs: number) {
     this.address = { ...served, db: privateDb };
     const deployment = derivedSecret(`${sharedSecret ?? ''}\0${served.db}\0${served.password ?? ''}`, 'daily count key name', 16).toString('hex');
-    this.dailyKey = `kv-rest-gateway:daily:${deployment}`;
+    this.dailyKey = `${PRIVATE_KEY_PREFIX}daily:${deployment}`;
   }
 
   /** Opens the connection to the private database: fails when Redis refuses SELECT of it. */

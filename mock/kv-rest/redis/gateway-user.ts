@@ -7,6 +7,7 @@
 // may run, so its EVAL_RO scripts cannot run KEYS, SCAN, INFO or PUBLISH either. Users that REST
 // callers create with ACL SETUSER get the Standard token's refusals appended to their rules, and
 // may not use selectors (a selector's rights would add to the refusals instead of being limited).
+// None of them may write the engine's own key names (private-keys.ts).
 import { derivedSecret } from '../derived-secrets';
 import { allCommands, allowedForReadOnlyToken, type CommandSpec } from '../command-table';
 import { error, type ErrorReply, type Reply } from '../reply';
@@ -14,6 +15,7 @@ import type { ResolvedCommand } from '../resolved-command';
 import { redisEngineRefusalOf } from '../rest-policy';
 import type { RedisAddress } from './connection';
 import { BEYOND_THE_DATABASE } from './database-confinement';
+import { confineKeyRules, OUTSIDE_PRIVATE_KEYS } from './private-keys';
 
 /** The engine's Redis users, for the Standard token and for the Read Only token. */
 export const GATEWAY_USER = 'kv-rest-gateway';
@@ -97,7 +99,7 @@ export function confinementFor(redis: RedisCommandNames, password: string, readO
     } else (names.has(name) ? allowed : refusals).push(name);
   }
   return {
-    rules: ['on', `>${password}`, '~*', '&*', '-@all', ...allowed.map((name) => `+${name}`)],
+    rules: ['on', `>${password}`, ...OUTSIDE_PRIVATE_KEYS.map((pattern) => `~${pattern}`), '&*', '-@all', ...allowed.map((name) => `+${name}`)],
     refusals: refusals.map((name) => `-${name}`),
   };
 }
@@ -105,7 +107,8 @@ export function confinementFor(redis: RedisCommandNames, password: string, readO
 /**
  * The command to send for a REST caller's ACL SETUSER or ACL DELUSER, or the error that refuses
  * it: the engine's own users (its gateway, the user it administers Redis with) are not the REST
- * API's to change, and selectors are refused. Other commands are returned unchanged.
+ * API's to change, selectors are refused, and key rules may not reach the engine's own keys
+ * (private-keys.ts). Other commands are returned unchanged.
  */
 export function confineAclCommand({ args, spec }: ResolvedCommand, refusals: readonly string[], engineUsers: ReadonlySet<string>): readonly string[] | ErrorReply {
   if (spec.name !== 'acl|setuser' && spec.name !== 'acl|deluser') return args;
@@ -114,5 +117,6 @@ export function confineAclCommand({ args, spec }: ResolvedCommand, refusals: rea
   if (own !== undefined) return error(`ERR the user '${own}' belongs to the REST server itself and cannot be changed through the REST API`);
   if (spec.name === 'acl|deluser') return args;
   if (args.slice(3).some((rule) => rule.startsWith('('))) return error('ERR ACL selectors are not available through the REST API');
-  return [...args, ...refusals];
+  const rules = confineKeyRules(args.slice(3));
+  return 'kind' in rules ? rules : [...args.slice(0, 3), ...rules, ...refusals];
 }
