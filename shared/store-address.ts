@@ -9,6 +9,9 @@
 // any, go in the query: `?sentinelUsername=...&sentinelPassword=...`. Everything is checked here, so
 // a mistake is a config error naming `url` at boot, and the transport (server/src/limiter/redis-requester.ts)
 // receives a typed address. The parse is a few splits at fixed characters: linear in the URL.
+// An error quotes no part of the URL that lies before its last `@`: an unencoded `/`, `?` or `#` in
+// a password moves the authority's end before its `@`, and the part quoted as a host or a path
+// would then be the password (trust round 4, finding 2).
 
 export interface HostAndPort {
   readonly host: string;
@@ -57,25 +60,36 @@ export const isRestUrl = (url: string): boolean => /^https?:\/\//i.test(url);
 
 const failed = (error: string): AddressParse => ({ ok: false, error });
 
+/** A part of `url` for an error, as `written` (quoted by default), unless it starts before the url's last `@` and so may be a credential. */
+type Quote = (part: string, written?: string) => string;
+
+const NOT_SHOWN = '(not shown, it may hold the password: percent-encode /, ?, # and @ in a user or password)';
+
+function quoterFor(url: string): Quote {
+  const lastAt = url.lastIndexOf('@');
+  return (part, written = JSON.stringify(part)) => (lastAt >= 0 && url.lastIndexOf(part) <= lastAt ? NOT_SHOWN : written);
+}
+
 export function parseStoreUrl(url: string): AddressParse {
+  const quote = quoterFor(url);
   const schemeEnd = url.indexOf('://');
   const scheme = schemeEnd > 0 ? `${url.slice(0, schemeEnd).toLowerCase()}:` : '';
   if (scheme === 'http:' || scheme === 'https:') {
-    return URL.canParse(url) ? { ok: true, address: { kind: 'rest', url } } : failed(`must be ${STORE_URL_FORMS}: ${JSON.stringify(url)} is not a valid URL`);
+    return URL.canParse(url) ? { ok: true, address: { kind: 'rest', url } } : failed(`must be ${STORE_URL_FORMS}: ${quote(url)} is not a valid URL`);
   }
   const form = SCHEMES[scheme];
-  if (form === undefined) return failed(`must be ${STORE_URL_FORMS} (the scheme ${JSON.stringify(scheme || url)} is none of these)`);
-  return parseRedisUrl(url.slice(schemeEnd + 3), form.topology, form.tls);
+  if (form === undefined) return failed(`must be ${STORE_URL_FORMS} (the scheme ${schemeEnd > 0 ? quote(url.slice(0, schemeEnd), JSON.stringify(scheme)) : quote(url)} is none of these)`);
+  return parseRedisUrl(url.slice(schemeEnd + 3), form.topology, form.tls, quote);
 }
 
-function parseRedisUrl(rest: string, topology: RedisTopology, tls: boolean): AddressParse {
+function parseRedisUrl(rest: string, topology: RedisTopology, tls: boolean, quote: Quote): AddressParse {
   const [beforeQuery, query = ''] = splitOnce(rest, '?');
   if (beforeQuery.includes('#')) return failed('must not contain a fragment (#)');
   const [authority, path = ''] = splitOnce(beforeQuery, '/');
   const at = authority.lastIndexOf('@');
   const credentials = at < 0 ? undefined : readCredentials(authority.slice(0, at));
   if (credentials !== undefined && 'error' in credentials) return failed(credentials.error);
-  const hosts = readHosts(at < 0 ? authority : authority.slice(at + 1), DEFAULT_PORTS[topology]);
+  const hosts = readHosts(at < 0 ? authority : authority.slice(at + 1), DEFAULT_PORTS[topology], quote);
   if ('error' in hosts) return failed(hosts.error);
   if (topology === 'node' && hosts.list.length > 1) return failed('names several hosts: use redis+sentinel:// or redis+cluster:// for more than one node');
   const segments = path === '' ? [] : path.split('/');
@@ -84,9 +98,9 @@ function parseRedisUrl(rest: string, topology: RedisTopology, tls: boolean): Add
     masterName = segments.length > 0 ? decode(segments.shift()!) : undefined;
     if (!masterName) return failed('needs the master name the sentinels monitor: redis+sentinel://host:port,host:port/<master name>');
   }
-  const db = readDb(segments, topology);
+  const db = readDb(segments, topology, quote);
   if (typeof db === 'string') return failed(db);
-  const sentinelCredentials = readQuery(query, topology);
+  const sentinelCredentials = readQuery(query, topology, quote);
   if ('error' in sentinelCredentials) return failed(sentinelCredentials.error);
   return {
     ok: true,
@@ -114,14 +128,14 @@ function readCredentials(userinfo: string): { username?: string; password?: stri
   return { ...(user === '' ? {} : { username: decode(user) }), ...(password === undefined ? {} : { password: decode(password) }) };
 }
 
-function readHosts(list: string, defaultPort: number): { list: HostAndPort[] } | { error: string } {
+function readHosts(list: string, defaultPort: number, quote: Quote): { list: HostAndPort[] } | { error: string } {
   if (list === '') return { error: 'names no host' };
   const hosts: HostAndPort[] = [];
   for (const entry of list.split(',')) {
     // The WHATWG parser checks the host (IPv6 in brackets, no stray characters) and the port.
     const parsed = URL.canParse(`redis://${entry}`) ? new URL(`redis://${entry}`) : undefined;
     if (parsed === undefined || parsed.hostname === '' || parsed.username !== '' || parsed.pathname !== '') {
-      return { error: `has a host that is not host[:port]: ${JSON.stringify(entry)}` };
+      return { error: `has a host that is not host[:port]: ${quote(entry)}` };
     }
     const host = parsed.hostname.startsWith('[') ? parsed.hostname.slice(1, -1) : parsed.hostname;
     hosts.push({ host, port: parsed.port === '' ? defaultPort : Number(parsed.port) });
@@ -129,20 +143,23 @@ function readHosts(list: string, defaultPort: number): { list: HostAndPort[] } |
   return { list: hosts };
 }
 
-function readDb(segments: readonly string[], topology: RedisTopology): number | string {
+function readDb(segments: readonly string[], topology: RedisTopology, quote: Quote): number | string {
   if (segments.length === 0 || (segments.length === 1 && segments[0] === '')) return 0;
-  if (segments.length > 1 || !/^\d{1,10}$/.test(segments[0]) || Number(segments[0]) > MAX_DB) return `has a path that is not a database number: /${segments.join('/')}`;
+  if (segments.length > 1 || !/^\d{1,10}$/.test(segments[0]) || Number(segments[0]) > MAX_DB) {
+    const path = `/${segments.join('/')}`;
+    return `has a path that is not a database number: ${quote(path, path)}`;
+  }
   const db = Number(segments[0]);
   if (topology === 'cluster' && db !== 0) return `names database ${db}, but a Redis Cluster has only database 0`;
   return db;
 }
 
-function readQuery(query: string, topology: RedisTopology): { values: { sentinelUsername?: string; sentinelPassword?: string } } | { error: string } {
+function readQuery(query: string, topology: RedisTopology, quote: Quote): { values: { sentinelUsername?: string; sentinelPassword?: string } } | { error: string } {
   const values: Record<string, string> = {};
   if (query === '') return { values };
   for (const [name, value] of new URLSearchParams(query)) {
     if (topology !== 'sentinel' || !SENTINEL_QUERY.has(name)) {
-      return { error: `has a query parameter ${JSON.stringify(name)} it does not know (only redis+sentinel:// takes sentinelUsername and sentinelPassword)` };
+      return { error: `has a query parameter ${quote(name)} it does not know (only redis+sentinel:// takes sentinelUsername and sentinelPassword)` };
     }
     values[name] = value;
   }

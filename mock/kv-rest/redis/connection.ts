@@ -10,7 +10,7 @@ import type { Reply } from '../reply';
 import type { ResponseBudget } from '../response-budget';
 import { encodeCommand, encodeCommands, RespParser } from './resp-codec';
 import { primaryOf, saysReplica, type SentinelSet } from './sentinel';
-import { parseStoreUrl, type HostAndPort } from '../../../shared/store-address';
+import { describeAddress, parseStoreUrl, type HostAndPort } from '../../../shared/store-address';
 
 export interface RedisAddress {
   /** The node; for a Sentinel-managed primary, the first sentinel, and open() asks the sentinels for the node. */
@@ -33,7 +33,7 @@ export function parseRedisUrl(url: string): RedisAddress {
   if (!parsed.ok) throw new Error(`the Redis URL ${parsed.error}`);
   const { address } = parsed;
   if (address.kind !== 'redis' || address.tls || address.topology === 'cluster') {
-    throw new Error(`the Redis URL must be redis://[user:password@]host:port/db or redis+sentinel://host:port,host:port/<master name>[/db] (no TLS, no cluster), got ${url}`);
+    throw new Error(`the Redis URL must be redis://[user:password@]host:port/db or redis+sentinel://host:port,host:port/<master name>[/db] (no TLS, no cluster), got ${address.kind === 'rest' ? 'a key-value REST url' : describeAddress(address)}`);
   }
   const [first] = address.hosts;
   const sentinel: SentinelSet | undefined =
