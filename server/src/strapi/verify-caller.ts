@@ -11,7 +11,8 @@
 // credentials: one that cannot be Strapi's (credential-shape.ts) is not verified at all, and an IP
 // looks up at most a bounded number of unknown API tokens per period (token-lookup-budget.ts).
 // For tiers (docs/tiers.md) a caller carries its type: an API token's from its record, a user's
-// role type, when a tier names roles, from its own bounded, expiring cache (user-roles.ts).
+// role type, when a tier names roles, from its own bounded, expiring cache (user-roles.ts), which
+// also finds a blocked or deleted user: then the request has no valid credential.
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { CallerVerifier, VerifiedCaller } from '../http/verified-caller';
@@ -60,12 +61,16 @@ async function verifyApiToken(tokens: ApiTokenService | undefined, token: string
 
 const NONE: Promise<undefined> = Promise.resolve(undefined);
 
-/** A verified user with its role type (the verdicts are remembered without it: a role has a period of its own). */
+/**
+ * A verified user with its role type, or none when Strapi refuses the user (blocked or deleted);
+ * the verdicts are remembered without either: a role has a period of its own.
+ */
 async function withRole(verdict: Promise<VerifiedCaller | undefined>, roles: UserRoles): Promise<VerifiedCaller | undefined> {
   const caller = await verdict;
   if (caller?.kind !== 'user') return caller;
-  const type = await roles(caller.id);
-  return type === undefined ? caller : { ...caller, type };
+  const standing = await roles(caller.id);
+  if (standing.refused) return undefined;
+  return standing.type === undefined ? caller : { ...caller, type: standing.type };
 }
 
 /** `readRoles`: whether a tier names users-permissions roles, so users' role types are read (one query per user and ROLE_TTL_MS). */

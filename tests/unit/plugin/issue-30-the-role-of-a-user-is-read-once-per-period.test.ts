@@ -41,7 +41,7 @@ describe('issue 30: the role of a verified user', () => {
     expect(new Set((await flood()).map((caller) => caller?.type))).toEqual(new Set(['authenticated']));
     role.type = 'partner';
     expect(new Set((await flood()).map((caller) => caller?.type))).toEqual(new Set(['authenticated']));
-    expect(queries).toEqual([{ uid: 'plugin::users-permissions.user', where: { id: '42' }, select: ['id'], populate: { role: { select: ['type'] } } }]);
+    expect(queries).toEqual([{ uid: 'plugin::users-permissions.user', where: { id: '42' }, select: ['id', 'blocked'], populate: { role: { select: ['type'] } } }]);
     const later = Date.now() + ROLE_TTL_MS + 1;
     jest.spyOn(Date, 'now').mockReturnValue(later);
     expect(await verify(request(GOOD_JWT), IP)).toEqual({ kind: 'user', id: '42', type: 'partner' });
