@@ -99,7 +99,7 @@ export function confinementFor(redis: RedisCommandNames, password: string, readO
     } else (names.has(name) ? allowed : refusals).push(name);
   }
   return {
-    rules: ['on', `>${password}`, ...OUTSIDE_PRIVATE_KEYS.map((pattern) => `~${pattern}`), '&*', '-@all', ...allowed.map((name) => `+${name}`)],
+    rules: ['on', `>${password}`, 'resetkeys', ...OUTSIDE_PRIVATE_KEYS.map((pattern) => `~${pattern}`), '&*', '-@all', ...allowed.map((name) => `+${name}`)],
     refusals: refusals.map((name) => `-${name}`),
   };
 }

@@ -102,7 +102,12 @@ export function confineKeyRules(rules: readonly string[]): readonly string[] | E
     const parsed = keyRule(rule);
     const writes = parsed !== undefined && (parsed.permissions === '' || parsed.permissions.toUpperCase().includes('W'));
     if (!parsed || !writes || !globReachesPrefix(parsed.pattern, PRIVATE_KEY_PREFIX)) confined.push(rule);
-    else if (parsed.pattern === '*') confined.push(...OUTSIDE_PRIVATE_KEYS.map((pattern) => `${parsed.permissions}~${pattern}`));
+    else if (parsed.pattern === '*') {
+      // Reading and writing every key covers any pattern given before; and Redis refuses a pattern
+      // added after `~*`, which the user may already have: so those start from no pattern.
+      const readsAndWritesAll = /^(%RW|%WR)?$/i.test(parsed.permissions);
+      confined.push(...(readsAndWritesAll ? ['resetkeys'] : []), ...OUTSIDE_PRIVATE_KEYS.map((pattern) => `${readsAndWritesAll ? '' : parsed.permissions}~${pattern}`));
+    }
     else return error(`ERR the key pattern '${parsed.pattern}' could write the REST server's own keys (${PRIVATE_KEY_PREFIX}...): narrow it, or give it read access only (%R~)`);
   }
   return confined;

@@ -3,7 +3,10 @@
 // holder computed it and a script's `COPY <low count> <that key> DB 15 REPLACE` (Redis's ACL names
 // commands, not databases) reset the count: 300 commands passed a daily limit of 100. The engine's
 // users, and users created through the REST API, may now write no key named like the gateway's own.
+import { startKvRestServer } from '../../../mock';
 import { derivedSecret } from '../../../mock/kv-rest/derived-secrets';
+import { RedisClient } from '../../fixtures/redis-client';
+import { ThrowawayRedisServer } from '../../fixtures/redis-server';
 import { postJson, useRedisEngineServer } from '../../support/kv-servers';
 import { describeWithRedisBinary } from '../../support/installed-program';
 
@@ -52,5 +55,26 @@ describeWithRedisBinary('trust round 4 finding 1: users created through the REST
       expect({ rule, reply: response.json }).toEqual({ rule, reply: { error: expect.stringMatching(/^ERR the key pattern .* could write the REST server's own keys/) } });
     }
     expect((await postJson(context.server, '/', ['ACL', 'SETUSER', 'narrow', 'on', '>pw', '~app:*', '%R~kv*', '+@all'])).json).toEqual({ result: 'OK' });
+    for (const again of [['~*'], ['allkeys'], ['%RW~*']]) expect((await postJson(context.server, '/', ['ACL', 'SETUSER', 'narrow', ...again])).json).toEqual({ result: 'OK' });
+  });
+});
+
+describeWithRedisBinary("trust round 4 finding 1: an engine takes over the users an older engine left with ~*", () => {
+  it('starts on a Redis whose kv-rest-gateway user has ~* (Redis refuses a pattern added after it), and its scripts then cannot COPY into the private database', async () => {
+    const redis = await ThrowawayRedisServer.start();
+    const admin = await RedisClient.connect(redis.url);
+    try {
+      expect(await admin.send(['ACL', 'SETUSER', 'kv-rest-gateway', 'on', 'nopass', '~*', '&*', '+@all'])).toBe('OK');
+      const server = await startKvRestServer({ engine: 'redis', redisUrl: redis.url });
+      try {
+        const response = await postJson(server, '/', ['EVAL', COPY_INTO_PRIVATE_DB, '1', 'k', 'kv-rest-gateway:scripts']);
+        expect(response.json).toEqual({ error: expect.stringMatching(/^ERR The user executing the script can't access at least one of the keys/) });
+      } finally {
+        await server.close();
+      }
+    } finally {
+      admin.close();
+      await redis.remove();
+    }
   });
 });

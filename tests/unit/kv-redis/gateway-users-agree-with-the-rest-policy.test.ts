@@ -63,7 +63,7 @@ describe("the redis engine's users", () => {
         expect([...allowed, ...refused].sort()).toEqual([...offered].sort());
         for (const name of allowed) expect([name, restAllows(name, readOnly)]).toEqual([name, true]);
         for (const name of refused) expect([name, restAllows(name, readOnly)]).toEqual([name, false]);
-        expect(rules.slice(0, 4 + OUTSIDE_PRIVATE_KEYS.length)).toEqual(['on', '>pw', ...OUTSIDE_PRIVATE_KEYS.map((pattern) => `~${pattern}`), '&*', '-@all']);
+        expect(rules.slice(0, 5 + OUTSIDE_PRIVATE_KEYS.length)).toEqual(['on', '>pw', 'resetkeys', ...OUTSIDE_PRIVATE_KEYS.map((pattern) => `~${pattern}`), '&*', '-@all']);
       }),
     );
   });
