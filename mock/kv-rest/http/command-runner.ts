@@ -89,6 +89,15 @@ export class CommandRunner {
     return this.bounded(await this.execute(resolved, true, context, budget), budget);
   }
 
+  /**
+   * Opening a stream (/subscribe, /psubscribe, /monitor) is one command of the day's allowance, so a
+   * client past the daily limit opens none (trust round 4, finding 4); a 400 with the limit's error.
+   */
+  async reserveStream(): Promise<void> {
+    const overLimit = await this.limits.reserve(1);
+    if (overLimit) throw new HttpError(400, overLimit.message);
+  }
+
   /** The replies, or a 400 when the engine found them more than one response may carry. */
   private bounded(replies: Reply[], budget: ResponseBudget): Reply[] {
     const { refusal } = budget;

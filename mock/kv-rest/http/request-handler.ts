@@ -151,9 +151,11 @@ export class RequestHandler {
     const caller = callerOf(context);
     if (route === 'monitor') {
       if (context.principal.readOnly) throw new HttpError(400, noPermissionText('monitor'));
+      await this.runner.reserveStream();
       return this.streams.monitor(response, this.engine, caller);
     }
     if (targets.length === 0) throw new HttpError(400, `ERR /${route} needs at least one ${route === 'subscribe' ? 'channel' : 'pattern'}: /${route}/<name>`);
+    await this.runner.reserveStream();
     return this.streams.subscribe(response, this.engine, route === 'subscribe' ? 'channel' : 'pattern', targets, caller);
   }
 
