@@ -11,7 +11,6 @@ import { error, type ErrorReply } from '../reply';
 /** Every key the engine keeps for itself starts with this. */
 export const PRIVATE_KEY_PREFIX = 'kv-rest-gateway:';
 
-const escapeInClass = (char: string): string => `\\${char}`;
 const escapeGlob = (text: string): string => text.replace(/[*?[\]\\]/g, (char) => `\\${char}`);
 
 /**
@@ -22,7 +21,7 @@ const escapeGlob = (text: string): string => text.replace(/[*?[\]\\]/g, (char) =
  */
 export const OUTSIDE_PRIVATE_KEYS: readonly string[] = [...PRIVATE_KEY_PREFIX].flatMap((char, index) => {
   const head = escapeGlob(PRIVATE_KEY_PREFIX.slice(0, index));
-  return [`${head}[^${escapeInClass(char)}]*`, head];
+  return [`${head}[^\\${char}]*`, head];
 });
 
 /** Where a Redis glob's character class that starts at `open` (`[`) ends, and whether it matches `char` (Redis's util.c stringmatchlen). */
@@ -101,14 +100,17 @@ export function confineKeyRules(rules: readonly string[]): readonly string[] | E
   for (const rule of rules) {
     const parsed = keyRule(rule);
     const writes = parsed !== undefined && (parsed.permissions === '' || parsed.permissions.toUpperCase().includes('W'));
-    if (!parsed || !writes || !globReachesPrefix(parsed.pattern, PRIVATE_KEY_PREFIX)) confined.push(rule);
-    else if (parsed.pattern === '*') {
+    if (!parsed || !writes || !globReachesPrefix(parsed.pattern, PRIVATE_KEY_PREFIX)) {
+      confined.push(rule);
+    } else if (parsed.pattern === '*') {
       // Reading and writing every key covers any pattern given before; and Redis refuses a pattern
       // added after `~*`, which the user may already have: so those start from no pattern.
       const readsAndWritesAll = /^(%RW|%WR)?$/i.test(parsed.permissions);
-      confined.push(...(readsAndWritesAll ? ['resetkeys'] : []), ...OUTSIDE_PRIVATE_KEYS.map((pattern) => `${readsAndWritesAll ? '' : parsed.permissions}~${pattern}`));
+      const permissions = readsAndWritesAll ? '' : parsed.permissions;
+      confined.push(...(readsAndWritesAll ? ['resetkeys'] : []), ...OUTSIDE_PRIVATE_KEYS.map((pattern) => `${permissions}~${pattern}`));
+    } else {
+      return error(`ERR the key pattern '${parsed.pattern}' could write the REST server's own keys (${PRIVATE_KEY_PREFIX}...): narrow it, or give it read access only (%R~)`);
     }
-    else return error(`ERR the key pattern '${parsed.pattern}' could write the REST server's own keys (${PRIVATE_KEY_PREFIX}...): narrow it, or give it read access only (%R~)`);
   }
   return confined;
 }
