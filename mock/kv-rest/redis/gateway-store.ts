@@ -1,6 +1,7 @@
 // What the redis engine keeps in Redis for itself, so that every REST server in front of one Redis
-// answers as one, before and after restarts: the daily command count and the texts of the scripts
-// clients loaded (by their SHA). Both live in the gateway's private database (`privateDb`, 15 by
+// answers as one, before and after restarts: the daily command count, the texts of the scripts
+// clients loaded (by their SHA), and the names of the ACL users created through the REST API, the
+// only existing users it may change or delete (trust round 4, finding 5: it changed any). Both live in the gateway's private database (`privateDb`, 15 by
 // default), which the REST API cannot reach: its users may not SELECT, SWAPDB or MOVE, FLUSHALL is
 // sent as FLUSHDB of the served database, KEYS and SCAN see the served database only. The daily
 // count's key name carries a digest of the Standard token, the served database and the URL's
@@ -18,6 +19,8 @@ import { COMPILES_ALONE } from './script-guard';
 
 /** The hash of script texts by their client SHA; one per Redis, as Redis's own script cache is. */
 const SCRIPTS_KEY = `${PRIVATE_KEY_PREFIX}scripts`;
+/** The set of ACL users created through the REST API; one per Redis, as its ACL users are. */
+const USERS_KEY = `${PRIVATE_KEY_PREFIX}users`;
 
 /**
  * Adds ARGV[1] to the count of the current UTC day of Redis's own clock unless that passes ARGV[2];
@@ -68,6 +71,22 @@ export class GatewayStore {
       const item = reply.kind === 'array' ? reply.items[index] : undefined;
       return item?.kind === 'bulk' ? item.value : undefined;
     });
+  }
+
+  /** Of `users`, those that exist in Redis but were not created through the REST API. */
+  async foreignUsers(users: readonly string[]): Promise<Set<string>> {
+    const names = [...new Set(users)];
+    if (names.length === 0) return new Set();
+    const replies = await this.send([['SMISMEMBER', USERS_KEY, ...names], ...names.map((name) => ['ACL', 'GETUSER', name])]);
+    const [ours, ...existing] = replies;
+    if (ours.kind !== 'array') throw new Error(`the REST API's users could not be read: ${ours.kind === 'error' ? ours.message : 'unexpected reply'}`);
+    return new Set(names.filter((_, index) => existing[index].kind === 'array' && !(ours.items[index].kind === 'integer' && Number(ours.items[index].value) === 1)));
+  }
+
+  /** Records users created or changed through the REST API (`created`) and forgets those it deleted. */
+  async recordUsers(created: readonly string[], deleted: readonly string[]): Promise<void> {
+    const commands = [...(created.length > 0 ? [['SADD', USERS_KEY, ...created]] : []), ...(deleted.length > 0 ? [['SREM', USERS_KEY, ...deleted]] : [])];
+    if (commands.length > 0) await this.send(commands);
   }
 
   /** Whether Redis's Lua compiles each chunk on its own, in order; undefined where Redis answered an error (BUSY while a script runs). */

@@ -104,17 +104,26 @@ export function confinementFor(redis: RedisCommandNames, password: string, readO
   };
 }
 
+/** The users an ACL SETUSER or ACL DELUSER changes; none for other commands. */
+export function aclTargets({ args, spec }: ResolvedCommand): readonly string[] {
+  if (spec.name === 'acl|setuser') return [args[2]];
+  return spec.name === 'acl|deluser' ? args.slice(2) : [];
+}
+
 /**
  * The command to send for a REST caller's ACL SETUSER or ACL DELUSER, or the error that refuses
- * it: the engine's own users (its gateway, the user it administers Redis with) are not the REST
- * API's to change, selectors are refused, and key rules may not reach the engine's own keys
+ * it: the engine's own users (its gateway, the user it administers Redis with) and existing users
+ * not created through the REST API (`foreignUsers`) are not the REST API's to change, selectors are refused, and key rules may not reach the engine's own keys
  * (private-keys.ts). Other commands are returned unchanged.
  */
-export function confineAclCommand({ args, spec }: ResolvedCommand, refusals: readonly string[], engineUsers: ReadonlySet<string>): readonly string[] | ErrorReply {
+export function confineAclCommand(command: ResolvedCommand, refusals: readonly string[], engineUsers: ReadonlySet<string>, foreignUsers: ReadonlySet<string>): readonly string[] | ErrorReply {
+  const { args, spec } = command;
   if (spec.name !== 'acl|setuser' && spec.name !== 'acl|deluser') return args;
-  const targets = spec.name === 'acl|setuser' ? [args[2]] : args.slice(2);
+  const targets = aclTargets(command);
   const own = targets.find((user) => engineUsers.has(user));
   if (own !== undefined) return error(`ERR the user '${own}' belongs to the REST server itself and cannot be changed through the REST API`);
+  const foreign = targets.find((user) => foreignUsers.has(user));
+  if (foreign !== undefined) return error(`ERR the user '${foreign}' was not created through the REST API and cannot be changed through it`);
   if (spec.name === 'acl|deluser') return args;
   if (args.slice(3).some((rule) => rule.startsWith('('))) return error('ERR ACL selectors are not available through the REST API');
   const rules = confineKeyRules(args.slice(3));

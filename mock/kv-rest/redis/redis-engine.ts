@@ -14,7 +14,7 @@ import type { ResolvedCommand } from '../resolved-command';
 import type { ResponseBudget } from '../response-budget';
 import { redisEngineRefusalOf } from '../rest-policy';
 import { parseRedisUrl, RedisConnection, RedisTimeoutError, type RedisAddress } from './connection';
-import { confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, gatewayPasswordFor, READER_USER, readCommandNames } from './gateway-user';
+import { aclTargets, confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, gatewayPasswordFor, READER_USER, readCommandNames } from './gateway-user';
 import { confineToDatabase } from './database-confinement';
 import { GatewayStore } from './gateway-store';
 import { refusalToServe } from './server-check';
@@ -94,6 +94,7 @@ class RedisEngine implements Engine {
 
   async execute(commands: readonly ResolvedCommand[], options: ExecuteOptions): Promise<Reply[]> {
     const { refusals, serverCommands } = await this.gatewayReady();
+    const foreignUsers = await this.store.foreignUsers(commands.flatMap(aclTargets));
     const planned: Planned[] = commands.map((command) => {
       const { args, spec } = command;
       const lacking = serverCommands.lacking(spec.name);
@@ -101,7 +102,7 @@ class RedisEngine implements Engine {
       const refusedHere = redisEngineRefusalOf(spec.name);
       if (refusedHere !== undefined) return { refused: error(notAvailableText(args[0], refusedHere)) };
       // Each step rewrites the arguments (ACL rules appended, FLUSHALL as FLUSHDB, script texts) of the same command.
-      const confined = confineAclCommand(command, refusals, this.engineUsers);
+      const confined = confineAclCommand(command, refusals, this.engineUsers, foreignUsers);
       if ('kind' in confined) return { refused: confined };
       const inDatabase = confineToDatabase({ args: confined, spec }, this.address.db);
       if ('kind' in inDatabase) return { refused: inDatabase };
@@ -122,6 +123,7 @@ class RedisEngine implements Engine {
     let flush = sending.length - 1;
     while (flush >= 0 && !(sending[flush].spec.name === 'script|flush' && sent[flush]?.kind === 'simple')) flush--;
     if (flush >= 0) await this.scripts.flushed(sending.slice(flush + 1));
+    await this.recordUsers(sending, sent);
     let position = 0;
     return planned.map((plan, index) => {
       if ('refused' in plan) return plan.refused;
@@ -129,6 +131,17 @@ class RedisEngine implements Engine {
       if (ScriptKiller.saysBusy(reply)) this.killer.kill();
       return this.answer(commands[index], reply, options.caller);
     });
+  }
+
+  /** Files the users that ACL SETUSER made or changed, and forgets those ACL DELUSER deleted, as Redis answered them. */
+  private async recordUsers(sent: readonly ResolvedCommand[], replies: readonly Reply[]): Promise<void> {
+    const created: string[] = [];
+    const deleted: string[] = [];
+    sent.forEach((command, index) => {
+      if (replies[index]?.kind === 'error') return;
+      (command.spec.name === 'acl|setuser' ? created : deleted).push(...aclTargets(command));
+    });
+    await this.store.recordUsers(created, deleted);
   }
 
   async authenticate(user: string, password: string): Promise<boolean> {

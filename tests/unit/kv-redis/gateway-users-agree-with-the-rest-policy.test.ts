@@ -82,12 +82,14 @@ describe("the redis engine's users", () => {
     );
   });
 
-  it('append the refusals to ACL SETUSER and refuse selectors and changes to the engine\'s own users', () => {
+  it('append the refusals to ACL SETUSER and refuse selectors and changes to the engine\'s own users and to users not created through the REST API', () => {
     const own = new Set(['kv-rest-gateway', 'default']);
-    expect(confineAclCommand(resolvedCommand('ACL', 'SETUSER', 'u', 'on', '+@all'), ['-select'], own)).toEqual(['ACL', 'SETUSER', 'u', 'on', '+@all', '-select']);
-    expect(confineAclCommand(resolvedCommand('acl', 'setuser', 'u', '(+select)'), ['-select'], own)).toEqual(error('ERR ACL selectors are not available through the REST API'));
-    expect(confineAclCommand(resolvedCommand('ACL', 'DELUSER', 'u', 'default'), [], own)).toEqual(error("ERR the user 'default' belongs to the REST server itself and cannot be changed through the REST API"));
-    expect(confineAclCommand(resolvedCommand('ACL', 'DELUSER', 'u'), [], own)).toEqual(['ACL', 'DELUSER', 'u']);
-    expect(confineAclCommand(resolvedCommand('GET', 'k'), ['-select'], own)).toEqual(['GET', 'k']);
+    const foreign = new Set(['otherapp']);
+    expect(confineAclCommand(resolvedCommand('ACL', 'SETUSER', 'u', 'on', '+@all'), ['-select'], own, foreign)).toEqual(['ACL', 'SETUSER', 'u', 'on', '+@all', '-select']);
+    expect(confineAclCommand(resolvedCommand('acl', 'setuser', 'u', '(+select)'), ['-select'], own, foreign)).toEqual(error('ERR ACL selectors are not available through the REST API'));
+    expect(confineAclCommand(resolvedCommand('ACL', 'DELUSER', 'u', 'default'), [], own, foreign)).toEqual(error("ERR the user 'default' belongs to the REST server itself and cannot be changed through the REST API"));
+    expect(confineAclCommand(resolvedCommand('ACL', 'DELUSER', 'u'), [], own, foreign)).toEqual(['ACL', 'DELUSER', 'u']);
+    expect(confineAclCommand(resolvedCommand('GET', 'k'), ['-select'], own, foreign)).toEqual(['GET', 'k']);
+    expect(confineAclCommand(resolvedCommand('ACL', 'DELUSER', 'u', 'otherapp'), [], own, foreign)).toEqual(error("ERR the user 'otherapp' was not created through the REST API and cannot be changed through it"));
   });
 });
