@@ -144,7 +144,9 @@ class RedisEngine implements Engine {
     await this.store.recordUsers(created, deleted);
   }
 
+  /** Whether `user`'s password is `password`, for minting its token: only users created through the REST API get one (trust round 4, finding 6). */
   async authenticate(user: string, password: string): Promise<boolean> {
+    if (this.engineUsers.has(user) || (await this.store.foreignUsers([user])).size > 0) return false;
     let connection: RedisConnection;
     try {
       connection = await RedisConnection.open(this.address, this.timeoutMs, { user, password });
@@ -252,6 +254,8 @@ class RedisEngine implements Engine {
     }
     const { password } = caller;
     if (password === undefined) throw new EngineRefusal(`NOPERM user ${caller.user} has no REST token`);
+    // A token minted before tokens were refused for the engine's own users (the URL's among them).
+    if (this.engineUsers.has(caller.user)) throw new EngineRefusal(`NOPERM the user '${caller.user}' belongs to the REST server itself and has no REST token`);
     try {
       return await RedisConnection.open(this.address, this.timeoutMs, { user: caller.user, password });
     } catch (failure) {
