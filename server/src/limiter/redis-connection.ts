@@ -20,6 +20,7 @@
 //   connected again (redis-requester.ts), so a failover costs what the sentinels take to promote.
 import type { Cluster, ClusterOptions, Command, Redis, RedisOptions } from 'ioredis';
 import type { RedisAddress } from '../../../shared/store-address';
+import { boundReplies } from './redis-reply-bound';
 
 export type RedisClient = Redis | Cluster;
 
@@ -95,10 +96,11 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
  * The client for `address`. Its connection errors reach the plugin through each command's rejection
  * (the failure mode and its one warning per outage, the boot check), so the client's own error
  * events, which ioredis would print to the console on every reconnection attempt, are listened to
- * and dropped here.
+ * and dropped here. Every reply is bounded while it is read (redis-reply-bound.ts).
  */
 export function openRedis(address: RedisAddress, timeoutMs: number): RedisClient {
   const client = connectRedis(address, timeoutMs);
   client.on('error', () => undefined);
+  boundReplies(client, address.topology === 'cluster');
   return client;
 }
