@@ -8,8 +8,9 @@ import { ThrowawayRedisSentinel } from '../fixtures/redis-sentinel';
 import { ThrowawayRedisServer } from '../fixtures/redis-server';
 import { ThrowawayCertificates } from '../fixtures/throwaway-tls';
 
-/** The returned function gives the started cluster: `masters` masters sharing every slot. */
-export const useRedisCluster = (masters = 3): (() => ThrowawayRedisCluster) => useForTheSuite('Redis Cluster', () => ThrowawayRedisCluster.start({ masters }));
+/** The returned function gives the started cluster: `masters` masters sharing every slot, each with `replicasPerMaster` replicas. */
+export const useRedisCluster = ({ masters = 3, replicasPerMaster = 0 } = {}): (() => ThrowawayRedisCluster) =>
+  useForTheSuite('Redis Cluster', () => ThrowawayRedisCluster.start({ masters, replicasPerMaster }));
 
 /** The returned function gives the started set: a primary, its replica and three sentinels. */
 export const useRedisSentinel = (): (() => ThrowawayRedisSentinel) => useForTheSuite('Sentinel set', () => ThrowawayRedisSentinel.start());
