@@ -6,8 +6,9 @@
 // A ReplyMeter follows the reply framing of RESP2 and RESP3 (https://redis.io/docs/latest/develop/reference/protocol-spec/)
 // without keeping any of it: a declared length or element count over the bound is refused when its
 // header is read, before any of its body arrives, and a reply's bytes are counted chunk by chunk.
-// Its state is a few numbers: header lines are read a byte at a time, bulk bodies skipped by
-// count and simple lines by indexOf, so it costs one pass over what the socket delivers.
+// Its state is a few numbers: header and simple lines are read a byte at a time and blob bodies
+// skipped by count, so it costs one pass over what the socket delivers (about 85 ns for the
+// 68-byte chunk of a request's two script replies, best of 15 rounds of 300,000).
 // Over the bound, every command waiting on that connection fails with RedisReplyTooLargeError (a
 // store failure: the failure mode applies), the socket is destroyed (not ended: a hostile Redis
 // would keep sending for ioredis's 2 s of disconnectTimeout) and ioredis connects again. The chunk

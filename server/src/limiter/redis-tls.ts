@@ -2,12 +2,13 @@
 // Redis's certificate against its own CA list, plus NODE_EXTRA_CA_CERTS when the process was started
 // with it; a private CA (self-hosted Redis, some managed services) is named in the url as
 // `?tlsCa=/path/ca.pem` and trusted beside them, for this store only.
-// A certificate Node refuses (unknown CA, expired, another host's) is a mistake of configuration that
-// no retry mends. ioredis only reports it
-// as an 'error' event, which the transport drops (redis-connection.ts), and fails the waiting
-// commands with "Reached the max retries per request limit", which names nothing. So the commands
-// waiting on such a connection fail with RedisCertificateError saying what Node refused, and the boot check
-// reports it as an error line with what to do (limiter/store-check.ts), not as an outage.
+// A certificate Node refuses (unknown CA, expired, another host's) is a mistake of configuration
+// that no retry mends. ioredis only reports it as an 'error' event, which the transport drops
+// (redis-connection.ts), and fails the waiting commands with "Reached the max retries per request
+// limit", which names nothing. So the commands waiting on such a connection fail with
+// RedisCertificateError saying what Node refused, and the boot check reports it as an error line
+// with what to do (limiter/store-check.ts), not as an outage. On a Cluster, whose node connections
+// ioredis opens and retries itself, it is not named (yet): the boot check says Redis did not answer.
 import type { ConnectionOptions } from 'node:tls';
 import type { Redis } from 'ioredis';
 import type { RedisAddress } from '../../../shared/store-address';
