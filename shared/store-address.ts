@@ -6,7 +6,9 @@
 //   redis+sentinel://[user:password@]host[:port],.../<master name>[/db]   a Sentinel-managed primary
 //   redis+cluster://[user:password@]host[:port],...       a Redis Cluster, from any of its nodes
 // (`rediss+sentinel://`, `rediss+cluster://` for TLS). A Sentinel's own credentials, when it has
-// any, go in the query: `?sentinelUsername=...&sentinelPassword=...`. Everything is checked here, so
+// any, go in the query: `?sentinelUsername=...&sentinelPassword=...`; a TLS form takes the file of
+// the CA that signed Redis's certificate, when it is a private one, as `?tlsCa=/path/ca.pem` (as
+// libpq's `sslrootcert`: the file is read by the transport, server/src/limiter/redis-tls.ts). Everything is checked here, so
 // a mistake is a config error naming `url` at boot, and the transport (server/src/limiter/redis-requester.ts)
 // receives a typed address. The parse is a few splits at fixed characters: linear in the URL.
 // An error quotes no part of the URL that lies before its last `@`: an unencoded `/`, `?` or `#` in
@@ -33,6 +35,8 @@ export interface RedisAddress {
   readonly masterName?: string;
   readonly sentinelUsername?: string;
   readonly sentinelPassword?: string;
+  /** TLS only: the PEM file of the CA that signed Redis's certificate (and the sentinels'), trusted beside Node's own. */
+  readonly tlsCaFile?: string;
 }
 
 export type StoreAddress = { readonly kind: 'rest'; readonly url: string } | RedisAddress;
@@ -48,7 +52,11 @@ const SCHEMES: Record<string, { topology: RedisTopology; tls: boolean }> = {
   'redis+cluster:': { topology: 'cluster', tls: false },
   'rediss+cluster:': { topology: 'cluster', tls: true },
 };
-const SENTINEL_QUERY = new Set(['sentinelUsername', 'sentinelPassword']);
+/** The address's fields a query parameter fills. */
+type QueryField = 'sentinelUsername' | 'sentinelPassword' | 'tlsCaFile';
+/** The query parameters of each form, by the name the address gives them. */
+const SENTINEL_QUERY: Record<string, QueryField> = { sentinelUsername: 'sentinelUsername', sentinelPassword: 'sentinelPassword' };
+const TLS_QUERY: Record<string, QueryField> = { tlsCa: 'tlsCaFile' };
 /** Redis's `databases` setting has no fixed upper bound; this only keeps the number an int. */
 const MAX_DB = 2 ** 31 - 1;
 
@@ -100,11 +108,11 @@ function parseRedisUrl(rest: string, topology: RedisTopology, tls: boolean, quot
   }
   const db = readDb(segments, topology, quote);
   if (typeof db === 'string') return failed(db);
-  const sentinelCredentials = readQuery(query, topology, quote);
-  if ('error' in sentinelCredentials) return failed(sentinelCredentials.error);
+  const queried = readQuery(query, topology, tls, quote);
+  if ('error' in queried) return failed(queried.error);
   return {
     ok: true,
-    address: { kind: 'redis', topology, tls, hosts: hosts.list, db, ...credentials, ...(masterName === undefined ? {} : { masterName }), ...sentinelCredentials.values },
+    address: { kind: 'redis', topology, tls, hosts: hosts.list, db, ...credentials, ...(masterName === undefined ? {} : { masterName }), ...queried.values },
   };
 }
 
@@ -154,14 +162,17 @@ function readDb(segments: readonly string[], topology: RedisTopology, quote: Quo
   return db;
 }
 
-function readQuery(query: string, topology: RedisTopology, quote: Quote): { values: { sentinelUsername?: string; sentinelPassword?: string } } | { error: string } {
-  const values: Record<string, string> = {};
+function readQuery(query: string, topology: RedisTopology, tls: boolean, quote: Quote): { values: Partial<Record<QueryField, string>> } | { error: string } {
+  const values: Partial<Record<QueryField, string>> = {};
   if (query === '') return { values };
+  const known = { ...(topology === 'sentinel' ? SENTINEL_QUERY : {}), ...(tls ? TLS_QUERY : {}) };
   for (const [name, value] of new URLSearchParams(query)) {
-    if (topology !== 'sentinel' || !SENTINEL_QUERY.has(name)) {
-      return { error: `has a query parameter ${quote(name)} it does not know (only redis+sentinel:// takes sentinelUsername and sentinelPassword)` };
+    const field = Object.hasOwn(known, name) ? known[name] : undefined;
+    if (field === undefined) {
+      return { error: `has a query parameter ${quote(name)} it does not know (redis+sentinel:// takes sentinelUsername and sentinelPassword, the rediss forms tlsCa)` };
     }
-    values[name] = value;
+    if (field === 'tlsCaFile' && value === '') return { error: `has an empty ${name}` };
+    values[field] = value;
   }
   return { values };
 }

@@ -1,15 +1,55 @@
-// Test support: a Redis Cluster or a Sentinel set of the enclosing `describe`'s own
-// (tests/fixtures/redis-cluster.ts, redis-sentinel.ts), started before its tests and removed, with
-// every process and file, after them. Gate the suite with describeWithRedisCluster or
+// Test support: a Redis Cluster, a Sentinel set or a TLS-only redis-server of the enclosing
+// `describe`'s own (tests/fixtures/redis-cluster.ts, redis-sentinel.ts, redis-server.ts with a
+// throwaway CA's certificate), started before its tests and removed, with every process and file
+// (keys included), after them. Gate the suite with describeWithRedisCluster or
 // describeWithRedisBinary (tests/support/installed-program.ts).
 import { ThrowawayRedisCluster } from '../fixtures/redis-cluster';
 import { ThrowawayRedisSentinel } from '../fixtures/redis-sentinel';
+import { ThrowawayRedisServer } from '../fixtures/redis-server';
+import { ThrowawayCertificates } from '../fixtures/throwaway-tls';
 
-/** The returned function gives the started cluster: `masters` masters sharing every slot. */
-export const useRedisCluster = (masters = 3): (() => ThrowawayRedisCluster) => useForTheSuite('Redis Cluster', () => ThrowawayRedisCluster.start({ masters }));
+/** The returned function gives the started cluster: `masters` masters sharing every slot, each with `replicasPerMaster` replicas. */
+export const useRedisCluster = ({ masters = 3, replicasPerMaster = 0 } = {}): (() => ThrowawayRedisCluster) =>
+  useForTheSuite('Redis Cluster', () => ThrowawayRedisCluster.start({ masters, replicasPerMaster }));
 
 /** The returned function gives the started set: a primary, its replica and three sentinels. */
 export const useRedisSentinel = (): (() => ThrowawayRedisSentinel) => useForTheSuite('Sentinel set', () => ThrowawayRedisSentinel.start());
+
+/** A redis-server serving TLS only, with the certificate its throwaway CA signed. */
+export class TlsRedis {
+  private constructor(
+    readonly server: ThrowawayRedisServer,
+    readonly certificates: ThrowawayCertificates,
+  ) {}
+
+  static async start(): Promise<TlsRedis> {
+    const certificates = await ThrowawayCertificates.create();
+    try {
+      return new TlsRedis(await ThrowawayRedisServer.start([], { tls: certificates }), certificates);
+    } catch (failure) {
+      certificates.remove();
+      throw failure;
+    }
+  }
+
+  /** `rediss://127.0.0.1:<port>`, with `?tlsCa=` naming `caFile` when given. */
+  urlTrusting(caFile?: string): string {
+    return `rediss://${this.server.address}${caFile === undefined ? '' : `?tlsCa=${encodeURIComponent(caFile)}`}`;
+  }
+
+  /** The plugin's url for it, trusting its CA. */
+  get url(): string {
+    return this.urlTrusting(this.certificates.caFile);
+  }
+
+  async remove(): Promise<void> {
+    await this.server.remove();
+    this.certificates.remove();
+  }
+}
+
+/** The returned function gives the started TLS-only redis-server. */
+export const useTlsRedis = (): (() => TlsRedis) => useForTheSuite('TLS redis-server', () => TlsRedis.start());
 
 function useForTheSuite<T extends { remove(): Promise<void> }>(what: string, start: () => Promise<T>): () => T {
   let started: T | undefined;

@@ -1,11 +1,14 @@
 // Arguments of the hash-field expiry commands (HEXPIRE ... HSETEX), parsed and refused with the
 // words Redis 8.0 uses: the `FIELDS numfields field ...` block and a field deadline's bounds.
+// The latest deadline is not Redis 8.0's (2^46 ms, its 48-bit expiry less two bits): hosted Upstash
+// stores later ones, and the official @upstash/redis suite sends one (a time in milliseconds given
+// to HEXPIREAT as seconds, 1.8e15 ms) in a pipeline that must succeed (issue 29).
 import { error, type ErrorReply } from '../reply';
 import { isErrorReply, parseInteger } from './arguments';
 import { invalidExpireTime } from './expiry-options';
 
-/** The latest deadline Redis accepts for a field, in ms since the epoch (its 48-bit expiry, less two bits). */
-const MAX_FIELD_DEADLINE = 2 ** 46 - 1;
+/** The latest deadline accepted for a field, in ms since the epoch: the largest a number holds exactly. */
+const MAX_FIELD_DEADLINE = Number.MAX_SAFE_INTEGER;
 
 export const FIELDS_MISSING = error('ERR Mandatory argument FIELDS is missing or not at the right position');
 const COUNT_MISMATCH = error('ERR The `numfields` parameter must match the number of arguments');

@@ -12,6 +12,7 @@ import type { RateLimitConfig, StrategyConfig } from './schema';
 import { parseStoreUrl, type StoreAddress } from '../../../shared/store-address';
 import { keyPlacementOf, type KeyPlacement } from './key-placement';
 import { tierEntries, type CallerClass } from './tiers';
+import { readTlsCa } from './tls-ca-file';
 
 /** How a rule counts: the algorithm, its tokens and refill (default applied) and the window. */
 export interface Limit {
@@ -54,7 +55,11 @@ function compileStoreAddress(url: string | undefined): StoreAddress | undefined 
   const parsed = parseStoreUrl(url);
   // The schema refuses it; a config that skipped it still gets an error naming the field.
   if (!parsed.ok) throw new RateLimitConfigError([`url: ${parsed.error}`]);
-  return parsed.address;
+  const { address } = parsed;
+  // The transport reads the file when it connects; a file it could not read is a mistake of this config.
+  const ca = address.kind === 'redis' && address.tlsCaFile !== undefined ? readTlsCa(address.tlsCaFile) : undefined;
+  if (ca !== undefined && 'error' in ca) throw new RateLimitConfigError([`url: ${ca.error}`]);
+  return address;
 }
 
 function compileRule(config: RateLimitConfig, placement: KeyPlacement, strategy: StrategyConfig, index: number): Rule {

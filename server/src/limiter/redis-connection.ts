@@ -20,6 +20,8 @@
 //   connected again (redis-requester.ts), so a failover costs what the sentinels take to promote.
 import type { Cluster, ClusterOptions, Command, Redis, RedisOptions } from 'ioredis';
 import type { RedisAddress } from '../../../shared/store-address';
+import { boundReplies } from './redis-reply-bound';
+import { nameCertificateFailures, tlsOptionsFor } from './redis-tls';
 
 export type RedisClient = Redis | Cluster;
 
@@ -58,7 +60,7 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
   const nodeOptions: RedisOptions = {
     username: address.username,
     password: address.password,
-    tls: address.tls ? {} : undefined,
+    tls: address.tls ? tlsOptionsFor(address) : undefined,
     connectionName: 'strapi-plugin-ratelimit',
     commandTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
@@ -84,7 +86,7 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
       sentinelUsername: address.sentinelUsername,
       sentinelPassword: address.sentinelPassword,
       enableTLSForSentinelMode: address.tls,
-      ...(address.tls ? { sentinelTLS: {} } : {}),
+      ...(address.tls ? { sentinelTLS: nodeOptions.tls } : {}),
     });
   }
   const [{ host, port }] = address.hosts;
@@ -95,10 +97,13 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
  * The client for `address`. Its connection errors reach the plugin through each command's rejection
  * (the failure mode and its one warning per outage, the boot check), so the client's own error
  * events, which ioredis would print to the console on every reconnection attempt, are listened to
- * and dropped here.
+ * and dropped here; a certificate Node refuses fails the commands saying so (redis-tls.ts). Every
+ * reply is bounded while it is read (redis-reply-bound.ts).
  */
 export function openRedis(address: RedisAddress, timeoutMs: number): RedisClient {
   const client = connectRedis(address, timeoutMs);
   client.on('error', () => undefined);
+  boundReplies(client, address.topology === 'cluster');
+  if (address.tls && address.topology !== 'cluster') nameCertificateFailures(client as Redis);
   return client;
 }

@@ -8,19 +8,22 @@
 // node of a Redis Cluster named by a redis:// url (MOVED), and keys of one script in different
 // cluster slots (CROSSSLOT). A transport failure (no answer, refused connection, not a store) is
 // `unreachable`; an answer that refuses is `refused`, with what to do about it: different mistakes,
-// one of configuration and one of operations, logged differently (strapi/boot-report.ts).
+// one of configuration and one of operations, logged differently (strapi/boot-report.ts). A Redis
+// certificate that Node refused (limiter/redis-tls.ts) is `tls`: a mistake of configuration, with
+// what to do.
 import type { Redis } from '@upstash/redis';
 import type { CompiledConfig } from '../config/rules';
 import type { StoreAddress } from '../../../shared/store-address';
 import { denyListKeys } from '../deny/deny-members';
 import { failureMessage } from '../failure-message';
 import { liveLimitKeyFor } from './live-limit-scope';
+import { RedisCertificateError } from './redis-tls';
 import { StoreUnavailableError } from './store-connections';
 
 export type StoreCheck =
   | { readonly ok: true }
   | { readonly ok: false; readonly problem: 'unreachable'; readonly reason: string }
-  | { readonly ok: false; readonly problem: 'refused'; readonly reason: string; readonly advice: string };
+  | { readonly ok: false; readonly problem: 'refused' | 'tls'; readonly reason: string; readonly advice: string };
 
 /**
  * The probe caller: `%` followed by anything but two upper-case hex digits is an identifier that
@@ -50,6 +53,9 @@ export function probeGroups(config: Pick<CompiledConfig, 'prefix' | 'rules' | 'd
   return groups;
 }
 
+const CERTIFICATE_ADVICE =
+  "give the CA that signed Redis's certificate as ?tlsCa=/path/ca.pem in the url (or start Node with NODE_EXTRA_CA_CERTS), and check that the url names a host the certificate is for";
+
 const ONE_CLUSTER_NODE = 'the url names one node of a Redis Cluster: use redis+cluster://host:port,host:port';
 
 /** What to do about a refusal: Redis's own words for a topology problem first, then the credentials of the transport. */
@@ -72,6 +78,8 @@ export async function checkStore(redis: Redis, config: Pick<CompiledConfig, 'pre
     return { ok: true };
   } catch (failure) {
     const reason = failureMessage(failure);
+    const certificate = failure instanceof Error && failure.cause instanceof RedisCertificateError ? failure.cause : undefined;
+    if (certificate !== undefined) return { ok: false, problem: 'tls', reason: certificate.message, advice: CERTIFICATE_ADVICE };
     if (failure instanceof StoreUnavailableError) return { ok: false, problem: 'unreachable', reason };
     return { ok: false, problem: 'refused', reason, advice: adviceFor(reason, config.storeAddress) };
   }

@@ -3,6 +3,7 @@
 // plugin ships no default limit, since none fits every app) or when a token without a url leaves the
 // store embedded (a misspelt url variable); then the store check's verdict when it failed: a
 // refused token, or a Redis that cannot serve the plugin's keys (limiter/store-check.ts), is an error (a configuration mistake that would otherwise only show as "no limits"),
+// a Redis certificate that Node does not trust is an error too;
 // a store that does not answer a warning (an outage the failure mode already handles). Boot goes on
 // either way; the failure mode decides what requests get meanwhile.
 import type { RateLimitMiddleware } from '../create-middleware';
@@ -40,7 +41,9 @@ export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger):
   const check = await limiter.checkStore();
   if (check.ok) return;
   const meanwhile = MEANWHILE[config.failureMode];
-  if (check.problem === 'refused') {
+  if (check.problem === 'tls') {
+    log.error(`[ratelimit] ${store}: ${check.reason}: ${check.advice}. Until then, ${meanwhile}`);
+  } else if (check.problem === 'refused') {
     const refused = limiter.store.kind === 'redis' ? 'the boot check' : 'the configured token';
     log.error(`[ratelimit] ${store} refused ${refused} (${check.reason}): ${check.advice}. Until it accepts them, ${meanwhile}`);
   } else {

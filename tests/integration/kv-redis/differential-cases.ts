@@ -128,7 +128,6 @@ TTL e
 COPY d e
 COPY d e REPLACE
 COPY d e BOGUS
-COPY d d
 COPY h h2
 HGETALL h2
 HSET h2 g w

@@ -1,7 +1,8 @@
-// Issue 29: forms the official @upstash/redis test suite sends that the memory engine refused, each
-// called here through the real client: Redis 8.2's BITOP operations, SCAN's Upstash-only WITHTYPE,
-// and FCALL_RO as Upstash answers it. The forms where Upstash and Redis 7.0 answer differently and
-// the memory engine keeps Redis's answer are listed in the README's known differences instead.
+// Issue 29: forms the official @upstash/redis test suite sends that the memory engine answered
+// otherwise, each called here through the real client: Redis 8.2's BITOP operations, SCAN's
+// Upstash-only WITHTYPE, and Upstash's answers to FCALL_RO, a far HEXPIREAT, `$..` paths and
+// COPY onto itself. The forms where Upstash and Redis 7.0 answer differently and the memory engine
+// keeps Redis's answer are listed in docs/known-differences.md instead.
 import { Redis } from '@upstash/redis';
 import type { KvRestServer } from '../../../mock';
 import { startServer } from '../../support/kv-servers';
@@ -91,6 +92,44 @@ describe('issue 29: the official client suite forms on the memory engine', () =>
         "ERR The user executing the script can't run this command or subcommand script: plain_set, on @user_function:3.",
       );
       expect(await redis.get('k')).toBe('before');
+    });
+  });
+
+  describe('item 4: HEXPIREAT past Redis 8.0\'s bound (2^46 ms) was refused, where Upstash stores it (the suite\'s "use all the things" pipeline)', () => {
+    it('stores a deadline given as seconds that is really a time in milliseconds, and reports it back', async () => {
+      await redis.hset('h', { field: 'v' });
+      const seconds = 1_800_000_001_000; // Date.now() + 1000 read as seconds: 1.8e15 ms, about 57,000 years ahead
+      expect(await redis.hexpireat('h', 'field', seconds)).toEqual([1]);
+      expect(await redis.hexpiretime('h', 'field')).toEqual([seconds]);
+      expect(await redis.hget('h', 'field')).toBe('v');
+    });
+
+    it('still refuses a deadline a JavaScript number cannot hold exactly, in Redis\'s words', async () => {
+      await redis.hset('h', { field: 'v' });
+      await expect(redis.hpexpireat('h', 'field', 2 ** 53)).rejects.toThrow("ERR invalid expire time in 'hpexpireat' command");
+      await expect(redis.hexpireat('h', 'field', Math.ceil(2 ** 53 / 1000))).rejects.toThrow("ERR invalid expire time in 'hexpireat' command");
+    });
+  });
+
+  describe('item 5: `$..name` listed a node\'s own match before its descendants\' (RedisJSON\'s order), where Upstash lists the descendants\' first', () => {
+    it('answers JSON.GET, JSON.MGET and JSON.OBJLEN with the deeper matches first', async () => {
+      await redis.json.set('doc', '$', { a: 2, b: 3, nested: { a: 4, b: null } });
+      await redis.json.set('doc2', '$', { a: 1, nested: { a: { x: 1, y: 2 } }, list: [{ a: 5 }, { a: 6 }] });
+      expect(await redis.json.get('doc', '$..b')).toEqual([null, 3]);
+      expect(await redis.json.get('doc', '$..a', '$..b')).toEqual({ '$..a': [4, 2], '$..b': [null, 3] });
+      expect(await redis.json.mget(['doc', 'doc2'], '$..a')).toEqual([[4, 2], [{ x: 1, y: 2 }, 5, 6, 1]]);
+      expect(await redis.json.objlen('doc2', '$..a')).toEqual([2, null, null, null]);
+    });
+  });
+
+  describe('item 6: COPY of a key onto itself answered ERR source and destination objects are the same, where Upstash answers 0', () => {
+    it('copies nothing and leaves the key as it was, REPLACE or not', async () => {
+      await redis.set('k', 'v', { ex: 100 });
+      expect(await redis.copy('k', 'k')).toBe('NOT_COPIED');
+      expect(await redis.copy('k', 'k', { replace: true })).toBe('NOT_COPIED');
+      expect(await redis.exec(['COPY', 'missing', 'missing'])).toBe(0);
+      expect(await redis.get('k')).toBe('v');
+      expect(await redis.ttl('k')).toBeGreaterThan(90);
     });
   });
 });

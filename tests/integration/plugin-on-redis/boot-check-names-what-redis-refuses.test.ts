@@ -5,7 +5,9 @@
 // replica (READONLY), a wrong password (WRONGPASS), no Redis at all (unreachable), one node of a
 // cluster named by redis:// (MOVED), and keys of one script in different slots (CROSSSLOT: the
 // one-node layout on a cluster, which failed every request open before keys were hash-tagged). The
-// probe changes nothing: no key is left behind.
+// probe changes nothing: no key is left behind. Over TLS (issue 26 gap 1), a certificate Node does
+// not trust (no CA given, or another CA) is one error line saying what Node refused and what to do, where it was a warning that Redis "did not answer" with ioredis's
+// "Reached the max retries per request limit", and requests fail open meanwhile, counted.
 import type { Middleware } from 'koa';
 import strapiServer from '../../../strapi-server';
 import { createRateLimitMiddleware, type RateLimitConfigInput } from '../../../server/src';
@@ -14,7 +16,7 @@ import { RedisClient } from '../../fixtures/redis-client';
 import { ThrowawayRedisServer } from '../../fixtures/redis-server';
 import { fakeStrapi } from '../../support/fake-strapi';
 import { describeWithRedisBinary, describeWithRedisCluster } from '../../support/installed-program';
-import { useRedisCluster } from '../../support/redis-topologies';
+import { useRedisCluster, useTlsRedis } from '../../support/redis-topologies';
 
 const strategy: NonNullable<RateLimitConfigInput['strategy']>[number] = { methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'sliding-window', tokens: 5, window: '1m' } };
 
@@ -98,5 +100,31 @@ describeWithRedisCluster('issue 26: the boot check on a Redis Cluster', () => {
 
   it('the redis+cluster:// url of the same cluster passes the boot check', async () => {
     expect(await boot({ url: cluster().url, prefix: 'boot-cluster', strategy: [strategy] })).toMatchObject({ warn: [], error: [] });
+  });
+});
+
+describeWithRedisBinary('issue 26 gap 1: the boot check over TLS', () => {
+  const tls = useTlsRedis();
+  const certificateRefused = (port: number) =>
+    new RegExp(
+      `^\\[ratelimit\\] Redis at rediss://127\\.0\\.0\\.1:${port}: Node refused Redis's TLS certificate: .* \\((UNABLE_TO_VERIFY_LEAF_SIGNATURE|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_GET_ISSUER_CERT_LOCALLY)\\): give the CA that signed Redis's certificate as \\?tlsCa=/path/ca\\.pem in the url \\(or start Node with NODE_EXTRA_CA_CERTS\\), and check that the url names a host the certificate is for\\. Until then, requests go through unlimited$`,
+    );
+
+  it('the CA named by ?tlsCa=: the boot check passes, and the log names Redis without the CA file', async () => {
+    expect(await boot({ url: tls().url, prefix: 'boot-tls', strategy: [strategy] })).toEqual({ info: [`[ratelimit] limiting with 1 strategy on Redis at rediss://127.0.0.1:${tls().server.port}`], warn: [], error: [], used: [expect.any(Function)] });
+  });
+
+  it.each([
+    ['no CA given (Node trusts only its own)', () => tls().urlTrusting()],
+    ['another CA given', () => tls().urlTrusting(tls().certificates.otherCaFile)],
+  ])('%s: one error line naming the certificate Node refused and how to give the CA, and the store check says tls', async (_case, url) => {
+    const booted = await boot({ url: url(), timeout: 2000, strategy: [strategy] });
+    expect({ warn: booted.warn, error: booted.error }).toEqual({ warn: [], error: [expect.stringMatching(certificateRefused(tls().server.port))] });
+    const limiter = createRateLimitMiddleware({ url: url(), timeout: 2000, strategy: [strategy] });
+    try {
+      expect(await limiter.checkStore()).toMatchObject({ ok: false, problem: 'tls' });
+    } finally {
+      limiter.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
-// Issue 26, point 5: what production does to Redis while the plugin limits. Sentinel: the primary is
-// killed under load; every request still gets an answer (the failure mode while the sentinels
-// switch: `open` lets requests through and counts them), and once the replica is promoted the plugin
+// Issue 26, point 5: what production does to Redis while the plugin limits. Sentinel, and a Cluster
+// with a replica per primary (gap 2): the primary (of the loaded caller's slot, on the cluster) is
+// killed under load; every request still gets an answer (the failure mode while the switch lasts:
+// `open` lets requests through and counts them), and once the replica is promoted the plugin
 // follows it and limits exactly again. Cluster: the slot of a hot caller moves to another primary
 // (what `redis-cli --cluster reshard` does) while two instances admit its requests: none is admitted
 // past its limit and none fails open (ioredis's auto-pipelines hand back ASK and TRYAGAIN while a slot
@@ -34,37 +35,57 @@ async function load(instances: readonly LimitedApp[], caller: string, concurrenc
 
 const count = (statuses: readonly number[], status: number): number => statuses.filter((seen) => seen === status).length;
 
+/**
+ * Two instances admit caller `steady` 4 at a time while `failover` kills its primary and resolves
+ * once a replica is promoted; every request must be answered, the fail-open count is printed (the
+ * figures README's "Production on your own Redis" quotes), then both instances limit exactly again.
+ */
+async function answeredThroughFailover(url: string, label: string, failover: () => Promise<void>): Promise<void> {
+  const config = { url, timeout: 500, failureMode: 'open', blockedCacheSize: 0, strategy: [strategy({ identifierSource: 'header.x-caller' }, { algorithm: 'sliding-window', tokens: 100_000, window: '1h' })] };
+  const a = instance({ ...config, prefix: freshPrefix('failover') });
+  const b = instance({ ...a.limiter.config });
+  let finished = false;
+  const during = load([a, b], 'steady', 4, () => finished);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const killedAt = Date.now();
+  await failover();
+  const promotedAt = Date.now();
+  // Until both instances decide from the store again (ioredis asks the sentinels, or the cluster's slot map, again).
+  const outage = () => a.limiter.failOpen().outage || b.limiter.failOpen().outage;
+  while (outage()) await new Promise((resolve) => setTimeout(resolve, 10));
+  const backAt = Date.now();
+  finished = true;
+  const statuses = await during;
+  const failedOpen = a.limiter.failOpen().admitted + b.limiter.failOpen().admitted;
+  expect([count(statuses, 200), statuses.length]).toEqual([statuses.length, statuses.length]);
+  expect(failedOpen).toBeLessThan(statuses.length);
+  process.stdout.write(`${label}: promoted after ${promotedAt - killedAt} ms, decisions from the store again after ${backAt - killedAt} ms; ${failedOpen} of ${statuses.length} requests failed open\n`);
+
+  // Exact again on the new primary, for both instances (the same caller: on a cluster, its slot is the one that failed over).
+  const exact = await Promise.all(Array.from({ length: 12 }, (_, index) => get(index % 2 ? a : b, 'steady').then(({ status }) => status)));
+  const strict = instance({ ...config, prefix: freshPrefix('after-failover'), strategy: [strategy({ identifierSource: 'header.x-caller' }, { tokens: 5 })] });
+  expect(exact.every((status) => status === 200)).toBe(true);
+  expect(await Promise.all(Array.from({ length: 8 }, () => get(strict, 'steady').then(({ status }) => status)))).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+}
+
 describeWithRedisBinary('issue 26: a Sentinel failover under load', () => {
   const sentinel = useRedisSentinel();
 
   it('every request is answered while the primary is killed (fail open, counted), then the plugin limits exactly on the new primary', async () => {
-    const config = { url: sentinel().url, timeout: 500, failureMode: 'open', blockedCacheSize: 0, strategy: [strategy({ identifierSource: 'header.x-caller' }, { algorithm: 'sliding-window', tokens: 100_000, window: '1h' })] };
-    const a = instance({ ...config, prefix: freshPrefix('failover') });
-    const b = instance({ ...a.limiter.config });
-    let finished = false;
-    const during = load([a, b], 'steady', 4, () => finished);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const killedAt = Date.now();
-    const killed = await sentinel().killPrimary();
-    await sentinel().waitForFailover(killed);
-    const promotedAt = Date.now();
-    // Until both instances decide from the store again (ioredis asks the sentinels on reconnecting).
-    const outage = () => a.limiter.failOpen().outage || b.limiter.failOpen().outage;
-    while (outage()) await new Promise((resolve) => setTimeout(resolve, 10));
-    const backAt = Date.now();
-    finished = true;
-    const statuses = await during;
-    const failedOpen = a.limiter.failOpen().admitted + b.limiter.failOpen().admitted;
-    expect([count(statuses, 200), statuses.length]).toEqual([statuses.length, statuses.length]);
-    expect(failedOpen).toBeLessThan(statuses.length);
-    // The figures README's "Production on your own Redis" quotes.
-    process.stdout.write(`sentinel failover: promoted after ${promotedAt - killedAt} ms, decisions from the store again after ${backAt - killedAt} ms; ${failedOpen} of ${statuses.length} requests failed open\n`);
+    await answeredThroughFailover(sentinel().url, 'sentinel failover', async () => {
+      const killed = await sentinel().killPrimary();
+      await sentinel().waitForFailover(killed);
+    });
+  });
+});
 
-    // Exact again on the new primary, for both instances.
-    const exact = await Promise.all(Array.from({ length: 12 }, (_, index) => get(index % 2 ? a : b, 'after').then(({ status }) => status)));
-    const strict = instance({ ...config, prefix: freshPrefix('after-failover'), strategy: [strategy({ identifierSource: 'header.x-caller' }, { tokens: 5 })] });
-    expect(exact.every((status) => status === 200)).toBe(true);
-    expect(await Promise.all(Array.from({ length: 8 }, () => get(strict, 'after').then(({ status }) => status)))).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
+describeWithRedisCluster('issue 26 gap 2: a Redis Cluster failover under load', () => {
+  const cluster = useRedisCluster({ masters: 3, replicasPerMaster: 1 });
+
+  it('every request is answered while the primary of the caller\'s slot is killed (fail open, counted), then the plugin limits exactly on the promoted replica', async () => {
+    await answeredThroughFailover(cluster().url, 'cluster failover', async () => {
+      await cluster().killMasterOf(await cluster().keySlot('steady'));
+    });
   });
 });
 

@@ -13,7 +13,7 @@ import { useRedisCluster } from '../../support/redis-topologies';
 const HOT_KEYS = Array.from({ length: 250 }, (_, index) => `{hot-caller}:window:${index}`);
 
 describeWithRedisCluster('ThrowawayRedisCluster: a 3-master Redis Cluster on loopback ports', () => {
-  const started = useRedisCluster(3);
+  const started = useRedisCluster({ masters: 3 });
   let client: Cluster | undefined;
   afterAll(() => client?.disconnect());
 

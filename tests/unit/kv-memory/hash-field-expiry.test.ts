@@ -157,8 +157,8 @@ describe('memory engine: hash-field expiry', () => {
     await expectError(['HEXPIRE', 's', 'abc', 'FIELDS', 1, 'a'], 'WRONGTYPE Operation against a key holding the wrong kind of value');
     await expectError(['HEXPIRE', 'h', 'abc', 'FIELDS', 1, 'a'], 'ERR value is not an integer or out of range');
     await expectError(['HEXPIRE', 'h', -1, 'FIELDS', 1, 'a'], 'ERR invalid expire time, must be >= 0');
-    await expectError(['HEXPIRE', 'h', 2 ** 46, 'FIELDS', 1, 'a'], "ERR invalid expire time in 'hexpire' command");
-    await expectError(['HPEXPIREAT', 'h', 2 ** 46, 'FIELDS', 1, 'a'], "ERR invalid expire time in 'hpexpireat' command");
+    await expectError(['HEXPIRE', 'h', 2 ** 53, 'FIELDS', 1, 'a'], "ERR invalid expire time in 'hexpire' command");
+    await expectError(['HPEXPIREAT', 'h', 2 ** 53, 'FIELDS', 1, 'a'], "ERR invalid expire time in 'hpexpireat' command");
     await expectError(['HEXPIRE', 'h', 10, 'NX', 'XX', 'FIELDS', 1, 'a'], 'ERR Mandatory argument FIELDS is missing or not at the right position');
     await expectError(['HEXPIRE', 'h', 10, 'FIELDS', 0, 'a'], 'ERR Parameter `numFields` should be greater than 0');
     await expectError(['HEXPIRE', 'h', 10, 'FIELDS', 2, 'a'], 'ERR The `numfields` parameter must match the number of arguments');

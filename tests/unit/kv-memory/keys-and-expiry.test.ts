@@ -47,7 +47,7 @@ describe('memory engine: keys', () => {
     expect(await run('COPY', 'h', 'h2')).toBe(0);
     expect(await run('COPY', 'h', 'h2', 'REPLACE')).toBe(1);
     expect(await run('HLEN', 'h2')).toBe(1);
-    expect(await run('COPY', 'h', 'h')).toEqual({ error: 'ERR source and destination objects are the same' });
+    expect(await run('COPY', 'h', 'h')).toBe(0); // hosted Upstash's answer; Redis: ERR source and destination objects are the same
     expect(await run('COPY', 'h', 'x', 'BOGUS')).toEqual({ error: 'ERR syntax error' });
     expect(await run('COPY', 'missing', 'x')).toBe(0);
   });

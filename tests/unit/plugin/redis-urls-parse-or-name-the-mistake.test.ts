@@ -3,6 +3,7 @@
 // connects to; each mistake is a config error naming `url` and what is wrong; logs show no secret.
 import fc from 'fast-check';
 import { parseConfig } from '../../../server/src/config/parse-config';
+import { compileConfig } from '../../../server/src/config/rules';
 import { describeAddress, parseStoreUrl, type StoreAddress } from '../../../shared/store-address';
 
 const parsed = (url: string): StoreAddress => {
@@ -32,6 +33,20 @@ describe('issue 26: redis urls', () => {
     });
   });
 
+  it('a private CA for TLS: the file named by ?tlsCa= on every rediss form (issue 26 gap 1)', () => {
+    expect(parsed('rediss://h?tlsCa=%2Fetc%2Fredis%2Fca.pem')).toEqual({ kind: 'redis', topology: 'node', tls: true, hosts: [{ host: 'h', port: 6379 }], db: 0, tlsCaFile: '/etc/redis/ca.pem' });
+    expect(parsed('rediss+sentinel://a/m?sentinelPassword=s&tlsCa=ca.pem')).toMatchObject({ topology: 'sentinel', tls: true, sentinelPassword: 's', tlsCaFile: 'ca.pem' });
+    expect(parsed('rediss+cluster://a:7000?tlsCa=ca.pem')).toMatchObject({ topology: 'cluster', tls: true, tlsCaFile: 'ca.pem' });
+  });
+
+  it.each([
+    ['/no/such/ca.pem', /url: names a tlsCa file that cannot be read: .*ENOENT: no such file or directory, open '\/no\/such\/ca\.pem'/],
+    [__filename, `url: names a tlsCa file that holds no PEM certificate: ${__filename}`],
+    ['/dev/zero', 'url: names a tlsCa file of more than 1048576 bytes, larger than a CA bundle: /dev/zero'],
+  ])('a tlsCa file %s that is no CA is a config error naming url, at boot', (file, message) => {
+    expect(() => compileConfig(parseConfig({ url: `rediss://h?tlsCa=${file}` }))).toThrow(message);
+  });
+
   it('cluster: the seed nodes', () => {
     expect(parsed('rediss+cluster://10.0.0.1:7000,10.0.0.2:7001')).toEqual({
       kind: 'redis', topology: 'cluster', tls: true, hosts: [{ host: '10.0.0.1', port: 7000 }, { host: '10.0.0.2', port: 7001 }], db: 0,
@@ -46,7 +61,10 @@ describe('issue 26: redis urls', () => {
     ['redis://a:99999', 'has a host that is not host[:port]: "a:99999"'],
     ['redis://', 'names no host'],
     ['redis+cluster://a:1,,b:2', 'has a host that is not host[:port]: ""'],
-    ['redis://a?family=6', 'has a query parameter "family" it does not know (only redis+sentinel:// takes sentinelUsername and sentinelPassword)'],
+    ['redis://a?family=6', 'has a query parameter "family" it does not know (redis+sentinel:// takes sentinelUsername and sentinelPassword, the rediss forms tlsCa)'],
+    ['redis://a?tlsCa=/etc/ca.pem', 'has a query parameter "tlsCa" it does not know (redis+sentinel:// takes sentinelUsername and sentinelPassword, the rediss forms tlsCa)'],
+    ['rediss://a?tlsCa=', 'has an empty tlsCa'],
+    ['rediss://a?toString=x', 'has a query parameter "toString" it does not know (redis+sentinel:// takes sentinelUsername and sentinelPassword, the rediss forms tlsCa)'],
     ['redis://a#frag', 'must not contain a fragment (#)'],
   ])('%s is refused: %s', (url, message) => {
     expect(problem(url)).toBe(message);

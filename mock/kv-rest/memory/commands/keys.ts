@@ -6,7 +6,6 @@ import type { CommandContext, CommandHandlers } from '../handler';
 import { cloneValue } from '../keyspace';
 
 const NO_SUCH_KEY = error('ERR no such key');
-const SAME_OBJECT = error('ERR source and destination objects are the same');
 
 function countKeys(remove: boolean) {
   return (args: readonly string[], ctx: CommandContext): Reply => {
@@ -53,7 +52,9 @@ function copy(args: readonly string[], ctx: CommandContext): Reply {
       if (db !== 0) return error('ERR DB index is out of range');
     } else return SYNTAX_ERROR;
   }
-  if (source === destination) return SAME_OBJECT;
+  // Hosted Upstash copies nothing onto the key itself (0) where Redis answers ERR source and
+  // destination objects are the same; the official @upstash/redis suite expects Upstash's 0 (issue 29).
+  if (source === destination) return integer(0);
   const value = ctx.db.lookup(source, ctx.now);
   if (value === undefined) return integer(0);
   if (ctx.db.lookup(destination, ctx.now) !== undefined) {

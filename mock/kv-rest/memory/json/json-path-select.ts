@@ -1,7 +1,9 @@
-// Evaluates a parsed path against a document, as RedisJSON's JSONPath engine does: matches come in
-// its order (a `..` visits a node before its children, depth first), an index past either end of an
-// array is clamped (RedisJSON's `[-10]` on three items is item 0), filters look at an array's items
-// or an object's values, and a filter path with several matches compares true when any does.
+// Evaluates a parsed path against a document, as RedisJSON's JSONPath engine does, in hosted
+// Upstash's order: a `..` visits a node after its children, depth first (RedisJSON visits it
+// before them; the official @upstash/redis suite expects `$..b` of {b:3,nested:{b:null}} as
+// [null,3], issue 29). An index past either end of an array is clamped (RedisJSON's `[-10]` on
+// three items is item 0), filters look at an array's items or an object's values, and a filter
+// path with several matches compares true when any does.
 // Each match knows where it sits (container and key, with its parent's match), so commands write in
 // place. The work is counted: a path that would visit more nodes than the budget (`..` after `..`
 // multiplies), or whose filters would compare more pairs of containers, stops with an error instead
@@ -66,7 +68,7 @@ export class PathSelector {
     this.budget.spend(count);
   }
 
-  /** The matches of `segments` from `start`, in RedisJSON's order. */
+  /** The matches of `segments` from `start`, in Upstash's order. */
   select(segments: readonly Segment[], start: Match = rootMatch(this.root)): Match[] {
     let current = [start];
     for (const segment of segments) {
@@ -81,17 +83,20 @@ export class PathSelector {
     return current;
   }
 
-  /** The node and every node below it, each before its children (iterative: depth costs no stack). */
+  /**
+   * The node and every node below it, each after its children, the children in order (iterative:
+   * depth costs no stack). Visiting each node before its children, the last child first, lists the
+   * nodes in exactly the reverse of that order.
+   */
   private selfAndDescendants(match: Match): Match[] {
     const visited: Match[] = [];
     const pending = [match];
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
       this.step();
       visited.push(next);
-      const children = childrenOf(next);
-      for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+      for (const child of childrenOf(next)) pending.push(child);
     }
-    return visited;
+    return visited.reverse();
   }
 
   private apply(selector: Selector, match: Match, out: Match[]): void {
