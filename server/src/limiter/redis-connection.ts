@@ -9,8 +9,10 @@
 //   a pipeline object, several promises per command and one batch in flight at a time (bench,
 //   plugin over redis://: 0.79x the peer's throughput and 1.37x its CPU per decision with it, 1.00x
 //   and 1.11x corked, medians of 5 rounds on a loaded machine). A Cluster auto-pipelines, per node;
-// - every command has the plugin's `timeout`, and a command that met a broken connection is not
-//   retried after reconnecting (the failure mode answers the request instead of it waiting);
+// - every command has the plugin's `timeout` (ioredis's `commandTimeout` on a Cluster; on one node
+//   one deadline per turn's commands, redis-requester.ts, TurnBatch), and a command that met a broken
+//   connection is not retried after reconnecting (the failure mode answers the request instead of
+//   it waiting);
 // - after a Sentinel failover the old primary answers READONLY until ioredis has asked the
 //   sentinels again: that reply reconnects and resends the command (once: it did not run) to the
 //   new primary. A plain redis:// url names one node, so a READONLY there is its answer, which the
@@ -29,16 +31,22 @@ interface IoRedisModule {
   Command: new (name: string, args: string[], options: { replyEncoding: 'utf8' }) => Command;
 }
 
-const ioredis = (): IoRedisModule => require('ioredis') as IoRedisModule;
+let loaded: IoRedisModule | undefined;
+const ioredis = (): IoRedisModule => (loaded ??= require('ioredis') as IoRedisModule);
+
+/**
+ * A command as ioredis's `call` builds it (its reply as strings), for sendCommand: without `call`'s
+ * own steps per command (a rest array, an options object, the auto-pipelining check).
+ */
+export const redisCommand = (name: string, args: string[]): Command => new (ioredis().Command)(name, args, { replyEncoding: 'utf8' });
 
 /**
  * Sends one command on a Cluster outside auto-pipelining, where ioredis follows MOVED, ASK (with
  * ASKING) and TRYAGAIN for it. Inside an auto-pipeline it does not when the pipeline's other commands
  * succeeded: while a slot moves, such a command comes back with the redirection as its error.
  */
-export function sendAlone(cluster: Cluster, [name, ...args]: readonly string[]): Promise<unknown> {
-  const { Command } = ioredis();
-  const command = new Command(name, args, { replyEncoding: 'utf8' });
+export function sendAlone(cluster: Cluster, name: string, args: string[]): Promise<unknown> {
+  const command = redisCommand(name, args);
   void cluster.sendCommand(command);
   return command.promise;
 }
@@ -60,7 +68,6 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
     password: address.password,
     tls: address.tls ? {} : undefined,
     connectionName: 'strapi-plugin-ratelimit',
-    commandTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
     lazyConnect: true,
     retryStrategy: reconnectDelay,
@@ -70,7 +77,7 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
     // the move ends: retried every 50 ms until the plugin's timeout, then the failure mode applies.
     const retryDelayOnTryAgain = 50;
     const maxRedirections = Math.max(16, Math.ceil(timeoutMs / retryDelayOnTryAgain));
-    return new Cluster([...address.hosts], { redisOptions: nodeOptions, enableAutoPipelining: true, lazyConnect: true, scaleReads: 'master', retryDelayOnTryAgain, maxRedirections });
+    return new Cluster([...address.hosts], { redisOptions: { ...nodeOptions, commandTimeout: timeoutMs }, enableAutoPipelining: true, lazyConnect: true, scaleReads: 'master', retryDelayOnTryAgain, maxRedirections });
   }
   if (address.topology === 'sentinel') {
     return new Redis({
