@@ -10,9 +10,9 @@
 //   plugin over redis://: 0.79x the peer's throughput and 1.37x its CPU per decision with it, 1.00x
 //   and 1.11x corked, medians of 5 rounds on a loaded machine). A Cluster auto-pipelines, per node;
 // - every command has the plugin's `timeout` (ioredis's `commandTimeout` on a Cluster; on one node
-//   one deadline per turn's commands, redis-requester.ts, TurnBatch), and a command that met a broken
-//   connection is not retried after reconnecting (the failure mode answers the request instead of
-//   it waiting);
+//   one deadline per turn's commands, redis-requester.ts, TurnBatch, and a handshake that hangs is
+//   dropped and tried again, retryHungHandshakes), and a command that met a broken connection is not
+//   retried after reconnecting (the failure mode answers the request instead of it waiting);
 // - after a Sentinel failover the old primary answers READONLY until ioredis has asked the
 //   sentinels again: that reply reconnects and resends the command (once: it did not run) to the
 //   new primary. A plain redis:// url names one node, so a READONLY there is its answer, which the
@@ -58,6 +58,32 @@ export function sendAlone(cluster: Cluster, name: string, args: string[]): Promi
  */
 const reconnectDelay = (attempt: number): number => Math.min(attempt * 50, 500);
 
+/**
+ * How many times the plugin's timeout a connection's handshake may take before it is dropped and
+ * tried again: ioredis's handshake is two or three round trips (AUTH, SELECT and CLIENT SETNAME
+ * together, the ready check's INFO, Sentinel's ROLE), each of which its `commandTimeout` gave the
+ * timeout.
+ */
+const HANDSHAKE_ROUND_TRIPS = 3;
+
+/**
+ * One node without ioredis's `commandTimeout` (the requester gives its commands their deadline,
+ * redis-requester.ts) would wait in a handshake for as long as a node that accepted the connection
+ * hangs. Past HANDSHAKE_ROUND_TRIPS times the timeout without being ready, the connection is dropped
+ * and made again (its retry strategy), as a handshake command's timeout did.
+ */
+function retryHungHandshakes(client: Redis, timeoutMs: number): Redis {
+  let handshake: NodeJS.Timeout | undefined;
+  const done = (): void => clearTimeout(handshake);
+  client.on('connect', () => {
+    done();
+    handshake = setTimeout(() => client.disconnect(true), HANDSHAKE_ROUND_TRIPS * timeoutMs).unref();
+  });
+  client.on('ready', done);
+  client.on('close', done);
+  return client;
+}
+
 /** A reply that means the node we talk to is a replica now: ask where the primary is and send again. */
 const reconnectOnReadOnly = (failure: Error): 2 | false => (failure.message.startsWith('READONLY') ? 2 : false);
 
@@ -80,7 +106,7 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
     return new Cluster([...address.hosts], { redisOptions: { ...nodeOptions, commandTimeout: timeoutMs }, enableAutoPipelining: true, lazyConnect: true, scaleReads: 'master', retryDelayOnTryAgain, maxRedirections });
   }
   if (address.topology === 'sentinel') {
-    return new Redis({
+    const primary = new Redis({
       ...nodeOptions,
       maxRetriesPerRequest: 1,
       reconnectOnError: reconnectOnReadOnly,
@@ -93,9 +119,10 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
       enableTLSForSentinelMode: address.tls,
       ...(address.tls ? { sentinelTLS: {} } : {}),
     });
+    return retryHungHandshakes(primary, timeoutMs);
   }
   const [{ host, port }] = address.hosts;
-  return new Redis({ ...nodeOptions, host, port, db: address.db });
+  return retryHungHandshakes(new Redis({ ...nodeOptions, host, port, db: address.db }), timeoutMs);
 }
 
 /**

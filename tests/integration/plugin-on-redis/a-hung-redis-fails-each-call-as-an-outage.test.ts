@@ -2,7 +2,10 @@
 // (limiter/redis-requester.ts, TurnBatch), where ioredis's `commandTimeout` gave each its own timer.
 // With redis-server hung (SIGSTOP: connections open, nothing answered), a command, a pipeline and a
 // transaction must each still fail as an outage (StoreUnavailableError, which opens the circuit and
-// applies the failure mode), not wait for as long as Redis does.
+// applies the failure mode), not wait for as long as Redis does; and a connection whose handshake
+// hangs (the node accepted it, then froze) is dropped and made again, as the handshake commands'
+// own timeouts made ioredis do.
+import { once } from 'node:events';
 import { Redis } from '@upstash/redis';
 import { openRedis } from '../../../server/src/limiter/redis-connection';
 import { RedisRequester } from '../../../server/src/limiter/redis-requester';
@@ -54,6 +57,21 @@ describeWithRedisBinary('a hung redis-server: each call over the Redis transport
   it('a pipeline fails with the outage', async () => {
     expect(await whileHung(() => outcome(new Redis(requester).pipeline().get('a').incr('b').exec()))).toBe(OUTAGE);
   });
+
+  it('a handshake that hangs is dropped and the connection made again', async () => {
+    const client = openRedis((parseStoreUrl(server.url) as { address: RedisAddress }).address, TIMEOUT_MS);
+    try {
+      const reconnecting = await whileHung(async () => {
+        // The first command opens the connection (lazyConnect): redis-server's kernel accepts it, the frozen server answers nothing.
+        client.call('ping').catch(() => undefined);
+        return once(client, 'reconnecting').then(() => 'reconnecting');
+      });
+      expect(reconnecting).toBe('reconnecting');
+    } finally {
+      client.disconnect();
+    }
+    // Three timeouts for the handshake, then ioredis's own 2 s for the frozen peer to close before it destroys the socket.
+  }, 15_000);
 
   it('a transaction fails with the outage', async () => {
     expect(await whileHung(() => outcome(new Redis(requester).multi().get('a').incr('b').exec()))).toBe(OUTAGE);
