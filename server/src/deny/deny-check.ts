@@ -23,8 +23,8 @@
 import { DENY_CHECK_SCRIPT, DENY_CHECK_SHA } from '../../../shared/deny-check-script';
 import { BoundedExpiringMap } from '../limiter/bounded-expiring-map';
 import type { ScriptClient, ScriptReply, StoreScript } from '../limiter/script-client';
-import { StoreUnavailableError } from '../limiter/store-connections';
 import type { DenyListKeys } from './deny-members';
+import { perMember, TurnMembership } from './turn-membership';
 
 const DENY_CHECK: StoreScript = { text: DENY_CHECK_SCRIPT, sha: DENY_CHECK_SHA };
 
@@ -32,6 +32,8 @@ export class DenyCheck {
   /** Member -> its expiry (or the cache's end), while remembered as denied. */
   private readonly hits: BoundedExpiringMap<true>;
   private readonly keyList: readonly string[];
+  /** The first step, one SMISMEMBER per turn for all the turn's checks. */
+  private readonly membership: TurnMembership;
 
   constructor(
     private readonly scripts: Pick<ScriptClient, 'run' | 'membersIn'>,
@@ -41,6 +43,7 @@ export class DenyCheck {
   ) {
     this.hits = new BoundedExpiringMap(cacheMs > 0 ? capacity : 0);
     this.keyList = [keys.all, keys.until, keys.meta];
+    this.membership = new TurnMembership(scripts, keys.all);
   }
 
   /** The first member remembered as denied, or undefined (no store call). */
@@ -56,7 +59,7 @@ export class DenyCheck {
    * answers anything but one number per member.
    */
   check(members: readonly string[], now: number): Promise<string | undefined> {
-    return this.scripts.membersIn(this.keyList[0], members).then((inSet) => (perMember(inSet, members).includes(1) ? this.confirm(members, now) : undefined));
+    return this.membership.inSet(members).then((inSet) => (inSet.includes(1) ? this.confirm(members, now) : undefined));
   }
 
   /** The script's verdict on members of which the set holds one or more: denied, timed and expired, or lifted meanwhile. */
@@ -88,12 +91,4 @@ export class DenyCheck {
     }
     return undefined;
   }
-}
-
-/** `reply` when it holds one number per member; anything else is refused as a store failure, never read as a verdict. */
-function perMember(reply: ScriptReply, members: readonly string[]): number[] {
-  if (!Array.isArray(reply) || reply.length !== members.length) {
-    throw new StoreUnavailableError(`the key-value store answered the deny check with ${Array.isArray(reply) ? `an array of ${reply.length}` : String(reply)} where one number per member (${members.length}) was due`);
-  }
-  return reply;
 }

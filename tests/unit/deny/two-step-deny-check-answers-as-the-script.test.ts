@@ -1,8 +1,9 @@
-// The deny check asks SMISMEMBER first and runs its script only for a member in the set
-// (server/src/deny/deny-check.ts); before, the script answered every request. Property: over random
-// deny lists (members denied for good, until a time still to come or already past, with and without
-// their admin record) and random requests as time passes, the two-step check names the same denied
-// member as the script alone, and leaves the store's keys, values and expiries exactly as the script
+// The deny check asks SMISMEMBER first, one for all the checks of a turn of the event loop, and runs
+// its script only for a member in the set (server/src/deny/deny-check.ts, turn-membership.ts);
+// before, the script answered every request. Property: over random deny lists (members denied for
+// good, until a time still to come or already past, with and without their admin record) and random
+// requests as time passes, several at once in one turn, the two-step check names the same denied
+// member for each as the script alone, and leaves the store's keys, values and expiries exactly as the script
 // alone leaves them (an expired entry is dropped by whichever check meets it). Both run side by side
 // under two prefixes of one store: the embedded store, and, when the run has one, a real redis-server
 // over the plugin's Redis transport.
@@ -32,13 +33,14 @@ type Step =
   | { kind: 'deny'; member: number; expiresIn: number | null; withRecord: boolean }
   | { kind: 'lift'; member: number }
   | { kind: 'wait'; ms: number }
-  | { kind: 'check'; members: number[] };
+  /** Requests checked at once, in one turn. */
+  | { kind: 'check'; requests: number[][] };
 const member = fc.integer({ min: 0, max: MEMBERS.length - 1 });
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('deny' as const), member, expiresIn: fc.option(fc.integer({ min: -5_000, max: 5_000 }), { nil: null }), withRecord: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('lift' as const), member }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 4_000 }) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('check' as const), members: fc.uniqueArray(member, { minLength: 1, maxLength: 3 }) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('check' as const), requests: fc.array(fc.uniqueArray(member, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }) }) },
 );
 
 /** The store's keys under `prefix` (without it), each with its value and whether it expires. */
@@ -71,8 +73,11 @@ function agreesOn(store: () => { requester: Requester; close(): void }): void {
           for (const next of steps) {
             if (next.kind === 'wait') now += next.ms;
             else if (next.kind === 'check') {
-              const members = next.members.map((index) => MEMBERS[index]);
-              expect(await twoStep.check(members, now)).toEqual(await scriptAlone(scripts, keys.script, members, now));
+              const requests = next.requests.map((indexes) => indexes.map((index) => MEMBERS[index]));
+              const atOnce = await Promise.all(requests.map((members) => twoStep.check(members, now)));
+              const oneByOne: Array<string | undefined> = [];
+              for (const members of requests) oneByOne.push(await scriptAlone(scripts, keys.script, members, now));
+              expect(atOnce).toEqual(oneByOne);
             } else {
               for (const side of [keys.twoStep, keys.script]) {
                 const name = MEMBERS[next.member];
