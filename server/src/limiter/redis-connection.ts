@@ -10,7 +10,7 @@
 //   plugin over redis://: 0.79x the peer's throughput and 1.37x its CPU per decision with it, 1.00x
 //   and 1.11x corked, medians of 5 rounds on a loaded machine). A Cluster auto-pipelines, per node;
 // - every command has the plugin's `timeout` (ioredis's `commandTimeout` on a Cluster; on one node
-//   one deadline per turn's commands, redis-requester.ts, TurnBatch, and a handshake that hangs is
+//   one deadline per turn's commands, redis-requester.ts, NodeTurn, and a handshake that hangs is
 //   dropped and tried again, retryHungHandshakes), and a command that met a broken connection is not
 //   retried after reconnecting (the failure mode answers the request instead of it waiting);
 // - after a Sentinel failover the old primary answers READONLY until ioredis has asked the
