@@ -1,5 +1,6 @@
-// The request path's deny check: one SMISMEMBER asks whether any of a request's members
-// (deny-members.ts) is in the list's set; only when one is does a short script
+// The request path's deny check: SMISMEMBER asks whether any of a request's members (deny-members.ts)
+// is in the list's set (one SMISMEMBER for all the checks of a turn of the event loop:
+// turn-membership.ts); only when one is does a short script
 // (shared/deny-check-script.ts) read its expiry, dropping timed entries that have expired. The
 // script alone answered every request before: on redis-server it costs 4.7 to 5.0 µs of Redis CPU
 // per call against 0.08 for SMISMEMBER (INFO commandstats, 200,000 calls of two members each, Redis
@@ -8,10 +9,10 @@
 // before (tests/unit/deny/two-step-deny-check-answers-as-the-script.test.ts); a deny or a lift
 // between the two steps is seen as if the check had come a moment earlier or later, never cached.
 // (A denied caller's request takes a second round trip, once per `cacheMs`: its hit is remembered.)
-// Both steps run on the plugin's script client (limiter/script-client.ts), the limits' own path to the
-// store: sent in the same turn of the event loop as the request's limit checks, SMISMEMBER rides their
-// /pipeline round trip (limiter/store-requester.ts), the script goes as EVALSHA falling back to EVAL
-// on NOSCRIPT (one more round trip only after a store restart). Through @upstash/redis's command layer and an
+// Both steps run on the plugin's script client (limiter/script-client.ts), the limits' own path to
+// the store: SMISMEMBER rides the round trip of the turn's limit checks (limiter/store-requester.ts,
+// one /pipeline; redis-requester.ts, one write), the script goes as EVALSHA falling back to EVAL on
+// NOSCRIPT (one more round trip only after a store restart). Through @upstash/redis's command layer and an
 // async function of its own, the check cost the client about 1.4 µs per request through the whole
 // middleware with its store answer stubbed; on the script client, 0.9 (medians of 21 interleaved
 // rounds on a loaded machine): most of the deny list's cost is now the store's command itself.

@@ -1,7 +1,7 @@
 // The store client every script of the plugin runs on: @upstash/ratelimit's (EVALSHA and EVAL, which
 // the library calls itself and falls back between on NOSCRIPT) and the plugin's own deny check
-// (`run`, EVALSHA with the same fallback, after its SMISMEMBER, `membersIn`), all sent straight through the plugin's Requester
-// (store-requester.ts or embedded-requester.ts), so a request's scripts go in one turn of the event
+// (`run`, EVALSHA with the same fallback, after its SMISMEMBER, `membersIn`), all sent straight
+// through the plugin's Requester (store-requester.ts, redis-requester.ts or embedded-requester.ts), so a request's scripts go in one turn of the event
 // loop and the pipelining requester sends them in one round trip. The library's `redis` option is
 // typed `Pick<Redis, 'evalsha' | 'get' | 'set'>` (it falls back to `eval` on NOSCRIPT), so this
 // stays inside its public API while skipping @upstash/redis's command layer, which costs a Command
