@@ -1,5 +1,5 @@
 // The deny list's Lua script, in the one place both of its users import it from: the plugin, which
-// sends it with every limited request (server/src/deny/deny-check.ts), and the memory engine, which
+// sends it when a request's member is in the list's set (server/src/deny/deny-check.ts), and the memory engine, which
 // recognises it by this SHA and runs a TypeScript twin instead of interpreting it
 // (mock/kv-rest/memory/scripting/native-scripts/plugin-deny-check.ts). server/ and mock/ never import
 // each other, so the text lives beside both. Changing one character changes the SHA: the engine then

@@ -33,7 +33,7 @@ function requesterFor(config: CompiledConfig, store: StoreInUse, timeoutMs: numb
   if (address === undefined) return new EmbeddedRequester();
   if (address.kind === 'rest') return new PipeliningRequester(address.url, config.token ?? '', timeoutMs);
   const client = openRedis(address, timeoutMs);
-  return new RedisRequester(client, address.topology === 'cluster' ? (client as Cluster) : undefined);
+  return new RedisRequester(client, timeoutMs, address.topology === 'cluster' ? (client as Cluster) : undefined);
 }
 
 export function openStore(config: CompiledConfig, timeoutMs: number): StoreClient {

@@ -9,7 +9,9 @@
 //   a pipeline object, several promises per command and one batch in flight at a time (bench,
 //   plugin over redis://: 0.79x the peer's throughput and 1.37x its CPU per decision with it, 1.00x
 //   and 1.11x corked, medians of 5 rounds on a loaded machine). A Cluster auto-pipelines, per node;
-// - every command has the plugin's `timeout`, and a command that met a broken connection is not
+// - every command has the plugin's `timeout` (ioredis's `commandTimeout` on a Cluster; on one node
+//   one deadline per turn's commands, redis-requester.ts, NodeTurn, and a handshake that hangs is
+//   dropped and tried again, retryHungHandshakes), and a command that met a broken connection is not
 //   retried after reconnecting (the failure mode answers the request instead of it waiting);
 // - after a Sentinel failover the old primary answers READONLY until ioredis has asked the
 //   sentinels again: that reply reconnects and resends the command (once: it did not run) to the
@@ -31,16 +33,22 @@ interface IoRedisModule {
   Command: new (name: string, args: string[], options: { replyEncoding: 'utf8' }) => Command;
 }
 
-const ioredis = (): IoRedisModule => require('ioredis') as IoRedisModule;
+let loaded: IoRedisModule | undefined;
+const ioredis = (): IoRedisModule => (loaded ??= require('ioredis') as IoRedisModule);
+
+/**
+ * A command as ioredis's `call` builds it (its reply as strings), for sendCommand: without `call`'s
+ * own steps per command (a rest array, an options object, the auto-pipelining check).
+ */
+export const redisCommand = (name: string, args: string[]): Command => new (ioredis().Command)(name, args, { replyEncoding: 'utf8' });
 
 /**
  * Sends one command on a Cluster outside auto-pipelining, where ioredis follows MOVED, ASK (with
  * ASKING) and TRYAGAIN for it. Inside an auto-pipeline it does not when the pipeline's other commands
  * succeeded: while a slot moves, such a command comes back with the redirection as its error.
  */
-export function sendAlone(cluster: Cluster, [name, ...args]: readonly string[]): Promise<unknown> {
-  const { Command } = ioredis();
-  const command = new Command(name, args, { replyEncoding: 'utf8' });
+export function sendAlone(cluster: Cluster, name: string, args: string[]): Promise<unknown> {
+  const command = redisCommand(name, args);
   void cluster.sendCommand(command);
   return command.promise;
 }
@@ -52,6 +60,32 @@ export function sendAlone(cluster: Cluster, [name, ...args]: readonly string[]):
  */
 const reconnectDelay = (attempt: number): number => Math.min(attempt * 50, 500);
 
+/**
+ * How many times the plugin's timeout a connection's handshake may take before it is dropped and
+ * tried again: ioredis's handshake is two or three round trips (AUTH, SELECT and CLIENT SETNAME
+ * together, the ready check's INFO, Sentinel's ROLE), each of which its `commandTimeout` gave the
+ * timeout.
+ */
+const HANDSHAKE_ROUND_TRIPS = 3;
+
+/**
+ * One node without ioredis's `commandTimeout` (the requester gives its commands their deadline,
+ * redis-requester.ts) would wait in a handshake for as long as a node that accepted the connection
+ * hangs. Past HANDSHAKE_ROUND_TRIPS times the timeout without being ready, the connection is dropped
+ * and made again (its retry strategy), as a handshake command's timeout did.
+ */
+function retryHungHandshakes(client: Redis, timeoutMs: number): Redis {
+  let handshake: NodeJS.Timeout | undefined;
+  const done = (): void => clearTimeout(handshake);
+  client.on('connect', () => {
+    done();
+    handshake = setTimeout(() => client.disconnect(true), HANDSHAKE_ROUND_TRIPS * timeoutMs).unref();
+  });
+  client.on('ready', done);
+  client.on('close', done);
+  return client;
+}
+
 /** A reply that means the node we talk to is a replica now: ask where the primary is and send again. */
 const reconnectOnReadOnly = (failure: Error): 2 | false => (failure.message.startsWith('READONLY') ? 2 : false);
 
@@ -62,7 +96,6 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
     password: address.password,
     tls: address.tls ? tlsOptionsFor(address) : undefined,
     connectionName: 'strapi-plugin-ratelimit',
-    commandTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
     lazyConnect: true,
     retryStrategy: reconnectDelay,
@@ -72,10 +105,10 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
     // the move ends: retried every 50 ms until the plugin's timeout, then the failure mode applies.
     const retryDelayOnTryAgain = 50;
     const maxRedirections = Math.max(16, Math.ceil(timeoutMs / retryDelayOnTryAgain));
-    return new Cluster([...address.hosts], { redisOptions: nodeOptions, enableAutoPipelining: true, lazyConnect: true, scaleReads: 'master', retryDelayOnTryAgain, maxRedirections });
+    return new Cluster([...address.hosts], { redisOptions: { ...nodeOptions, commandTimeout: timeoutMs }, enableAutoPipelining: true, lazyConnect: true, scaleReads: 'master', retryDelayOnTryAgain, maxRedirections });
   }
   if (address.topology === 'sentinel') {
-    return new Redis({
+    const primary = new Redis({
       ...nodeOptions,
       maxRetriesPerRequest: 1,
       reconnectOnError: reconnectOnReadOnly,
@@ -88,9 +121,10 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
       enableTLSForSentinelMode: address.tls,
       ...(address.tls ? { sentinelTLS: nodeOptions.tls } : {}),
     });
+    return retryHungHandshakes(primary, timeoutMs);
   }
   const [{ host, port }] = address.hosts;
-  return new Redis({ ...nodeOptions, host, port, db: address.db });
+  return retryHungHandshakes(new Redis({ ...nodeOptions, host, port, db: address.db }), timeoutMs);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The store client every script of the plugin runs on: @upstash/ratelimit's (EVALSHA and EVAL, which
 // the library calls itself and falls back between on NOSCRIPT) and the plugin's own deny check
-// (`run`, EVALSHA with the same fallback), all sent straight through the plugin's Requester
-// (store-requester.ts or embedded-requester.ts), so a request's scripts go in one turn of the event
+// (`run`, EVALSHA with the same fallback, after its SMISMEMBER, `membersIn`), all sent straight
+// through the plugin's Requester (store-requester.ts, redis-requester.ts or embedded-requester.ts), so a request's scripts go in one turn of the event
 // loop and the pipelining requester sends them in one round trip. The library's `redis` option is
 // typed `Pick<Redis, 'evalsha' | 'get' | 'set'>` (it falls back to `eval` on NOSCRIPT), so this
 // stays inside its public API while skipping @upstash/redis's command layer, which costs a Command
@@ -41,6 +41,18 @@ export interface ScriptClient extends LibraryScriptClient {
    * a script gives.
    */
   run(script: StoreScript, keys: readonly string[], args: readonly unknown[]): Promise<ScriptReply>;
+  /**
+   * SMISMEMBER on the same path: per member, 1 when the set at `key` holds it, else 0 (the deny
+   * check's first step, deny/deny-check.ts). Rejects as `run` does.
+   */
+  membersIn(key: string, members: readonly string[]): Promise<ScriptReply>;
+}
+
+/** A reply of the kinds the scripts give, else the store's error reply as a StoreCommandError or any other reply as an outage. */
+function replyOf(command: string, result: unknown, error: string | undefined): ScriptReply {
+  if (error) throw new StoreCommandError(error);
+  if (!isScriptReply(result)) throw new StoreUnavailableError(`the key-value store answered ${command.toUpperCase()} with a reply no rate-limit script gives`);
+  return result;
 }
 
 /** Scripts through `requester`; GET and SET (which the limiters used here never send) through `redis`. */
@@ -49,12 +61,8 @@ export function createScriptClient(requester: Requester, redis: Redis): ScriptCl
   // library's calls leave it out and fall back by themselves.
   const send = (command: string, script: string, keys: readonly string[], args: readonly unknown[], text?: string): Promise<ScriptReply> =>
     requester.request<unknown>({ body: [command, script, keys.length, ...keys, ...args] }).then(({ result, error }) => {
-      if (error) {
-        if (text !== undefined && error.startsWith('NOSCRIPT')) return send('eval', text, keys, args);
-        throw new StoreCommandError(error);
-      }
-      if (!isScriptReply(result)) throw new StoreUnavailableError(`the key-value store answered ${command.toUpperCase()} with a reply no rate-limit script gives`);
-      return result;
+      if (error && text !== undefined && error.startsWith('NOSCRIPT')) return send('eval', text, keys, args);
+      return replyOf(command, result, error);
     });
   return {
     evalsha: ((sha: string, keys: string[], args: unknown[]) => send('evalsha', sha, keys, args)) as Redis['evalsha'],
@@ -62,5 +70,6 @@ export function createScriptClient(requester: Requester, redis: Redis): ScriptCl
     get: redis.get,
     set: redis.set,
     run: (script, keys, args) => send('evalsha', script.sha, keys, args, script.text),
+    membersIn: (key, members) => requester.request<unknown>({ body: ['smismember', key, ...members] }).then(({ result, error }) => replyOf('smismember', result, error)),
   };
 }

@@ -19,22 +19,46 @@ export class StoreCircuit {
 
   constructor(private readonly now: () => number = () => Date.now()) {}
 
-  /** Runs `call` unless the circuit is open; a transport failure opens it (or keeps it open longer). */
-  async run<T>(call: () => Promise<T>): Promise<T> {
-    const probe = this.interval > 0;
-    if (probe) {
-      if (this.probing || this.now() < this.openUntil) throw this.refusal();
-      this.probing = true;
+  /**
+   * Runs `call` unless the circuit is open; a transport failure opens it (or keeps it open longer).
+   * While closed (nearly every call) it adds two reactions made once, not an async function's
+   * promise and await per call: every call of the Redis transport and every REST round trip passes here.
+   */
+  run<T>(call: () => Promise<T>): Promise<T> {
+    if (this.interval > 0) return this.probe(call);
+    let pending: Promise<T>;
+    try {
+      pending = call();
+    } catch (failure) {
+      // As an async function would: a call that throws is a rejection.
+      pending = Promise.reject(failure);
     }
+    return pending.then(this.succeeded, this.failedWhileClosed) as Promise<T>;
+  }
+
+  private readonly succeeded = <T>(result: T): T => {
+    this.interval = 0;
+    return result;
+  };
+
+  private readonly failedWhileClosed = (failure: unknown): never => {
+    if (failure instanceof StoreUnavailableError) this.failed(failure, false);
+    throw failure;
+  };
+
+  /** One call at a time once the interval has passed; the others fail at once. */
+  private async probe<T>(call: () => Promise<T>): Promise<T> {
+    if (this.probing || this.now() < this.openUntil) throw this.refusal();
+    this.probing = true;
     try {
       const result = await call();
       this.interval = 0;
       return result;
     } catch (failure) {
-      if (failure instanceof StoreUnavailableError) this.failed(failure, probe);
+      if (failure instanceof StoreUnavailableError) this.failed(failure, true);
       throw failure;
     } finally {
-      if (probe) this.probing = false;
+      this.probing = false;
     }
   }
 

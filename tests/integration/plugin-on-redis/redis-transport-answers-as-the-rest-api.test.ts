@@ -47,7 +47,7 @@ describeWithRedisOfTheRun('issue 26: the Redis transport answers @upstash/redis 
   let rest: Redis;
   beforeAll(async () => {
     kv = await startServer('redis');
-    requester = new RedisRequester(openRedis((parseStoreUrl(process.env.REDIS_URL!) as { address: RedisAddress }).address, 5000));
+    requester = new RedisRequester(openRedis((parseStoreUrl(process.env.REDIS_URL!) as { address: RedisAddress }).address, 5000), 5000);
     direct = new Redis(requester);
     restRequester = new PipeliningRequester(kv.url, kv.token, 5000);
     rest = new Redis(restRequester);
