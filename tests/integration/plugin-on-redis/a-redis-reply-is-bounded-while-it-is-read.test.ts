@@ -24,6 +24,8 @@ const MIB = 1024 * 1024;
 const BIG_STRING_BYTES = 4 * MAX_ANSWER_BYTES;
 /** 450,000 members of 40 bytes: a 20 MiB SMEMBERS reply of small elements (no declared length over the bound). */
 const GIANT_SET_MEMBERS = 450_000;
+/** The plugin's timeout here: long enough for a 15 MiB reply on a loaded machine. */
+const TIMEOUT_MS = 20_000;
 
 const failureOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => 'answered', (failure: unknown) => failure);
 /** Whether a command on `redis` is answered again (after the dropped connection is opened again). */
@@ -41,7 +43,7 @@ describeWithRedisBinary('issue 26 gap 3: a Redis reply over MAX_ANSWER_BYTES fai
     // Made inside Redis: no test buffer holds them.
     await setup.send(['SETRANGE', 'rl:big', String(BIG_STRING_BYTES - 1), 'x']);
     await setup.send(['EVAL', "for i = 1, tonumber(ARGV[1]) do redis.call('SADD', KEYS[1], string.format('%040d', i)) end", '1', 'rl:denyList:all', String(GIANT_SET_MEMBERS)]);
-    requester = new RedisRequester(openRedis((parseStoreUrl(redis.url) as { address: RedisAddress }).address, 20_000));
+    requester = new RedisRequester(openRedis((parseStoreUrl(redis.url) as { address: RedisAddress }).address, TIMEOUT_MS), TIMEOUT_MS);
     direct = new Redis(requester);
   });
   afterAll(async () => {
@@ -83,8 +85,8 @@ describeWithRedisCluster('issue 26 gap 3: a reply over the bound on a Redis Clus
   it('fails its command and the node connection, and the cluster answers the next command', async () => {
     const owner = await cluster().slotOwner(await cluster().keySlot('rl:big'));
     await RedisClient.ask(owner.url, ['SETRANGE', 'rl:big', String(BIG_STRING_BYTES - 1), 'x']);
-    const client = openRedis((parseStoreUrl(cluster().url) as { address: RedisAddress }).address, 20_000);
-    const requester = new RedisRequester(client, client as Cluster);
+    const client = openRedis((parseStoreUrl(cluster().url) as { address: RedisAddress }).address, TIMEOUT_MS);
+    const requester = new RedisRequester(client, TIMEOUT_MS, client as Cluster);
     try {
       const redis = new Redis(requester);
       const failure = await failureOf(redis.get('rl:big'));
