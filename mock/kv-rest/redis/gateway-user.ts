@@ -15,7 +15,7 @@ import type { ResolvedCommand } from '../resolved-command';
 import { redisEngineRefusalOf } from '../rest-policy';
 import type { RedisAddress } from './connection';
 import { BEYOND_THE_DATABASE } from './database-confinement';
-import { confineKeyRules, OUTSIDE_PRIVATE_KEYS } from './private-keys';
+import { confineKeyRules, READ_ALL_WRITE_OUTSIDE_PRIVATE_KEYS } from './private-keys';
 
 /** The engine's Redis users, for the Standard token and for the Read Only token. */
 export const GATEWAY_USER = 'kv-rest-gateway';
@@ -99,7 +99,7 @@ export function confinementFor(redis: RedisCommandNames, password: string, readO
     } else (names.has(name) ? allowed : refusals).push(name);
   }
   return {
-    rules: ['on', `>${password}`, 'resetkeys', ...OUTSIDE_PRIVATE_KEYS.map((pattern) => `~${pattern}`), '&*', '-@all', ...allowed.map((name) => `+${name}`)],
+    rules: ['on', `>${password}`, ...READ_ALL_WRITE_OUTSIDE_PRIVATE_KEYS, '&*', '-@all', ...allowed.map((name) => `+${name}`)],
     refusals: refusals.map((name) => `-${name}`),
   };
 }

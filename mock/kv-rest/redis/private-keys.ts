@@ -24,6 +24,15 @@ export const OUTSIDE_PRIVATE_KEYS: readonly string[] = [...PRIVATE_KEY_PREFIX].f
   return [`${head}[^\\${char}]*`, head];
 });
 
+/**
+ * Key rules that read every key and write every key but the engine's: reading in the served database
+ * reaches nothing of the engine's, and Redis lets SORT's BY and GET patterns (which may name any key)
+ * through only for a user that reads every key. The other keys get read and write in one pattern each
+ * (Redis wants one pattern granting all the access a key needs: LMPOP's key is read and written).
+ * `resetkeys` first: Redis refuses a pattern added after `~*`, which an older engine's user may have.
+ */
+export const READ_ALL_WRITE_OUTSIDE_PRIVATE_KEYS: readonly string[] = ['resetkeys', ...OUTSIDE_PRIVATE_KEYS.map((pattern) => `~${pattern}`), '%R~*'];
+
 /** Where a Redis glob's character class that starts at `open` (`[`) ends, and whether it matches `char` (Redis's util.c stringmatchlen). */
 function classAt(pattern: string, open: number, char: string): { readonly next: number; readonly matches: boolean } {
   let index = open + 1;
@@ -91,8 +100,8 @@ function keyRule(rule: string): { readonly permissions: string; readonly pattern
 
 /**
  * A REST caller's ACL SETUSER rules with the engine's key names out of reach: a rule that may write
- * every key (`~*`, `allkeys`, `%W~*`, `%RW~*`) becomes the same permissions over OUTSIDE_PRIVATE_KEYS,
- * and a write pattern that could match a private name is refused. Read-only patterns stay: reading
+ * every key (`~*`, `allkeys`, `%RW~*`) becomes READ_ALL_WRITE_OUTSIDE_PRIVATE_KEYS (`%W~*` the writes
+ * of it), and a write pattern that could match a private name is refused. Read-only patterns stay: reading
  * in the served database reaches nothing of the engine's.
  */
 export function confineKeyRules(rules: readonly string[]): readonly string[] | ErrorReply {
@@ -103,11 +112,9 @@ export function confineKeyRules(rules: readonly string[]): readonly string[] | E
     if (!parsed || !writes || !globReachesPrefix(parsed.pattern, PRIVATE_KEY_PREFIX)) {
       confined.push(rule);
     } else if (parsed.pattern === '*') {
-      // Reading and writing every key covers any pattern given before; and Redis refuses a pattern
-      // added after `~*`, which the user may already have: so those start from no pattern.
+      // Reading and writing every key covers any pattern given before.
       const readsAndWritesAll = /^(%RW|%WR)?$/i.test(parsed.permissions);
-      const permissions = readsAndWritesAll ? '' : parsed.permissions;
-      confined.push(...(readsAndWritesAll ? ['resetkeys'] : []), ...OUTSIDE_PRIVATE_KEYS.map((pattern) => `${permissions}~${pattern}`));
+      confined.push(...(readsAndWritesAll ? READ_ALL_WRITE_OUTSIDE_PRIVATE_KEYS : OUTSIDE_PRIVATE_KEYS.map((pattern) => `%W~${pattern}`)));
     } else {
       return error(`ERR the key pattern '${parsed.pattern}' could write the REST server's own keys (${PRIVATE_KEY_PREFIX}...): narrow it, or give it read access only (%R~)`);
     }

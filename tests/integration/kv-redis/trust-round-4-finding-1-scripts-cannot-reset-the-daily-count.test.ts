@@ -13,6 +13,8 @@ import { describeWithRedisBinary } from '../../support/installed-program';
 const TOKEN = 'trust-round-4-standard-token';
 const DAILY_LIMIT = 100;
 const COPY_INTO_PRIVATE_DB = "return redis.call('COPY', KEYS[1], ARGV[1], 'DB', 15, 'REPLACE')";
+/** Redis's refusal of a script's command on a key the user may not write. */
+const SCRIPT_REFUSED = /^ERR The user executing the script can't access at least one of the keys/;
 
 /** The key the gateway counts today's commands in, as anyone holding the Standard token computes it (database 0, no password). */
 function dailyCountKey(): string {
@@ -36,13 +38,29 @@ describeWithRedisBinary('trust round 4 finding 1: a script cannot reset the dail
   it("trust round 4 finding 1: the Standard token's script cannot COPY a low count over the daily key, nor can a user it creates with ~* +@all", async () => {
     expect((await postJson(context.server, '/', ['SET', 'low', '-1000000000'])).json).toEqual({ result: 'OK' });
     const own = await postJson(context.server, '/', ['EVAL', COPY_INTO_PRIVATE_DB, '1', 'low', dailyCountKey()]);
-    expect(own.json).toEqual({ error: expect.stringMatching(/^ERR The user executing the script can't access at least one of the keys/) });
+    expect(own.json).toEqual({ error: expect.stringMatching(SCRIPT_REFUSED) });
     expect((await postJson(context.server, '/', ['ACL', 'SETUSER', 'wide', 'on', '>pw', '~*', '&*', '+@all'])).json).toEqual({ result: 'OK' });
     const wide = (await postJson(context.server, '/', ['ACL', 'RESTTOKEN', 'wide', 'pw'])).json as { result: string };
     const created = await postJson(context.server, '/', ['EVAL', COPY_INTO_PRIVATE_DB, '1', 'low', dailyCountKey()], { token: wide.result });
-    expect(created.json).toEqual({ error: expect.stringMatching(/^ERR The user executing the script can't access at least one of the keys/) });
+    expect(created.json).toEqual({ error: expect.stringMatching(SCRIPT_REFUSED) });
     // Five commands so far (SET, EVAL, ACL SETUSER, ACL RESTTOKEN, EVAL): the limit still holds at 100.
     expect(await commandsAccepted(3 * DAILY_LIMIT)).toBe(DAILY_LIMIT - 5);
+  });
+});
+
+describeWithRedisBinary("trust round 4 finding 1, kept narrow: SORT's BY and GET patterns still answer, its STORE still cannot write a private name", () => {
+  const context = useRedisEngineServer();
+
+  it('answers SORT ... BY and GET with patterns for the Standard token and for a user created with ~* (Redis allows them only to users that read every key)', async () => {
+    expect((await postJson(context.server, '/', ['RPUSH', 'ids', '2', '1'])).json).toEqual({ result: 2 });
+    expect((await postJson(context.server, '/', ['MSET', 'name_1', 'ada', 'name_2', 'bob'])).json).toEqual({ result: 'OK' });
+    const sortByName = ['SORT', 'ids', 'BY', 'nosort', 'GET', 'name_*'];
+    expect((await postJson(context.server, '/', sortByName)).json).toEqual({ result: ['bob', 'ada'] });
+    expect((await postJson(context.server, '/', ['ACL', 'SETUSER', 'wide', 'on', '>pw', '~*', '&*', '+@all'])).json).toEqual({ result: 'OK' });
+    const wide = (await postJson(context.server, '/', ['ACL', 'RESTTOKEN', 'wide', 'pw'])).json as { result: string };
+    expect((await postJson(context.server, '/', sortByName, { token: wide.result })).json).toEqual({ result: ['bob', 'ada'] });
+    const store = await postJson(context.server, '/', [...sortByName, 'STORE', 'kv-rest-gateway:scripts'], { token: wide.result });
+    expect(store.json).toEqual({ error: expect.stringMatching(/^NOPERM/) });
   });
 });
 
@@ -68,7 +86,7 @@ describeWithRedisBinary("trust round 4 finding 1: an engine takes over the users
       const server = await startKvRestServer({ engine: 'redis', redisUrl: redis.url });
       try {
         const response = await postJson(server, '/', ['EVAL', COPY_INTO_PRIVATE_DB, '1', 'k', 'kv-rest-gateway:scripts']);
-        expect(response.json).toEqual({ error: expect.stringMatching(/^ERR The user executing the script can't access at least one of the keys/) });
+        expect(response.json).toEqual({ error: expect.stringMatching(SCRIPT_REFUSED) });
       } finally {
         await server.close();
       }

@@ -6,7 +6,7 @@ import { allCommands, allowedForReadOnlyToken, lookupCommand } from '../../../mo
 import { redis70CommandNames } from '../../../mock/kv-rest/key-specs';
 import { redisEngineRefusalOf, restRefusal } from '../../../mock/kv-rest/rest-policy';
 import { confineAclCommand, confinementFor, type RedisCommandNames } from '../../../mock/kv-rest/redis/gateway-user';
-import { OUTSIDE_PRIVATE_KEYS } from '../../../mock/kv-rest/redis/private-keys';
+import { READ_ALL_WRITE_OUTSIDE_PRIVATE_KEYS } from '../../../mock/kv-rest/redis/private-keys';
 import { error } from '../../../mock/kv-rest/reply';
 import { resolvedCommand } from '../../support/engine-commands';
 
@@ -63,7 +63,7 @@ describe("the redis engine's users", () => {
         expect([...allowed, ...refused].sort()).toEqual([...offered].sort());
         for (const name of allowed) expect([name, restAllows(name, readOnly)]).toEqual([name, true]);
         for (const name of refused) expect([name, restAllows(name, readOnly)]).toEqual([name, false]);
-        expect(rules.slice(0, 5 + OUTSIDE_PRIVATE_KEYS.length)).toEqual(['on', '>pw', 'resetkeys', ...OUTSIDE_PRIVATE_KEYS.map((pattern) => `~${pattern}`), '&*', '-@all']);
+        expect(rules.slice(0, 4 + READ_ALL_WRITE_OUTSIDE_PRIVATE_KEYS.length)).toEqual(['on', '>pw', ...READ_ALL_WRITE_OUTSIDE_PRIVATE_KEYS, '&*', '-@all']);
       }),
     );
   });
