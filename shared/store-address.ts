@@ -35,7 +35,7 @@ export interface RedisAddress {
   readonly masterName?: string;
   readonly sentinelUsername?: string;
   readonly sentinelPassword?: string;
-  /** TLS only: the PEM file of the CA that signed Redis's certificate (and the sentinels'), trusted beside Node's own. */
+  /** TLS only: the PEM file of the CA that signed Redis's certificate (and the sentinels'), trusted beside Node's bundled CAs. */
   readonly tlsCaFile?: string;
 }
 

@@ -1,11 +1,11 @@
 // What the redis engine keeps in Redis for itself, so that every REST server in front of one Redis
 // answers as one, before and after restarts: the daily command count, the texts of the scripts
 // clients loaded (by their SHA), and the names of the ACL users created through the REST API, the
-// only existing users it may change or delete (trust round 4, finding 5: it changed any). Both live in the gateway's private database (`privateDb`, 15 by
+// only existing users it may change or delete (trust round 4, finding 5: it changed any). All three live in the gateway's private database (`privateDb`, 15 by
 // default), which the REST API cannot reach: its users may not SELECT, SWAPDB or MOVE, FLUSHALL is
 // sent as FLUSHDB of the served database, KEYS and SCAN see the served database only. The daily
 // count's key name carries a digest of the Standard token, the served database and the URL's
-// password: per deployment. Both names start with PRIVATE_KEY_PREFIX, which no REST user may write
+// password: per deployment. All their names start with PRIVATE_KEY_PREFIX, which no REST user may write
 // (private-keys.ts), so a script's `COPY ... DB <private db>` cannot replace them; a script text is
 // used only under the SHA it hashes to anyway.
 // On the same connection the gateway asks Redis's Lua whether script chunks compile (script-guard.ts);
@@ -80,13 +80,19 @@ export class GatewayStore {
     const replies = await this.send([['SMISMEMBER', USERS_KEY, ...names], ...names.map((name) => ['ACL', 'GETUSER', name])]);
     const [ours, ...existing] = replies;
     if (ours.kind !== 'array') throw new Error(`the REST API's users could not be read: ${ours.kind === 'error' ? ours.message : 'unexpected reply'}`);
+    // An error (NOPERM: the url's user may not ACL GETUSER) is no answer: read as "no such user", it
+    // would let the API change any user.
+    const refused = existing.find((reply) => reply.kind === 'error');
+    if (refused?.kind === 'error') throw new Error(`Redis's users could not be read: ${refused.message}`);
     return new Set(names.filter((_, index) => existing[index].kind === 'array' && !(ours.items[index].kind === 'integer' && Number(ours.items[index].value) === 1)));
   }
 
   /** Records users created or changed through the REST API (`created`) and forgets those it deleted. */
   async recordUsers(created: readonly string[], deleted: readonly string[]): Promise<void> {
     const commands = [...(created.length > 0 ? [['SADD', USERS_KEY, ...created]] : []), ...(deleted.length > 0 ? [['SREM', USERS_KEY, ...deleted]] : [])];
-    if (commands.length > 0) await this.send(commands);
+    if (commands.length === 0) return;
+    const refused = (await this.send(commands)).find((reply) => reply.kind === 'error');
+    if (refused?.kind === 'error') throw new Error(`the REST API's users could not be filed: ${refused.message}`);
   }
 
   /** Whether Redis's Lua compiles each chunk on its own, in order; undefined where Redis answered an error (BUSY while a script runs). */

@@ -12,10 +12,11 @@
 // Both steps run on the plugin's script client (limiter/script-client.ts), the limits' own path to
 // the store: SMISMEMBER rides the round trip of the turn's limit checks (limiter/store-requester.ts,
 // one /pipeline; redis-requester.ts, one write), the script goes as EVALSHA falling back to EVAL on
-// NOSCRIPT (one more round trip only after a store restart). Through @upstash/redis's command layer and an
-// async function of its own, the check cost the client about 1.4 µs per request through the whole
-// middleware with its store answer stubbed; on the script client, 0.9 (medians of 21 interleaved
-// rounds on a loaded machine): most of the deny list's cost is now the store's command itself.
+// NOSCRIPT (one more round trip only after a store restart). A store that refuses SMISMEMBER (Redis
+// before 6.2, a Redis user without it) gets the script alone from then on. When the check was the
+// script alone, through @upstash/redis's command layer and an async function of its own it cost the
+// client about 1.4 µs per request through the whole middleware with its store answer stubbed; on the
+// script client, 0.9 (medians of 21 interleaved rounds on a loaded machine).
 // The library's deny check (`enableProtection`) is not used: it is one full-text EVAL per limiter,
 // counts a token for a denied caller, fetches an IP list from GitHub, and caches hits process-wide
 // for 60 s with no way to lift one. Hits are remembered per instance for `cacheMs` (bounded by the
@@ -23,11 +24,14 @@
 // its member at once, elsewhere it applies within `cacheMs`.
 import { DENY_CHECK_SCRIPT, DENY_CHECK_SHA } from '../../../shared/deny-check-script';
 import { BoundedExpiringMap } from '../limiter/bounded-expiring-map';
-import type { ScriptClient, ScriptReply, StoreScript } from '../limiter/script-client';
+import { StoreCommandError, type ScriptClient, type ScriptReply, type StoreScript } from '../limiter/script-client';
 import type { DenyListKeys } from './deny-members';
 import { perMember, TurnMembership } from './turn-membership';
 
 const DENY_CHECK: StoreScript = { text: DENY_CHECK_SCRIPT, sha: DENY_CHECK_SHA };
+
+/** Redis's answers to a command it does not serve (before 6.2) or a user may not run; other errors (WRONGTYPE) are the key's, which the script meets too. */
+const COMMAND_NOT_SERVED = /^ERR unknown command|^NOPERM .*no permissions to run/;
 
 export class DenyCheck {
   /** Member -> its expiry (or the cache's end), while remembered as denied. */
@@ -35,6 +39,11 @@ export class DenyCheck {
   private readonly keyList: readonly string[];
   /** The first step, one SMISMEMBER per turn for all the turn's checks. */
   private readonly membership: TurnMembership;
+  /**
+   * False once the store refused SMISMEMBER (Redis before 6.2 does not know it; a Redis user may
+   * lack it): from then on every check is the script alone, as before the two steps.
+   */
+  private setAskedFirst = true;
 
   constructor(
     private readonly scripts: Pick<ScriptClient, 'run' | 'membersIn'>,
@@ -55,12 +64,21 @@ export class DenyCheck {
   }
 
   /**
-   * Asks the store, in the caller's turn of the event loop (so the command joins that turn's
-   * pipeline); resolves with the first denied member, or undefined. Rejects when the store fails or
-   * answers anything but one number per member.
+   * Asks the store: the set at the end of the caller's turn of the event loop (one SMISMEMBER for
+   * the turn's checks), then the script when one of `members` is in it; resolves with the first
+   * denied member, or undefined. Rejects when the store fails or answers anything but one number
+   * per member.
    */
   check(members: readonly string[], now: number): Promise<string | undefined> {
-    return this.membership.inSet(members).then((inSet) => (inSet.includes(1) ? this.confirm(members, now) : undefined));
+    if (!this.setAskedFirst) return this.confirm(members, now);
+    return this.membership.inSet(members).then(
+      (inSet) => (inSet.includes(1) ? this.confirm(members, now) : undefined),
+      (failure: unknown) => {
+        if (!(failure instanceof StoreCommandError && COMMAND_NOT_SERVED.test(failure.message))) throw failure;
+        this.setAskedFirst = false;
+        return this.confirm(members, now);
+      },
+    );
   }
 
   /** The script's verdict on members of which the set holds one or more: denied, timed and expired, or lifted meanwhile. */

@@ -40,8 +40,14 @@ export class TurnMembership {
 
   private ask(asked: readonly Asked[]): void {
     const members = asked.length === 1 ? asked[0].members : asked.flatMap((one) => one.members);
-    this.scripts
-      .membersIn(this.key, members)
+    let reply: Promise<ScriptReply>;
+    try {
+      reply = this.scripts.membersIn(this.key, members);
+    } catch (failure) {
+      // Thrown in the turn's end callback it would be uncaught, and every check of the turn would wait forever.
+      reply = Promise.reject(failure);
+    }
+    reply
       .then((reply) => {
         const inSet = perMember(reply, members);
         if (asked.length === 1) return asked[0].resolve(inSet);

@@ -3,9 +3,9 @@
 // failover and reconnecting are ioredis's work (the client rate-limiter-flexible's users already
 // run), not ours. ioredis is loaded only when a Redis url is configured, so REST and embedded users
 // never load it. What the options choose, and why:
-// - commands issued in one turn of the event loop leave in one write: a request's limit and deny
-//   scripts share one round trip, as on the REST transport. On one node (or Sentinel's primary) the
-//   connection is corked for the turn (redis-requester.ts, TurnCork): ioredis's auto-pipelining costs
+// - commands issued in one turn of the event loop leave in one write: a request's limit scripts and
+//   the turn's deny check share one round trip, as on the REST transport. On one node (or Sentinel's
+//   primary) the connection is corked for the turn (redis-requester.ts, NodeTurn): ioredis's auto-pipelining costs
 //   a pipeline object, several promises per command and one batch in flight at a time (bench,
 //   plugin over redis://: 0.79x the peer's throughput and 1.37x its CPU per decision with it, 1.00x
 //   and 1.11x corked, medians of 5 rounds on a loaded machine). A Cluster auto-pipelines, per node;

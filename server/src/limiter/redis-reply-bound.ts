@@ -18,7 +18,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { MAX_ANSWER_BYTES } from './store-requester';
 
 /** A reply over the bound: the connection it came on was dropped. */
-export class RedisReplyTooLargeError extends Error {
+class RedisReplyTooLargeError extends Error {
   constructor(maxReplyBytes: number) {
     super(`Redis answered more than the plugin reads in one reply (${maxReplyBytes} bytes): the connection was dropped`);
     this.name = 'RedisReplyTooLargeError';

@@ -2,8 +2,9 @@
 // the REST one (store-requester.ts) and the embedded one (embedded-requester.ts), so the limiters, the
 // deny list, live limits and the admin API run unchanged on Redis. It answers what the REST API
 // would: one command as `{ result }` or `{ error }`; a `/pipeline` as one envelope per command (sent
-// command by command: ioredis's auto-pipelining puts a turn's commands in one write per node, and on
-// a Cluster each goes to its own slot's node, where an ioredis pipeline would need one slot for all);
+// command by command: on one node a turn's commands leave in one write with one deadline (NodeTurn),
+// and on a Cluster ioredis's auto-pipelining sends each to its own slot's node, one write per node,
+// where an ioredis pipeline would need one slot for all);
 // a `/multi-exec` as MULTI/EXEC. Replies are RESP2 values as the REST API's JSON carries them
 // (strings, integers, arrays, nil). An error reply is the store's answer; any other failure (no
 // connection, the timeout) is a StoreUnavailableError, behind the same circuit breaker as REST.

@@ -1,4 +1,4 @@
-// The plugin's deny check goes with every limited request; the memory engine runs it natively
+// The plugin's deny check script (sent when a member is in the deny list's set); the memory engine runs it natively
 // (native-scripts/plugin-deny-check.ts), recognised by the SHA of the one text the plugin sends
 // (shared/deny-check-script.ts). Here two engines, one native and one forced onto Lua, run the same
 // random sequences of deny checks (random members, timed entries past, now, future, fractional, huge,

@@ -1,6 +1,6 @@
 // The scripts the memory engine runs natively, by the SHA-1 of their text as clients send it: every
 // Lua script of @upstash/ratelimit 2.2.0 (the version this package pins), and the plugin's own deny
-// check (shared/deny-check-script.ts), which goes with every limited request. These make the same
+// check (shared/deny-check-script.ts), sent when a caller's member is in the deny list's set. These make the same
 // calls in TypeScript: measured in the engine alone, a sliding-window EVALSHA takes about 1 µs
 // instead of 26 µs on fengari (a GET: 0.2 µs); over HTTP the server spends about 20 µs of CPU on it
 // (a GET: 14.5 µs, most of both being Node's HTTP) instead of 45. Any other text, another version's
