@@ -10,7 +10,7 @@
 // between the two steps is seen as if the check had come a moment earlier or later, never cached.
 // (A denied caller's request takes a second round trip, once per `cacheMs`: its hit is remembered.)
 // Both steps run on the plugin's script client (limiter/script-client.ts), the limits' own path to
-// the store: SMISMEMBER rides the round trip of the turn's limit checks (limiter/store-requester.ts,
+// the store: SMISMEMBER normally rides the round trip of the turn's limit checks (limiter/store-requester.ts,
 // one /pipeline; redis-requester.ts, one write), the script goes as EVALSHA falling back to EVAL on
 // NOSCRIPT (one more round trip only after a store restart). A store that refuses SMISMEMBER (Redis
 // before 6.2, a Redis user without it) gets the script alone from then on. When the check was the

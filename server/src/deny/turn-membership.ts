@@ -4,8 +4,10 @@
 // and the transport's envelope), where the turn's requests now share one; the set is read once for
 // them all, in the same state each would have read in the same write. It is sent when the turn's I/O
 // callbacks have run (shared/turn-batch.ts), before the store's own batch of that turn leaves: the
-// first check of a turn is asked before its request's limits, so its end-of-turn callback comes first
-// and the command still rides the round trip of the turn's limits.
+// first check of a turn is asked before its request's limits, so its end-of-turn callback usually
+// comes first and the command rides the round trip of the turn's limits. Not always: when another
+// store command was queued earlier in the turn (an analytics event, a refund sent from a reply's
+// callback), the store's batch leaves first and SMISMEMBER follows in the next one.
 import { TurnBatch } from '../../../shared/turn-batch';
 import type { ScriptClient, ScriptReply } from '../limiter/script-client';
 import { StoreUnavailableError } from '../limiter/store-connections';

@@ -72,7 +72,9 @@ const HANDSHAKE_ROUND_TRIPS = 3;
  * One node without ioredis's `commandTimeout` (the requester gives its commands their deadline,
  * redis-requester.ts) would wait in a handshake for as long as a node that accepted the connection
  * hangs. Past HANDSHAKE_ROUND_TRIPS times the timeout without being ready, the connection is dropped
- * and made again (its retry strategy), as a handshake command's timeout did.
+ * and made again (its retry strategy), as a handshake command's timeout did. While Redis loads its
+ * data set (the ready check waits for `loading:0`) that means a new connection every
+ * HANDSHAKE_ROUND_TRIPS x timeout until it has loaded: harmless, and commands fail as an outage meanwhile.
  */
 function retryHungHandshakes(client: Redis, timeoutMs: number): Redis {
   let handshake: NodeJS.Timeout | undefined;

@@ -6,6 +6,8 @@
 // A ReplyMeter follows the reply framing of RESP2 and RESP3 (https://redis.io/docs/latest/develop/reference/protocol-spec/)
 // without keeping any of it: a declared length or element count over the bound is refused when its
 // header is read, before any of its body arrives, and a reply's bytes are counted chunk by chunk.
+// RESP3's attribute type (`|`, which Redis 7.0 sends to no command the plugin uses) is read as a
+// line, its pairs as replies of their own: their bytes are still counted, each against the bound.
 // Its state is a few numbers: header and simple lines are read a byte at a time and blob bodies
 // skipped by count, so it costs one pass over what the socket delivers (about 85 ns for the
 // 68-byte chunk of a request's two script replies, best of 15 rounds of 300,000).
