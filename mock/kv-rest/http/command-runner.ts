@@ -43,7 +43,8 @@ export class CommandRunner {
   async runEach(commands: readonly Command[], context: RunContext): Promise<Reply[]> {
     const checked = commands.map((command) => this.check(command, context.principal));
     const runnable = checked.filter((entry) => entry.run !== 'refused').length;
-    const overLimit = await this.limits.reserve(runnable);
+    const reserving = this.limits.reserve(runnable);
+    const overLimit = reserving && (await reserving);
     const replies: Reply[] = new Array(commands.length);
     const budget = this.limits.responseBudget();
     // Consecutive engine commands go out as one batch; ACL RESTTOKEN is answered here, in order.

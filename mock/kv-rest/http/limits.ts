@@ -33,9 +33,15 @@ export class RequestLimits {
     return error(`ERR max request size exceeded. Limit: ${this.options.maxRequestBytes} bytes, Actual: ${size} bytes`);
   }
 
-  /** Reserves `count` commands of today's allowance, or answers the limit error without reserving. */
-  async reserve(count: number): Promise<ErrorReply | undefined> {
-    if (this.options.dailyLimit === 0) return undefined;
+  /**
+   * Reserves `count` commands of today's allowance, or answers the limit error without reserving.
+   * Undefined without a daily limit: there is nothing to wait for.
+   */
+  reserve(count: number): Promise<ErrorReply | undefined> | undefined {
+    return this.options.dailyLimit === 0 ? undefined : this.reserveToday(count);
+  }
+
+  private async reserveToday(count: number): Promise<ErrorReply | undefined> {
     let counted: DailyCount;
     try {
       counted = await this.engine.countToday(count, this.options.dailyLimit);

@@ -45,14 +45,17 @@ interface Gateway {
   readonly serverCommands: ServerCommands;
 }
 
-type Planned = { readonly send: ResolvedCommand } | { readonly refused: ErrorReply };
+const NO_USERS: ReadonlySet<string> = new Set();
+
+/** A slot of a pool: the connection while it opens, then the open connection itself. */
+type PoolSlot = Promise<RedisConnection> | RedisConnection;
 
 class RedisEngine implements Engine {
   readonly name = 'redis' as const;
   private readonly address: RedisAddress;
   private readonly timeoutMs: number;
   /** Pooled connections of the Standard token and of the Read Only token. */
-  private readonly pools = { standard: [] as Promise<RedisConnection>[], readOnly: [] as Promise<RedisConnection>[] };
+  private readonly pools = { standard: [] as PoolSlot[], readOnly: [] as PoolSlot[] };
   private next = 0;
   /** Each pool's connection handed out last: the turn's requests keep it while its turn's write waits. */
   private readonly lastHandedOut = { standard: undefined as RedisConnection | undefined, readOnly: undefined as RedisConnection | undefined };
@@ -64,6 +67,8 @@ class RedisEngine implements Engine {
   /** Users REST callers may not change: the engine's own and the user it administers Redis as. */
   private readonly engineUsers: ReadonlySet<string>;
   private gateway: Promise<Gateway> | undefined;
+  /** The gateway once ready: a request then waits for nothing before its commands go out. */
+  private readyGateway: Gateway | undefined;
   private readonly userConnections = new Map<string, Promise<RedisConnection>>();
   private readonly streams = new Set<RedisConnection>();
   private closed = false;
@@ -93,29 +98,33 @@ class RedisEngine implements Engine {
   }
 
   async execute(commands: readonly ResolvedCommand[], options: ExecuteOptions): Promise<Reply[]> {
-    const { refusals, serverCommands } = await this.gatewayReady();
-    const foreignUsers = await this.store.foreignUsers(commands.flatMap(aclTargets));
-    const planned: Planned[] = commands.map((command) => {
-      const { args, spec } = command;
-      const lacking = serverCommands.lacking(spec.name);
-      if (lacking) return { refused: lacking };
-      const refusedHere = redisEngineRefusalOf(spec.name);
-      if (refusedHere !== undefined) return { refused: error(notAvailableText(args[0], refusedHere)) };
-      // Each step rewrites the arguments (ACL rules appended, FLUSHALL as FLUSHDB, script texts) of the same command.
-      const confined = confineAclCommand(command, refusals, this.engineUsers, foreignUsers);
-      if ('kind' in confined) return { refused: confined };
-      const inDatabase = confineToDatabase({ args: confined, spec }, this.address.db);
-      if ('kind' in inDatabase) return { refused: inDatabase };
-      return { send: { args: inDatabase, spec } };
-    });
-    const sending = planned.flatMap((plan) => ('send' in plan ? [plan.send] : []));
-    const firstRefusal = planned.find((plan): plan is { refused: ErrorReply } => 'refused' in plan);
-    if (options.transaction && firstRefusal) throw new EngineRefusal(firstRefusal.refused.message);
-    await this.scripts.prepare(sending);
+    if (this.closed) throw new Error('the redis engine is closed');
+    const { refusals, serverCommands } = this.readyGateway ?? (await this.gatewayReady());
+    // Only ACL SETUSER and DELUSER name users: other requests read nothing from the private database.
+    const targets = commands.flatMap(aclTargets);
+    const foreignUsers = targets.length === 0 ? NO_USERS : await this.store.foreignUsers(targets);
+    // Refusals take their slots now, Redis's replies the others after the send.
+    const replies: Reply[] = new Array(commands.length);
+    const sending: ResolvedCommand[] = [];
+    const sentFrom: number[] = [];
+    for (let index = 0; index < commands.length; index++) {
+      const planned = this.plan(commands[index], refusals, serverCommands, foreignUsers);
+      if (!('kind' in planned)) {
+        sending.push(planned);
+        sentFrom.push(index);
+      } else if (options.transaction) throw new EngineRefusal(planned.message);
+      else replies[index] = planned;
+    }
+    const preparing = this.scripts.prepare(sending);
+    if (preparing) await preparing;
     const toSend = sending.map((command) => this.scripts.translate(command));
     let sent: Reply[];
     try {
-      sent = options.transaction ? await this.transaction(toSend, options.caller, options.budget) : await (await this.connectionFor(options.caller)).send(toSend, options.budget);
+      if (options.transaction) sent = await this.transaction(toSend, options.caller, options.budget);
+      else {
+        const connection = this.connectionFor(options.caller);
+        sent = await (connection instanceof RedisConnection ? connection : await connection).send(toSend, options.budget);
+      }
     } catch (failure) {
       if (failure instanceof RedisTimeoutError && commands.some(runsScript)) this.killer.kill();
       throw failure;
@@ -123,14 +132,31 @@ class RedisEngine implements Engine {
     let flush = sending.length - 1;
     while (flush >= 0 && !(sending[flush].spec.name === 'script|flush' && sent[flush]?.kind === 'simple')) flush--;
     if (flush >= 0) await this.scripts.flushed(sending.slice(flush + 1));
-    await this.recordUsers(sending, sent);
-    let position = 0;
-    return planned.map((plan, index) => {
-      if ('refused' in plan) return plan.refused;
-      const reply = sent[position++];
+    if (targets.length > 0) await this.recordUsers(sending, sent);
+    for (let position = 0; position < sentFrom.length; position++) {
+      const index = sentFrom[position];
+      const reply = sent[position];
       if (ScriptKiller.saysBusy(reply)) this.killer.kill();
-      return this.answer(commands[index], reply, options.caller);
-    });
+      replies[index] = this.answer(commands[index], reply, options.caller);
+    }
+    return replies;
+  }
+
+  /**
+   * The command as it goes to Redis, or the error that refuses it here. Each step rewrites the
+   * arguments (ACL rules appended, FLUSHALL as FLUSHDB) of the same command.
+   */
+  private plan(command: ResolvedCommand, refusals: readonly string[], serverCommands: ServerCommands, foreignUsers: ReadonlySet<string>): ResolvedCommand | ErrorReply {
+    const { args, spec } = command;
+    const lacking = serverCommands.lacking(spec.name);
+    if (lacking) return lacking;
+    const refusedHere = redisEngineRefusalOf(spec.name);
+    if (refusedHere !== undefined) return error(notAvailableText(args[0], refusedHere));
+    const confined = confineAclCommand(command, refusals, this.engineUsers, foreignUsers);
+    if ('kind' in confined) return confined;
+    const inDatabase = confineToDatabase(confined === args ? command : { args: confined, spec }, this.address.db);
+    if ('kind' in inDatabase) return inDatabase;
+    return inDatabase === args ? command : { args: inDatabase, spec };
   }
 
   /** Files the users that ACL SETUSER made or changed, and forgets those ACL DELUSER deleted, as Redis answered them. */
@@ -181,7 +207,7 @@ class RedisEngine implements Engine {
     this.pools.readOnly.length = 0;
     this.userConnections.clear();
     // Pools fill by slot, so they may have holes.
-    for (const pending of connections) pending?.then((connection) => connection.close(), () => undefined);
+    for (const held of connections) if (held) void Promise.resolve(held).then((connection) => connection.close(), () => undefined);
     for (const stream of this.streams) stream.close();
     this.streams.clear();
     this.killer.close();
@@ -203,10 +229,13 @@ class RedisEngine implements Engine {
    */
   private gatewayReady(): Promise<Gateway> {
     if (this.closed) return Promise.reject(new Error('the redis engine is closed'));
-    this.gateway ??= this.createGateway().catch((failure: unknown) => {
-      this.gateway = undefined;
-      throw failure;
-    });
+    this.gateway ??= this.createGateway().then(
+      (gateway) => (this.readyGateway = gateway),
+      (failure: unknown) => {
+        this.gateway = undefined;
+        throw failure;
+      },
+    );
     return this.gateway;
   }
 
@@ -248,6 +277,7 @@ class RedisEngine implements Engine {
         // A restarted Redis, or an operator, removed the engine's users: create them again, once.
         if (!(failure as Error).message.startsWith('WRONGPASS')) throw failure;
         this.gateway = undefined;
+        this.readyGateway = undefined;
         await this.gatewayReady();
         return RedisConnection.open(this.address, this.timeoutMs, { user, password });
       }
@@ -270,23 +300,31 @@ class RedisEngine implements Engine {
    * not per request: while the connection handed out last still holds this turn's write (see
    * connection.ts), the requests that arrive together get it too, and so share one write.
    */
-  private async connectionFor(caller: Caller): Promise<RedisConnection> {
+  private connectionFor(caller: Caller): RedisConnection | Promise<RedisConnection> {
     if (caller.user !== 'default') return this.userConnection(caller);
     const which = caller.readOnly ? 'readOnly' : 'standard';
     const last = this.lastHandedOut[which];
     if (last?.usable && last.writingThisTurn) return last;
-    const connection = await this.pooledConnection(this.pools[which], this.next++ % this.poolSize, caller);
-    this.lastHandedOut[which] = connection;
-    return connection;
+    const pool = this.pools[which];
+    const slot = this.next++ % this.poolSize;
+    const held = pool[slot];
+    // An open connection is handed out at once: no promise to wait for on the usual path.
+    if (held instanceof RedisConnection && held.usable) return (this.lastHandedOut[which] = held);
+    return this.pooledConnection(pool, slot, caller).then((connection) => (this.lastHandedOut[which] = connection));
   }
 
-  /** The pool's connection in `slot`, opened when missing or dead. */
-  private async pooledConnection(pool: Promise<RedisConnection>[], slot: number, caller: Caller): Promise<RedisConnection> {
-    const pending = pool[slot];
-    if (pending === undefined) return (pool[slot] = this.open(caller));
-    const connection = await pending.catch(() => undefined);
+  /** The pool's connection in `slot`, opened when missing or dead; the slot keeps it once open. */
+  private async pooledConnection(pool: PoolSlot[], slot: number, caller: Caller): Promise<RedisConnection> {
+    const held = pool[slot];
+    const connection = held instanceof Promise ? await held.catch(() => undefined) : held;
     if (connection?.usable) return connection;
-    if (pool[slot] === pending) pool[slot] = this.open(caller);
+    if (pool[slot] === held) {
+      const opening: Promise<RedisConnection> = this.open(caller).then((opened) => {
+        if (pool[slot] === opening) pool[slot] = opened;
+        return opened;
+      });
+      pool[slot] = opening;
+    }
     return pool[slot];
   }
 

@@ -44,20 +44,33 @@ export class ScriptRewrites {
    * and this server has not seen, and files the texts that EVAL and SCRIPT LOAD carry (resolving
    * once they are filed, so a client told a SHA may use it on any server at once); asks Redis
    * whether the texts new to this server compile, so translate() sends their guard compiled once.
+   * Undefined when there is nothing to do (every SHA known, no text carried): the usual request waits for nothing.
    */
-  async prepare(commands: readonly ResolvedCommand[]): Promise<void> {
-    const unknown = new Set<string>();
-    const carried = new Map<string, string>();
-    for (const { args, spec } of commands) {
-      if (spec.name === 'evalsha' || spec.name === 'evalsha_ro') unknown.add(args[1].toLowerCase());
-      else if (spec.name === 'script|exists') for (const sha of args.slice(2)) unknown.add(sha.toLowerCase());
-      else if (carriesScript({ args, spec })) {
+  prepare(commands: readonly ResolvedCommand[]): Promise<void> | undefined {
+    // Created on the first entry only: most requests name known SHAs and carry no text.
+    let unknown: Set<string> | undefined;
+    let carried: Map<string, string> | undefined;
+    for (const command of commands) {
+      const { args, spec } = command;
+      if (spec.name === 'evalsha' || spec.name === 'evalsha_ro') unknown = this.withUnknown(unknown, args[1]);
+      else if (spec.name === 'script|exists') for (let index = 2; index < args.length; index++) unknown = this.withUnknown(unknown, args[index]);
+      else if (carriesScript(command)) {
         const text = spec.name === 'script|load' ? args[2] : args[1];
-        carried.set(scriptSha(text), text);
+        (carried ??= new Map()).set(scriptSha(text), text);
       }
     }
-    for (const sha of unknown) if (this.rewritten.has(sha) || carried.has(sha)) unknown.delete(sha);
-    if (unknown.size === 0 && carried.size === 0) return;
+    if (unknown && carried) for (const sha of carried.keys()) unknown.delete(sha);
+    if (!unknown?.size && !carried) return undefined;
+    return this.fileAndFind(unknown ?? new Set(), carried ?? new Map());
+  }
+
+  /** `unknown` with `sha` added (and created) when this server has no rewrite for it. */
+  private withUnknown(unknown: Set<string> | undefined, sha: string): Set<string> | undefined {
+    const lower = sha.toLowerCase();
+    return this.rewritten.has(lower) ? unknown : (unknown ?? new Set()).add(lower);
+  }
+
+  private async fileAndFind(unknown: ReadonlySet<string>, carried: ReadonlyMap<string, string>): Promise<void> {
     const found = async (): Promise<string[]> => {
       const texts = unknown.size > 0 ? await this.store.findScripts([...unknown]) : [];
       // A text is taken only under its own SHA: what is filed in Redis cannot make a SHA run another script.
