@@ -20,7 +20,6 @@
 // `user_script:N:` positions and the script's lines keep their numbers. The wrapper's re-raise would
 // make Redis report its own line and SHA; the true line travels in a marker that
 // restoreScriptError() turns back into Redis's text with the client's SHA.
-import { parseShebang } from '../../../shared/script-shebang';
 
 /** Separates the caught error's text from the line it was raised on; never sent to clients. */
 const LINE_MARK = '\u0001line=';
@@ -85,11 +84,15 @@ export function longStringLiteral(text: string): string {
 
 /**
  * The Lua chunk Redis compiles for `text`: the text after its shebang line, that line's newline
- * kept so the lines keep their numbers. Undefined when Redis refuses the shebang.
+ * kept so the lines keep their numbers. Undefined when the text starts with `#!` and has no newline,
+ * which Redis always refuses ('Invalid script shebang'). The line is not read here: Redis reads it
+ * with sdssplitargs, quotes and escapes included (`#!lua "flags=no-writes"` runs), so a reading of
+ * ours that refused it sent the script unguarded (trust round 5 finding 1); Redis judges the line.
  */
 export function scriptChunk(text: string): string | undefined {
-  const parsed = parseShebang(text);
-  return parsed.ok ? parsed.script.body : undefined;
+  if (!text.startsWith('#!')) return text;
+  const lineEnd = text.indexOf('\n');
+  return lineEnd < 0 ? undefined : text.slice(lineEnd);
 }
 
 /**
@@ -98,7 +101,7 @@ export function scriptChunk(text: string): string | undefined {
  */
 export function guardScript(text: string, compilesAlone: boolean | undefined): string {
   const chunk = scriptChunk(text);
-  // A shebang Redis refuses is sent unchanged, so the client gets Redis's own refusal.
+  // Sent unchanged, so the client gets Redis's own refusal.
   if (chunk === undefined) return text;
   // A chunk that uses `...` needs a vararg function, and in Lua 5.1 a `function(...)` declares a
   // local `arg`, which Redis's raw script does not have: a chunk that also names `arg` is compiled per call.

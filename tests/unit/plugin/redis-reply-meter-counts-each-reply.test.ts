@@ -30,7 +30,7 @@ function refused(bound: number, bytes: Buffer, cuts: readonly number[]): boolean
   const points = [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
   let start = 0;
   for (const end of [...points, bytes.length]) {
-    if (meter.overBound(bytes.subarray(start, end))) return true;
+    if (meter.refuses(bytes.subarray(start, end)) !== undefined) return true;
     start = end;
   }
   return false;
@@ -49,6 +49,6 @@ describe('issue 26 gap 3: the reply meter counts each RESP reply from its first 
   });
 
   it('a declared length or count over the bound is refused when its header is read, before anything it announces', () => {
-    expect([new ReplyMeter(1000).overBound(Buffer.from('$1001\r\n')), new ReplyMeter(1000).overBound(Buffer.from('*1001\r\n')), new ReplyMeter(1000).overBound(Buffer.from('$1000\r\n'))]).toEqual([true, true, false]);
+    expect([new ReplyMeter(1000).refuses(Buffer.from('$1001\r\n')), new ReplyMeter(1000).refuses(Buffer.from('*1001\r\n')), new ReplyMeter(1000).refuses(Buffer.from('$1000\r\n'))]).toEqual(['too large', 'too large', undefined]);
   });
 });
