@@ -3,8 +3,9 @@
 // mode, writes bench/RESULTS.md. `--quick`: one short round (Strapi's included, so its scenarios are
 // proven to run), a smaller memory scenario; the CI smoke test (no thresholds). `--only <word>`: just
 // the app rows whose name or app contains the word, with their baselines (e.g. `--only strapi`), and
-// none of the other sections; RESULTS.md is left as it is.
-import { APP_LEGEND, appNotes, appTable, measureAppScenario, summariseApp, type AppSample, type AppTiming, type FixedRate, type Timing } from './app-bench';
+// none of the other sections; `--only kv`: the key-value server's rows alone (with webdis and
+// redis-benchmark beside them), no app. RESULTS.md is left as it is.
+import { APP_LEGEND, appNotes, appTable, measureAppScenario, summariseApp, type AppSample, type AppSummary, type AppTiming, type FixedRate, type Timing } from './app-bench';
 import { KV_LEGEND, kvSampleKey, kvTable, KV_OPERATIONS, measureKvOperation, prepareKvTargets, runRedisBenchmark, summariseKv, type KvSample, type RedisBenchmarkSample } from './kv-bench';
 import { latencyLegend, latencyTable } from './latency-table';
 import { measureMemory, MEMORY_LEGEND, memoryTable } from './memory';
@@ -69,10 +70,11 @@ async function main(): Promise<void> {
   progress(`redis-server: ${redis ? redis.url : 'not on PATH, redis scenarios skipped'}; webdis: ${webdis ? webdis.url : 'not started'}`);
 
   const available = APP_SCENARIOS.filter((scenario) => redis || !needsRedis(scenario));
-  const scenarios = only === undefined ? available : selectScenarios(available, only);
-  if (scenarios.length === 0) throw new Error(`--only ${only}: no scenario's name or app contains it`);
+  const kvOnly = only === KV_ONLY;
+  const scenarios = kvOnly ? [] : only === undefined ? available : selectScenarios(available, only);
+  if (scenarios.length === 0 && !kvOnly) throw new Error(`--only ${only}: no scenario's name or app contains it`);
   const appSamples = new Map<AppScenario, AppSample[]>(scenarios.map((scenario) => [scenario, []]));
-  const kvTargets = only === undefined ? await prepareKvTargets({ store, redis, webdis }) : [];
+  const kvTargets = only === undefined || kvOnly ? await prepareKvTargets({ store, redis, webdis }) : [];
   const kvSamples = new Map<string, (KvSample | undefined)[]>();
   const reference: RedisBenchmarkSample[][] = [];
 
@@ -89,7 +91,7 @@ async function main(): Promise<void> {
         kvSamples.set(key, [...(kvSamples.get(key) ?? []), await measureKvOperation(target, operation, mode.kv)]);
       }
     }
-    if (redis && only === undefined) reference.push(await runRedisBenchmark(redis, mode.redisBenchmarkRequests));
+    if (redis && kvTargets.length > 0) reference.push(await runRedisBenchmark(redis, mode.redisBenchmarkRequests));
   }
   const otherSections = only === undefined ? await measureOtherSections(mode, store.ready.memory) : [];
 
@@ -103,12 +105,8 @@ async function main(): Promise<void> {
     started,
     minutes,
     sections: [
-      { title: 'Targets (issues 15 and 26; ratios within this run, reported, not enforced)', body: targetsTable({ scenarios, app: appSamples, kv: kvSamples }) },
-      {
-        title: `Apps under load (autocannon, ${CONNECTIONS} connections, ${mode.app.seconds} s per run after a warm-up of ${count(mode.app.warmupRequests)} requests (Strapi: ${mode.strapi.seconds} s after ${count(mode.strapi.warmupRequests)}), ${mode.rounds} round(s))`,
-        body: [appTable(app), '', APP_LEGEND, ...notes].join('\n'),
-      },
-      { title: `Latency and app CPU at a fixed moderate load (${count(mode.fixedRate.requestsPerSecond)} requests/s, ${mode.fixedRate.connections} connections)`, body: `${latencyTable(app)}\n\n${latencyLegend(mode.fixedRate)}` },
+      { title: 'Targets (issues 15, 26 and 27; ratios within this run, reported, not enforced)', body: targetsTable({ scenarios, app: appSamples, kv: kvSamples }) },
+      ...(scenarios.length === 0 ? [] : appSections(app, notes, mode)),
       ...(kvTargets.length === 0 ? [] : [{ title: `The key-value REST server alone (${mode.kv.seconds} s per run)`, body: `${kvTable(kv, reference)}\n\n${KV_LEGEND}` }]),
       ...otherSections,
     ],
@@ -118,6 +116,20 @@ async function main(): Promise<void> {
 }
 
 const count = (value: number) => value.toLocaleString('en-US');
+
+/** `--only kv`: the key-value server's rows alone. */
+const KV_ONLY = 'kv';
+
+/** The app rows' sections: the table under load and the one at the fixed moderate load. */
+function appSections(app: readonly AppSummary[], notes: readonly string[], mode: Mode): { title: string; body: string }[] {
+  return [
+    {
+      title: `Apps under load (autocannon, ${CONNECTIONS} connections, ${mode.app.seconds} s per run after a warm-up of ${count(mode.app.warmupRequests)} requests (Strapi: ${mode.strapi.seconds} s after ${count(mode.strapi.warmupRequests)}), ${mode.rounds} round(s))`,
+      body: [appTable(app), '', APP_LEGEND, ...notes].join('\n'),
+    },
+    { title: `Latency and app CPU at a fixed moderate load (${count(mode.fixedRate.requestsPerSecond)} requests/s, ${mode.fixedRate.connections} connections)`, body: `${latencyTable(app)}\n\n${latencyLegend(mode.fixedRate)}` },
+  ];
+}
 
 /** The sections of a whole run after the rounds: over-admission under CPU load, and memory per caller. */
 async function measureOtherSections(mode: Mode, store: StoreEndpoint): Promise<{ title: string; body: string }[]> {
