@@ -42,37 +42,35 @@ export class CommandRunner {
   /** `/pipeline` and single commands: every command gets its own reply, failures in their slot. */
   async runEach(commands: readonly Command[], context: RunContext): Promise<Reply[]> {
     const checked = commands.map((command) => this.check(command, context.principal));
-    const runnable = checked.filter((entry) => entry.run !== 'refused').length;
+    let runnable = 0;
+    for (const entry of checked) if (entry.run !== 'refused') runnable++;
     const reserving = this.limits.reserve(runnable);
     const overLimit = reserving && (await reserving);
     const replies: Reply[] = new Array(commands.length);
     const budget = this.limits.responseBudget();
     // Consecutive engine commands go out as one batch; ACL RESTTOKEN is answered here, in order.
     let batch: number[] = [];
-    const flush = async (): Promise<void> => {
-      if (batch.length === 0) return;
-      const indexes = batch;
-      batch = [];
-      const results = await this.execute(
-        indexes.map((index) => (checked[index] as { command: ResolvedCommand }).command),
-        false,
-        context,
-        budget,
-      );
-      indexes.forEach((index, position) => (replies[index] = results[position]));
-    };
     for (let index = 0; index < checked.length; index++) {
       const entry = checked[index];
       if (entry.run === 'refused') replies[index] = entry.reply;
       else if (overLimit) replies[index] = overLimit;
       else if (entry.run === 'engine') batch.push(index);
       else {
-        await flush();
+        await this.runBatch(batch, checked, replies, context, budget);
+        batch = [];
         replies[index] = await this.mintRestToken(entry.command);
       }
     }
-    await flush();
+    await this.runBatch(batch, checked, replies, context, budget);
     return this.bounded(replies, budget);
+  }
+
+  /** Runs the engine commands at `indexes` of `checked` in one call, their replies into those slots of `replies`. */
+  private async runBatch(indexes: readonly number[], checked: readonly Checked[], replies: Reply[], context: RunContext, budget: ResponseBudget): Promise<void> {
+    if (indexes.length === 0) return;
+    const commands = indexes.map((index) => (checked[index] as { command: ResolvedCommand }).command);
+    const results = await this.execute(commands, false, context, budget);
+    for (let position = 0; position < indexes.length; position++) replies[indexes[position]] = results[position];
   }
 
   /** `/multi-exec`: all commands atomically, or one error when any check fails (nothing runs). */
@@ -107,12 +105,10 @@ export class CommandRunner {
   }
 
   /** The engine's replies; an engine that cannot answer (store down, timeout) is a 400 `{error}`. */
-  private async execute(commands: readonly ResolvedCommand[], transaction: boolean, context: RunContext, budget: ResponseBudget): Promise<Reply[]> {
-    try {
-      return await this.engine.execute(commands, { transaction, caller: callerOf(context), budget });
-    } catch (failure) {
+  private execute(commands: readonly ResolvedCommand[], transaction: boolean, context: RunContext, budget: ResponseBudget): Promise<Reply[]> {
+    return this.engine.execute(commands, { transaction, caller: callerOf(context), budget }).catch((failure: unknown) => {
       throw engineFailure(failure);
-    }
+    });
   }
 
   private async mintRestToken(command: ResolvedCommand): Promise<Reply> {
