@@ -65,7 +65,8 @@ export interface Engine {
    * resolved-command.ts): its arguments are byte strings (see bytes.ts), the name first, as sent
    * (any case), and its table entry has passed the HTTP layer's checks (known, arity, REST policy,
    * permissions of the token), so the engine looks nothing up again. Run-time failures are error
-   * replies in their slot; the promise rejects only when the engine itself is unavailable. A
+   * replies in their slot; the promise rejects only when the engine itself is unavailable (never a
+   * synchronous throw: callers map the rejection, command-runner.ts). A
    * transaction with a command the ACL user may not run is discarded as Redis discards it: nothing
    * runs, the refused slot carries its NOPERM error and every other slot EXECABORT.
    */

@@ -64,15 +64,17 @@ const REFUSALS: ReadonlyMap<string, string> = new Map([
  * On a redis-server a library is server-wide code: it stays loaded for every client of that
  * server, and its functions run outside the guard that keeps Redis 7.0 from crashing on a script's
  * error value (redis/script-guard.ts can wrap an EVAL text, not the callbacks a library registers).
- * So every library there is the operator's or another application's, and FUNCTION DELETE and FLUSH
- * would remove them for every database (trust round 5: the Standard token did). FCALL, FCALL_RO and
- * the FUNCTION subcommands that read stay served: they run or show the operator's libraries.
+ * So every library there is the operator's or another application's: FUNCTION DELETE and FLUSH
+ * would remove them for every database (trust round 5: the Standard token did), and FUNCTION KILL
+ * would stop one of their functions while it runs. FCALL, FCALL_RO and the FUNCTION subcommands that
+ * read (LIST, STATS, DUMP) stay served: they run or show the operator's libraries.
  */
-const OPERATORS_LIBRARIES = "libraries on a redis-server are its operator's, server-wide; the memory engine serves FUNCTION DELETE and FLUSH";
+const OPERATORS_LIBRARIES = "libraries on a redis-server are its operator's, server-wide; the memory engine serves FUNCTION DELETE, FLUSH and KILL";
 const REDIS_ENGINE_REFUSALS: ReadonlyMap<string, string> = new Map([
   ['function|load', "a library is server-wide Lua that runs outside the redis engine's script guard; the memory engine serves FUNCTION LOAD"],
   ['function|delete', OPERATORS_LIBRARIES],
   ['function|flush', OPERATORS_LIBRARIES],
+  ['function|kill', OPERATORS_LIBRARIES],
 ]);
 
 /** Reads a Read Only token may not run: they disclose key names. (INFO, which shows the server's state, is no read in Redis's flags.) */

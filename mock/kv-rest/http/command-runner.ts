@@ -106,22 +106,20 @@ export class CommandRunner {
 
   /** The engine's replies; an engine that cannot answer (store down, timeout) is a 400 `{error}`. */
   private execute(commands: readonly ResolvedCommand[], transaction: boolean, context: RunContext, budget: ResponseBudget): Promise<Reply[]> {
-    return this.engine.execute(commands, { transaction, caller: callerOf(context), budget }).catch((failure: unknown) => {
-      throw engineFailure(failure);
-    });
+    return this.engine.execute(commands, { transaction, caller: callerOf(context), budget }).catch(rethrowAsEngineFailure);
   }
 
   private async mintRestToken(command: ResolvedCommand): Promise<Reply> {
     const [, , user, password] = command.args;
-    let authenticated: boolean;
-    try {
-      authenticated = await this.engine.authenticate(user, password);
-    } catch (failure) {
-      throw engineFailure(failure);
-    }
+    const authenticated = await this.engine.authenticate(user, password).catch(rethrowAsEngineFailure);
     if (!authenticated) return error(`ERR Wrong password or user "${user}" does not exist`);
     return bulk(this.tokens.mintForUser(user, password));
   }
+}
+
+/** An engine that cannot answer (store down, timeout) is a 400 `{error}`; its promises never throw synchronously (engine.ts). */
+function rethrowAsEngineFailure(failure: unknown): never {
+  throw engineFailure(failure);
 }
 
 /** Who the engine runs a request's commands as. */

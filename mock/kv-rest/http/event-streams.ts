@@ -19,17 +19,6 @@ function sendData(response: ServerResponse, text: string): void {
   response.write(`${text.split(/\r\n|\r|\n/).map((line) => `data: ${line}`).join('\n')}\n\n`);
 }
 
-/**
- * Whether a pub/sub event is a keyspace notification (`message`/`pmessage` on a `__keyspace@<db>__:`
- * or `__keyevent@<db>__:` channel), which Redis publishes, when its operator turns them on, for
- * every key written in every database: the key's name is in the channel or the message. The Read
- * Only token may not list keys (KEYS, SCAN), so its streams do not carry them (trust round 5).
- */
-function namesAKey(fields: readonly string[]): boolean {
-  const channel = fields[0] === 'message' ? fields[1] : fields[0] === 'pmessage' ? fields[2] : undefined;
-  return channel !== undefined && (channel.startsWith('__keyspace@') || channel.startsWith('__keyevent@'));
-}
-
 export function requireEventStream(request: IncomingMessage, route: string): void {
   if (!String(request.headers.accept ?? '').includes('text/event-stream')) {
     throw new HttpError(400, `ERR ${route} streams Server-Sent Events: send the header Accept: text/event-stream`);
@@ -99,12 +88,7 @@ export class EventStreams {
   }
 
   async subscribe(response: ServerResponse, engine: Engine, mode: 'channel' | 'pattern', targets: string[], caller: Caller): Promise<void> {
-    const shown = caller.readOnly ? (fields: readonly string[]) => !namesAKey(fields) : () => true;
-    await this.attach(response, undefined, (emit) =>
-      engine.subscribe(mode, targets, (fields) => {
-        if (shown(fields)) emit(fields.map(bytesToUtf8).join(','));
-      }, caller),
-    );
+    await this.attach(response, undefined, (emit) => engine.subscribe(mode, targets, (fields) => emit(fields.map(bytesToUtf8).join(',')), caller));
   }
 
   async closeAll(): Promise<void> {

@@ -17,6 +17,7 @@ import { parseRedisUrl, RedisConnection, RedisTimeoutError, type RedisAddress } 
 import { aclTargets, confineAclCommand, confinementFor, containersToDescribe, GATEWAY_USER, gatewayPasswordFor, READER_USER, readCommandNames } from './gateway-user';
 import { confineToDatabase } from './database-confinement';
 import { GatewayStore } from './gateway-store';
+import { streamMayCarry } from './keyspace-events';
 import { refusalToServe } from './server-check';
 import { ScriptKiller } from './script-killer';
 import { runsScript, ScriptRewrites } from './script-rewrites';
@@ -46,6 +47,8 @@ interface Gateway {
 }
 
 const NO_USERS: ReadonlySet<string> = new Set();
+
+const engineClosed = (): Error => new Error('the redis engine is closed');
 
 /** A slot of a pool: the connection while it opens, then the open connection itself. */
 type PoolSlot = Promise<RedisConnection> | RedisConnection;
@@ -98,7 +101,7 @@ class RedisEngine implements Engine {
   }
 
   async execute(commands: readonly ResolvedCommand[], options: ExecuteOptions): Promise<Reply[]> {
-    if (this.closed) throw new Error('the redis engine is closed');
+    if (this.closed) throw engineClosed();
     const { refusals, serverCommands } = this.readyGateway ?? (await this.gatewayReady());
     // Only ACL SETUSER and DELUSER name users: other requests read nothing from the private database.
     const targets = commands.flatMap(aclTargets);
@@ -187,7 +190,9 @@ class RedisEngine implements Engine {
 
   subscribe(mode: 'channel' | 'pattern', targets: readonly string[], listener: PubSubListener, caller: Caller): Promise<Subscription> {
     return this.openStream(caller, [mode === 'channel' ? 'SUBSCRIBE' : 'PSUBSCRIBE', ...targets], (reply) => {
-      if (reply.kind === 'array') listener(reply.items.map((item) => (item.kind === 'bulk' || item.kind === 'simple' ? item.value : item.kind === 'integer' ? String(item.value) : '')));
+      if (reply.kind !== 'array') return;
+      const fields = reply.items.map((item) => (item.kind === 'bulk' || item.kind === 'simple' ? item.value : item.kind === 'integer' ? String(item.value) : ''));
+      if (streamMayCarry(fields, this.address.db, caller.readOnly === true)) listener(fields);
     });
   }
 
@@ -228,15 +233,18 @@ class RedisEngine implements Engine {
    * again changes nothing and none is left behind.
    */
   private gatewayReady(): Promise<Gateway> {
-    if (this.closed) return Promise.reject(new Error('the redis engine is closed'));
-    this.gateway ??= this.createGateway().then(
+    if (this.closed) return Promise.reject(engineClosed());
+    if (this.gateway) return this.gateway;
+    const creating: Promise<Gateway> = this.createGateway().then(
       (gateway) => (this.readyGateway = gateway),
       (failure: unknown) => {
-        this.gateway = undefined;
+        // Only its own: a newer creation (after a WRONGPASS) may already be under way.
+        if (this.gateway === creating) this.gateway = undefined;
         throw failure;
       },
     );
-    return this.gateway;
+    this.gateway = creating;
+    return creating;
   }
 
   private async createGateway(): Promise<Gateway> {
@@ -266,7 +274,7 @@ class RedisEngine implements Engine {
   }
 
   private async open(caller: Caller): Promise<RedisConnection> {
-    if (this.closed) throw new Error('the redis engine is closed');
+    if (this.closed) throw engineClosed();
     if (caller.user === 'default') {
       const user = caller.readOnly ? READER_USER : GATEWAY_USER;
       const password = this.gatewayPassword;
@@ -318,6 +326,8 @@ class RedisEngine implements Engine {
     const held = pool[slot];
     const connection = held instanceof Promise ? await held.catch(() => undefined) : held;
     if (connection?.usable) return connection;
+    // Closed while it opened: the pools are empty and stay so.
+    if (this.closed) throw engineClosed();
     if (pool[slot] === held) {
       const opening: Promise<RedisConnection> = this.open(caller).then((opened) => {
         if (pool[slot] === opening) pool[slot] = opened;

@@ -70,6 +70,7 @@ export class ScriptRewrites {
     return this.rewritten.has(lower) ? unknown : (unknown ?? new Set()).add(lower);
   }
 
+  /** prepare()'s work in Redis: files the carried texts, finds the unknown SHAs' texts, learns the rewrites of both. */
   private async fileAndFind(unknown: ReadonlySet<string>, carried: ReadonlyMap<string, string>): Promise<void> {
     const found = async (): Promise<string[]> => {
       const texts = unknown.size > 0 ? await this.store.findScripts([...unknown]) : [];

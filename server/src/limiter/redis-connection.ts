@@ -101,6 +101,9 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
     maxRetriesPerRequest: 0,
     lazyConnect: true,
     retryStrategy: reconnectDelay,
+    // The reply meter (redis-reply-bound.ts) reads the framing as the decoder does in this mode,
+    // its default: under 'resp3' the decoder skips fixed byte counts the meter would not.
+    replyMapping: 'legacy',
   };
   if (address.topology === 'cluster') {
     // While a slot moves, a caller whose keys are split between two nodes is answered TRYAGAIN until

@@ -3,7 +3,9 @@
 // (`notify-keyspace-events`, which applications turn on for expiry events): `/psubscribe/*` or
 // `/psubscribe/__keyspace@*__:*` received the name of every key written, in every database, the
 // redis engine's private one included. Its streams now carry no `__keyspace@` or `__keyevent@`
-// message; the Standard token's, which may run KEYS and MONITOR, still do.
+// message; the Standard token's, which may run KEYS and MONITOR, still do, for the database the
+// engine serves only (the review found the private database's and other applications' reaching it).
+import Redis from 'ioredis';
 import { openStream } from '../../support/event-stream-reader';
 import { call, useRedisEngineServer } from '../../support/kv-servers';
 import { describeWithRedisBinary } from '../../support/installed-program';
@@ -41,6 +43,25 @@ describeWithRedisBinary('trust round 5 finding 4: keyspace notifications name no
       while (!stream.lines.some((line) => line.endsWith('news,after'))) await stream.waitFor(stream.lines.length + 1);
       expect(stream.lines.filter((line) => line.includes('other-secret'))).toEqual([]);
     } finally {
+      stream.close();
+    }
+  });
+
+  it("trust round 5 finding 4 (review): the Standard token's /psubscribe/* gets its own database's events only, not the engine's private one's or another application's", async () => {
+    const stream = await openStream(context.server, '/psubscribe/*', context.server.token);
+    const otherApplication = new Redis(context.redis.url.replace(/\/0$/, '/3'));
+    try {
+      await stream.waitFor(1);
+      // Files the text in the engine's private database (gateway-store.ts).
+      await call(context.server, '/script/load/return%2042');
+      await otherApplication.set('other-application-key', 'v');
+      await call(context.server, '/set/own-key/v');
+      await call(context.server, '/publish/news/after');
+      while (!stream.lines.some((line) => line.endsWith('news,after'))) await stream.waitFor(stream.lines.length + 1);
+      const keyspaceEvents = stream.lines.filter((line) => line.includes('__keyspace@'));
+      expect(keyspaceEvents).toEqual(['pmessage,*,__keyspace@0__:own-key,set']);
+    } finally {
+      otherApplication.disconnect();
       stream.close();
     }
   });

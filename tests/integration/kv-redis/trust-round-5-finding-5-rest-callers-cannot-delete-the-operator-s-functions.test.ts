@@ -3,7 +3,8 @@
 // Redis is its operator's or another application's. FUNCTION DELETE and FUNCTION FLUSH were still
 // served: the Standard token deleted them all, in every database (libraries are server-wide), where
 // its FLUSHALL is kept to its own database. Both are now refused by the redis engine, as FUNCTION
-// LOAD is; FCALL, FCALL_RO, FUNCTION LIST and STATS stay served.
+// LOAD is, and FUNCTION KILL (the review: it stops the operator's function while it runs);
+// FCALL, FCALL_RO, FUNCTION LIST and STATS stay served.
 import { Redis } from '@upstash/redis';
 import { RedisClient } from '../../fixtures/redis-client';
 import { postJson, useRedisEngineServer } from '../../support/kv-servers';
@@ -25,6 +26,7 @@ describeWithRedisBinary("trust round 5 finding 5: the Standard token cannot dele
   it.each([
     [['FUNCTION', 'FLUSH']],
     [['FUNCTION', 'DELETE', 'operators']],
+    [['FUNCTION', 'KILL']],
   ])('trust round 5 finding 5: %j is refused and the library still answers', async (command) => {
     expect((await postJson(context.server, '/', command)).json).toEqual({ error: expect.stringMatching(/^ERR Command is not available: 'FUNCTION' \(libraries on a redis-server are its operator's/) });
     const redis = new Redis({ url: context.server.url, token: context.server.token, retry: false });
