@@ -67,8 +67,8 @@ export class RedisConnection {
   private pushListener: ((reply: Reply) => void) | undefined;
   private failure: Error | undefined;
   /** This turn's writes, sent together at its end. */
-  private readonly writes = new TurnBatch<Buffer>((writes) => {
-    if (!this.failure) this.socket.write(writes.length === 1 ? writes[0] : Buffer.concat(writes));
+  private readonly writes = new TurnBatch<string>((writes) => {
+    if (!this.failure) this.socket.write(writes.length === 1 ? writes[0] : writes.join(''), 'latin1');
   });
   /** One timer watches the oldest batch's deadline (later batches have later deadlines). */
   private deadlineTimer: NodeJS.Timeout | undefined;
@@ -172,7 +172,7 @@ export class RedisConnection {
   }
 
   /** Holds writes until the end of this turn of the event loop, then sends them together. */
-  private write(data: Buffer): void {
+  private write(data: string): void {
     this.writes.add(data);
   }
 

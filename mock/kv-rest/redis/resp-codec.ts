@@ -1,22 +1,52 @@
 // A small RESP2 codec for the redis engine: commands out as arrays of bulk strings, replies in as
 // typed replies. Written here because the npm parsers (redis-parser, ioredis's) answer simple and
 // bulk strings alike, and the REST API must keep them apart (RESP2 output, the base64 `OK` rule).
-import { bytesToBuffer } from '../bytes';
 import { array, bulk, error, integer, NIL, NULL_ARRAY, type ErrorReply, type Reply, simple } from '../reply';
 import type { ResponseBudget } from '../response-budget';
 
-export function encodeCommand(args: readonly string[]): Buffer {
+export function encodeCommand(args: readonly string[]): string {
   return encodeCommands([args]);
 }
 
-/** Several commands as one buffer, to go out in one write. */
-export function encodeCommands(commands: readonly (readonly string[])[]): Buffer {
+/**
+ * Several commands as one byte string (one character per byte: arguments are byte strings), to be
+ * written as latin1 in one write. A string, not a Buffer: the turn's commands are joined and
+ * converted once, where a Buffer per request cost an allocation and a copy more (connection.ts).
+ */
+export function encodeCommands(commands: readonly (readonly string[])[]): string {
   let text = '';
   for (const args of commands) {
     text += `*${args.length}\r\n`;
     for (const arg of args) text += `$${arg.length}\r\n${arg}\r\n`;
   }
-  return bytesToBuffer(text);
+  return text;
+}
+
+const CR = 13;
+const LF = 10;
+const COLON = 0x3a;
+const DOLLAR = 0x24;
+const STAR = 0x2a;
+/** A number's line: its type byte, a sign and up to 20 digits, then CR. */
+const SHORT_LINE_BYTES = 24;
+/** Digits that always make a safe integer (below 2^53). */
+const SAFE_DIGITS = 15;
+
+/**
+ * The decimal integer in `buffer[start, end)` (an optional `-`, then 1 to 15 digits), read from the
+ * bytes without making a string; undefined for anything else, which the caller reads from its text.
+ */
+function decimalAt(buffer: Buffer, start: number, end: number): number | undefined {
+  const negative = buffer[start] === 0x2d; /* - */
+  const first = negative ? start + 1 : start;
+  if (first === end || end - first > SAFE_DIGITS) return undefined;
+  let value = 0;
+  for (let index = first; index < end; index++) {
+    const digit = buffer[index] - 0x30;
+    if (digit < 0 || digit > 9) return undefined;
+    value = value * 10 + digit;
+  }
+  return negative ? -value : value;
 }
 
 /** Thrown by the parser on bytes that are not RESP2: the connection cannot be trusted any more. */
@@ -115,34 +145,34 @@ export class RespParser {
         this.bulkLength = -1;
         return bulk(value);
       }
-      const end = this.buffer.indexOf('\r\n', this.offset, 'latin1');
+      const kind = this.buffer[this.offset];
+      const end = kind === COLON || kind === DOLLAR || kind === STAR ? this.shortLineEnd() : this.buffer.indexOf('\r\n', this.offset, 'latin1');
       if (end < 0) return undefined;
       if (!this.begun) {
         this.begun = true;
         this.budget = this.budgetOf(this.completedInFeed);
       }
-      const kind = this.buffer[this.offset];
-      const body = this.buffer.toString('latin1', this.offset + 1, end);
+      const start = this.offset + 1;
       this.offset = end + 2;
       switch (kind) {
-        case 0x2b /* + */:
+        case 0x2b /* + */: {
+          const body = this.buffer.toString('latin1', start, end);
           this.spend(0, body.length);
           return simple(body);
+        }
         case 0x2d /* - */:
-          return error(body);
-        case 0x3a /* : */:
-          return integer(Number.isSafeInteger(Number(body)) ? Number(body) : BigInt(body));
-        case 0x24 /* $ */: {
-          const length = Number(body);
-          if (!Number.isInteger(length)) throw new RespProtocolError(`bad bulk string length ${JSON.stringify(body)}`);
+          return error(this.buffer.toString('latin1', start, end));
+        case COLON:
+          return integer(this.integerAt(start, end));
+        case DOLLAR: {
+          const length = this.lengthAt(start, end, 'bulk string');
           if (length < 0) return NIL;
           if (this.spend(0, length)) this.skipLength = length + 2;
           else this.bulkLength = length;
           continue;
         }
-        case 0x2a /* * */: {
-          const count = Number(body);
-          if (!Number.isInteger(count)) throw new RespProtocolError(`bad array length ${JSON.stringify(body)}`);
+        case STAR: {
+          const count = this.lengthAt(start, end, 'array');
           if (count < 0) return NULL_ARRAY;
           if (count === 0) return array([]);
           this.spend(count, 0);
@@ -153,6 +183,41 @@ export class RespParser {
           throw new RespProtocolError(`unexpected RESP type byte ${JSON.stringify(String.fromCharCode(kind))}`);
       }
     }
+  }
+
+  /**
+   * The CR of the CRLF that ends the line at the offset, for the short lines of numbers (`:`, `$`,
+   * `*`): found byte by byte within their first bytes, where a call to indexOf costs more than the
+   * scan; past them, or at a CR without its LF, indexOf answers as for every other line.
+   */
+  private shortLineEnd(): number {
+    const { buffer, offset } = this;
+    const limit = Math.min(buffer.length, offset + SHORT_LINE_BYTES);
+    for (let index = offset + 1; index < limit; index++) {
+      if (buffer[index] !== CR) continue;
+      if (index + 1 === buffer.length) return -1;
+      if (buffer[index + 1] === LF) return index;
+      break;
+    }
+    return buffer.indexOf('\r\n', offset, 'latin1');
+  }
+
+  /** The integer reply's value: read from the bytes when short, else from its text (a BigInt past 2^53). */
+  private integerAt(start: number, end: number): number | bigint {
+    const value = decimalAt(this.buffer, start, end);
+    if (value !== undefined) return value;
+    const body = this.buffer.toString('latin1', start, end);
+    return Number.isSafeInteger(Number(body)) ? Number(body) : BigInt(body);
+  }
+
+  /** A bulk string's or an array's length (-1: nil), refused when it is not an integer. */
+  private lengthAt(start: number, end: number, what: string): number {
+    const value = decimalAt(this.buffer, start, end);
+    if (value !== undefined) return value;
+    const body = this.buffer.toString('latin1', start, end);
+    const length = Number(body);
+    if (!Number.isInteger(length)) throw new RespProtocolError(`bad ${what} length ${JSON.stringify(body)}`);
+    return length;
   }
 
   /** True once the reply being parsed has passed its budget (spending `elements` and `bytes` more first). */

@@ -24,7 +24,8 @@ export class ServerCommands {
 
   /** The error for a command (its table name: `name` or `container|sub`) this server does not have, or undefined when it has it. */
   lacking(tableName: string): ErrorReply | undefined {
-    const [name] = tableName.split('|', 1);
+    const bar = tableName.indexOf('|');
+    const name = bar < 0 ? tableName : tableName.slice(0, bar);
     if (!this.topLevel.has(name)) return this.missing(name);
     if (name === tableName || !this.containers.has(name)) return undefined;
     return this.subcommands.has(tableName) ? undefined : this.missing(tableName);
