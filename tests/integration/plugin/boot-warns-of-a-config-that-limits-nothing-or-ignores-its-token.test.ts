@@ -16,7 +16,7 @@ async function bootLines(pluginConfig: Record<string, unknown>): Promise<{ info:
 
 const EMBEDDED = 'the embedded in-memory store (no url in development: counters live in this Strapi process only; set url and token to share them)';
 
-describe('issue 28 item 1: zero strategies limited nothing with only an info line', () => {
+describe('a config without strategies gets a warning that nothing is limited', () => {
   it('a config without strategies is one warning saying nothing is limited and where to add one', async () => {
     expect(await bootLines({})).toEqual({
       info: [`[ratelimit] limiting with 0 strategies on ${EMBEDDED}`],
@@ -32,7 +32,7 @@ describe('issue 28 item 1: zero strategies limited nothing with only an info lin
   });
 });
 
-describe('issue 28 item 8: a token without a url silently used the embedded store', () => {
+describe('a token without a url gets a warning that it is unused', () => {
   it('outside production, a token with no url is one warning naming the url setting', async () => {
     expect(await bootLines({ token: 'dev-token', strategy: [strategy()] })).toEqual({
       info: [`[ratelimit] limiting with 1 strategy on ${EMBEDDED}`],

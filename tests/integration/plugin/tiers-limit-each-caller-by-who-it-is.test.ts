@@ -43,7 +43,7 @@ const as = (app: LimitedApp, credential?: string, ip = '198.51.100.1') => () => 
   return credential === undefined ? request : request.set('authorization', `Bearer ${credential}`);
 };
 
-describe('issue 30: tiers on one strategy', () => {
+describe('tiers on one strategy limit each caller by who it is', () => {
   it('gives anonymous callers, each role, each API token type and callers no tier names their own limit and headers', async () => {
     const app = tieredApp('tiers-each', new Map([['1', 'authenticated'], ['2', 'partner'], ['3', 'editor']]));
     const runs = await Promise.all([
@@ -119,7 +119,7 @@ describe('issue 30: tiers on one strategy', () => {
   });
 });
 
-describe('issue 30: the usage view', () => {
+describe('the usage view shows each caller in its tier', () => {
   it("lists each strategy's tiers and each caller in the tier this instance saw it in, its counter against that tier's limit", async () => {
     const app = tieredApp('tiers-usage', new Map([['1', 'partner'], ['3', 'editor']]));
     await Promise.all([statuses(as(app), 1), statuses(as(app, 'user:1'), 2), statuses(as(app, 'user:3'), 1), statuses(as(app, 'token:9:read-only'), 1)]);
@@ -142,7 +142,7 @@ describe('issue 30: the usage view', () => {
   });
 });
 
-describe('issue 30: the property', () => {
+describe('tiers hold for any sequence of callers, tier changes and clock moves', () => {
   type Op = { kind: 'request'; caller: number } | { kind: 'promote'; caller: number; role: string } | { kind: 'advance'; ms: number };
   const CALLERS = ['anonymous', 'user:1', 'user:2', 'token:7:read-only', 'token:8:full-access'];
   const LIMITS: Record<string, number> = { authenticated: 3, partner: 5, editor: 1 };

@@ -28,7 +28,7 @@ const get = (app: LimitedApp) => () => app.request.get('/limited').set('x-caller
 const warning = (key: string) =>
   expect.stringMatching(new RegExp(`^${`[ratelimit] strategy[0] (GET /limited): the live limit at ${key} is not a whole number from 1 to 1000000000, so the store's answers for it are not used (failureMode applies) until "Back to config" removes it`.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\((the script answered no limit|the script answered limit -?\\d+|the script failed: .+)\\)$`));
 
-describe('finding 4: a foreign live value follows the failure mode, the same for every algorithm', () => {
+describe('a foreign live value follows the failure mode, the same for every algorithm', () => {
   it.each(ALGORITHMS.flatMap((algorithm) => FOREIGN_VALUES.map((value) => [algorithm, value] as const)))('%s with %j: failureMode local limits in memory by the configured tokens, with one warning', async (algorithm, value) => {
     const { app, key } = await appWithForeignValue(algorithm, value, 'local');
     expect([await statuses(get(app), 3), app.logs.warn]).toEqual([[200, 200, 429], [warning(key)]]);

@@ -12,7 +12,7 @@ import { ScriptedRedisServer } from '../../fixtures/scripted-redis-server';
 
 const TIMEOUT_MS = 2000;
 
-describe('trust round 5 finding 3: a reply that would make ioredis decode forever fails its command and leaves the event loop free', () => {
+describe('a reply that would make ioredis decode forever fails its command and leaves the event loop free', () => {
   let server: ScriptedRedisServer;
   beforeAll(async () => {
     server = await ScriptedRedisServer.start((command) => {

@@ -24,7 +24,7 @@ function appOf(prefix: string, failureMode: string): LimitedApp {
 
 const get = (app: LimitedApp) => () => app.request.get('/limited').set('x-caller', 'flooder');
 
-describe('finding 3: a denied caller is refused when another command of its round trip fails', () => {
+describe('a denied caller is refused when another command of its round trip fails', () => {
   it.each(['open', 'closed', 'local'])('failureMode %s: 403 while a strategy fails, and the strategy that answered keeps its tokens', async (failureMode) => {
     const prefix = `finding-3-${failureMode}`;
     const app = appOf(prefix, failureMode);

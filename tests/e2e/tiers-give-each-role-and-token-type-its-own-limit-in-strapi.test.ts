@@ -42,7 +42,7 @@ async function statuses(sends: Array<() => PromiseLike<{ status: number }>>): Pr
 }
 const times = <T>(count: number, make: () => T): T[] => Array.from({ length: count }, make);
 
-describe('issue 30: tiers in Strapi', () => {
+describe('tiers in Strapi give each kind of caller its own limit', () => {
   let kv: KvRestServer;
   let app: StrapiApp;
   const tokens: Record<string, { id: number; accessKey: string }> = {};
@@ -161,7 +161,7 @@ describe('issue 30: tiers in Strapi', () => {
   });
 });
 
-describe('issue 30: two instances sharing a store', () => {
+describe('tiers on two instances sharing a store', () => {
   let kv: KvRestServer;
   let instances: StrapiChild[] = [];
   beforeAll(async () => {
@@ -190,7 +190,7 @@ describe('issue 30: two instances sharing a store', () => {
 });
 
 // In its own process: a boot that fails after the database is open leaves it open in-process.
-describe('issue 30: boot and the roles tiers name', () => {
+describe('boot checks the roles tiers name', () => {
   it('refuses a tier naming a role the app does not have, listing its roles', async () => {
     const strategy = { ...PING_STRATEGY, tiers: { roles: { partnr: { tokens: 5 } } } };
     await expect(startStrapiChild({ config: { url: 'http://127.0.0.1:1', token: 't', strategy: [strategy] } })).rejects.toThrow(
