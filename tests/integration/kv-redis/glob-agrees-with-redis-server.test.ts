@@ -7,7 +7,7 @@ import { useOwnRedisClient } from '../../support/redis-client';
 import { patternChars, textChars } from '../../unit/kv-memory/glob-arbitraries';
 import { engineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
 
-describeWithRedisBinary('finding 2: the glob agrees with redis-server 7.0', () => {
+describeWithRedisBinary('the glob agrees with redis-server 7.0', () => {
   const redis = useOwnRedisClient();
 
   it('answers HSCAN MATCH like redis-server for random patterns and fields', async () => {

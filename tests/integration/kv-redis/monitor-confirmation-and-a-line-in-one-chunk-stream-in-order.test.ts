@@ -29,7 +29,7 @@ function standInRedis(monitors: Set<Socket>): Server {
   });
 }
 
-describe('finding 11: MONITOR confirmation and a monitored line in one chunk [redis engine]', () => {
+describe('MONITOR confirmation and a monitored line in one chunk [redis engine]', () => {
   const monitors = new Set<Socket>();
   let redis: Server;
   let server: KvRestServer;

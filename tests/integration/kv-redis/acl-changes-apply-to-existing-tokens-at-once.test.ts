@@ -4,7 +4,7 @@
 import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
 import { describeWithRedisBinary } from '../../support/installed-program';
 
-describeWithRedisBinary('finding 13: ACL changes apply to existing tokens at once [redis engine]', () => {
+describeWithRedisBinary('ACL changes apply to existing tokens at once [redis engine]', () => {
   const context = useRedisEngineServer();
 
   const mint = async (user: string, password: string): Promise<string> => {

@@ -22,7 +22,7 @@ async function openStream(server: KvRestServer, path: string): Promise<{ status:
 
 const OVER = { status: 400, error: 'ERR max daily request limit exceeded. Limit: 3, Usage: 3' };
 
-describeEachEngine('trust round 4 finding 4: streams count against the daily limit', (engine) => {
+describeEachEngine('streams count against the daily limit', (engine) => {
   it('trust round 4 finding 4: each stream opened is one command, and past the limit /subscribe, /psubscribe and /monitor are refused', async () => {
     const server = await startServer(engine, { dailyLimit: 3 });
     try {

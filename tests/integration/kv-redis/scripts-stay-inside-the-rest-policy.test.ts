@@ -10,7 +10,7 @@ import { describeWithRedisBinary } from '../../support/installed-program';
 /** Redis 7.0's refusal of a command the script's ACL user may not run. */
 const REFUSED = { error: expect.stringMatching(/^ERR The user executing the script can't run this command or subcommand script: [0-9a-f]{40}, on @user_script:1\.$/) };
 
-describeWithRedisBinary('findings 8 and 9: scripts cannot leave the REST policy [redis engine]', () => {
+describeWithRedisBinary('scripts cannot leave the REST policy [redis engine]', () => {
   const context = useRedisEngineServer();
 
   it("finding 8: a Read Only token's script cannot SELECT another database", async () => {
@@ -67,7 +67,7 @@ describeWithRedisBinary('findings 8 and 9: scripts cannot leave the REST policy 
   });
 });
 
-describeWithRedisBinary('finding 8: the REST API stays inside its own database of a shared Redis [redis engine]', () => {
+describeWithRedisBinary('the REST API stays inside its own database of a shared Redis [redis engine]', () => {
   const context = useRedisEngineServer();
   let neighbour: KvRestServer;
   beforeAll(async () => {

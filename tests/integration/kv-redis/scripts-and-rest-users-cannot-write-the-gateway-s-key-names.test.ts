@@ -22,7 +22,7 @@ function dailyCountKey(): string {
   return `kv-rest-gateway:daily:${name}:${Math.floor(Date.now() / 86_400_000)}`;
 }
 
-describeWithRedisBinary('trust round 4 finding 1: a script cannot reset the daily count by COPY ... DB into the private database', () => {
+describeWithRedisBinary('a script cannot reset the daily count by COPY ... DB into the private database', () => {
   const context = useRedisEngineServer({ token: TOKEN, dailyLimit: DAILY_LIMIT });
 
   /** Sends INCR until the daily limit refuses one; answers how many passed (at most `tries`). */
@@ -48,7 +48,7 @@ describeWithRedisBinary('trust round 4 finding 1: a script cannot reset the dail
   });
 });
 
-describeWithRedisBinary("trust round 4 finding 1, kept narrow: SORT's BY and GET patterns still answer, its STORE still cannot write a private name", () => {
+describeWithRedisBinary("SORT's BY and GET patterns still answer, its STORE still cannot write a private name", () => {
   const context = useRedisEngineServer();
 
   it('answers SORT ... BY and GET with patterns for the Standard token and for a user created with ~* (Redis allows them only to users that read every key)', async () => {
@@ -64,7 +64,7 @@ describeWithRedisBinary("trust round 4 finding 1, kept narrow: SORT's BY and GET
   });
 });
 
-describeWithRedisBinary('trust round 4 finding 1: users created through the REST API cannot be given the gateway\'s key names', () => {
+describeWithRedisBinary('users created through the REST API cannot be given the gateway\'s key names', () => {
   const context = useRedisEngineServer();
 
   it('trust round 4 finding 1: a user may not be given a key pattern that reaches the gateway\'s own key names', async () => {
@@ -77,7 +77,7 @@ describeWithRedisBinary('trust round 4 finding 1: users created through the REST
   });
 });
 
-describeWithRedisBinary("trust round 4 finding 1: an engine takes over the users an older engine left with ~*", () => {
+describeWithRedisBinary("an engine takes over the users an older engine left with ~*", () => {
   it('starts on a Redis whose kv-rest-gateway user has ~* (Redis refuses a pattern added after it), and its scripts then cannot COPY into the private database', async () => {
     const redis = await ThrowawayRedisServer.start();
     const admin = await RedisClient.connect(redis.url);

@@ -54,7 +54,7 @@ function writeUnderLoad(server: KvRestServer) {
   };
 }
 
-describeWithRedisBinary('issue 27 finding 7: the redis engine serves a Sentinel-managed primary and follows a failover', () => {
+describeWithRedisBinary('the redis engine serves a Sentinel-managed primary and follows a failover', () => {
   const sentinelSet = useRedisSentinel();
   let server: KvRestServer;
   beforeAll(async () => {

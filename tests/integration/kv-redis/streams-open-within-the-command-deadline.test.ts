@@ -3,7 +3,7 @@
 import { call, useRedisEngineServer } from '../../support/kv-servers';
 import { describeWithRedisBinary } from '../../support/installed-program';
 
-describeWithRedisBinary('finding 17: opening a stream has the command deadline [redis engine]', () => {
+describeWithRedisBinary('opening a stream has the command deadline [redis engine]', () => {
   const context = useRedisEngineServer({ redisTimeoutMs: 300 });
   beforeAll(async () => {
     // The engine's gateway user exists before Redis hangs, as on a server that has served already.

@@ -14,7 +14,7 @@ const REFUSED = {
 
 const lranges = (count: number): string[][] => Array.from({ length: count }, () => ['LRANGE', 'pl', '0', '-1']);
 
-describeEachEngine('issue 25 finding 3: the replies of one pipeline or transaction share one bound', (engine) => {
+describeEachEngine('the replies of one pipeline or transaction share one bound', (engine) => {
   let server: KvRestServer;
   beforeAll(async () => {
     // On a loaded test machine redis-server's 3,000,000 items take the redis engine longer to read
@@ -42,7 +42,7 @@ describeEachEngine('issue 25 finding 3: the replies of one pipeline or transacti
   });
 });
 
-describeEachEngine('issue 25 finding 3: every reading command that copies much data spends the one bound of its pipeline', (engine) => {
+describeEachEngine('every reading command that copies much data spends the one bound of its pipeline', (engine) => {
   const MAX_RESPONSE_ELEMENTS = 50_000;
   const ITEMS = Array.from({ length: 1_000 }, (_, index) => `m${index}`);
   let server: KvRestServer;

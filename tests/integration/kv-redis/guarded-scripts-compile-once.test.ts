@@ -32,7 +32,7 @@ local count = redis.call("INCR", current)
 if count == 1 then redis.call("PEXPIRE", current, window * 2 + 1000) end
 return limit - count -- remaining`;
 
-describeWithRedisBinary('issue 27 finding 5: a guarded script is compiled once, when Redis loads it, and run by its SHA', () => {
+describeWithRedisBinary('a guarded script is compiled once, when Redis loads it, and run by its SHA', () => {
   const context = useRedisEngineServer();
   let monitor: RedisMonitor;
   beforeEach(async () => {

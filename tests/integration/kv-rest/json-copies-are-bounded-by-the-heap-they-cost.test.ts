@@ -9,7 +9,7 @@ import { startKvRestServer, type KvRestServer } from '../../../mock';
 import { createMemoryEngine } from '../../../mock/kv-rest/memory';
 import { HEAP_BYTES_PER_COPIED_NODE } from '../../../mock/kv-rest/memory/json/json-command-support';
 
-describe('issue 25 finding 4: a JSON write copying a small value of many nodes to many places', () => {
+describe('a JSON write copying a small value of many nodes to many places is bounded by the heap it costs', () => {
   let server: KvRestServer;
   beforeAll(async () => {
     // A copy bound of 100,000 bytes keeps the sizes below small.

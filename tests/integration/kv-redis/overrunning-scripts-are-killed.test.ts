@@ -5,7 +5,7 @@ import { parseRedisUrl, RedisConnection } from '../../../mock/kv-rest/redis/conn
 import { call, postJson, useRedisEngineServer } from '../../support/kv-servers';
 import { describeWithRedisBinary } from '../../support/installed-program';
 
-describeWithRedisBinary('finding 7: an endless read-only script does not wedge the store [redis engine]', () => {
+describeWithRedisBinary('an endless read-only script does not wedge the store [redis engine]', () => {
   // Redis takes other clients' commands (SCRIPT KILL included) once a script has run 300 ms.
   const context = useRedisEngineServer({ redisTimeoutMs: 500 }, ['--busy-reply-threshold', '300']);
 

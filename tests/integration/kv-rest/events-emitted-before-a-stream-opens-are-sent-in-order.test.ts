@@ -39,7 +39,7 @@ async function readEvents(server: KvRestServer, path: string, count: number): Pr
   return text.split('\n\n').slice(0, count);
 }
 
-describe('finding 11: events an engine emits before its stream opens', () => {
+describe('events an engine emits before its stream opens', () => {
   const closed: string[] = [];
   let server: KvRestServer;
   beforeAll(async () => {

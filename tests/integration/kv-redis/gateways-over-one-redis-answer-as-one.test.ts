@@ -58,7 +58,7 @@ function useGatewaysOverOneRedis(gatewayArgs: readonly string[] = []) {
   };
 }
 
-describeWithRedisBinary('issue 27 finding 1: a token minted by ACL RESTTOKEN is valid on every gateway of the same Standard token and survives restarts', () => {
+describeWithRedisBinary('a token minted by ACL RESTTOKEN is valid on every gateway of the same Standard token and survives restarts', () => {
   const gateways = useGatewaysOverOneRedis();
 
   it('issue 27 finding 1: a token minted on gateway A works on gateway B, B mints the same token, and A started again after a SIGKILL takes it', async () => {
@@ -98,7 +98,7 @@ describeWithRedisBinary('issue 27 finding 1: a token minted by ACL RESTTOKEN is 
   });
 });
 
-describeWithRedisBinary('issue 27 finding 2: --daily-limit is counted in Redis, shared by all gateways, and survives restarts', () => {
+describeWithRedisBinary('--daily-limit is counted in Redis, shared by all gateways, and survives restarts', () => {
   const gateways = useGatewaysOverOneRedis(['--daily-limit', '10']);
 
   it('issue 27 finding 2: two gateways with --daily-limit 10 accept 10 of 16 commands, and a gateway started again after a SIGKILL accepts none', async () => {
@@ -140,7 +140,7 @@ describeWithRedisBinary('issue 27 finding 2: --daily-limit is counted in Redis, 
   });
 });
 
-describeWithRedisBinary('issue 27 finding 3: a script loaded through one gateway runs by its SHA on every gateway', () => {
+describeWithRedisBinary('a script loaded through one gateway runs by its SHA on every gateway', () => {
   const gateways = useGatewaysOverOneRedis();
 
   it('issue 27 finding 3: SCRIPT LOAD on A, then EVALSHA and SCRIPT EXISTS on B, and on A started again after a SIGKILL', async () => {
@@ -184,7 +184,7 @@ describeWithRedisBinary('issue 27 finding 3: a script loaded through one gateway
   });
 });
 
-describeWithRedisBinary('issue 27 finding 4: gateways leave no password behind on their Redis user', () => {
+describeWithRedisBinary('gateways leave no password behind on their Redis user', () => {
   const gateways = useGatewaysOverOneRedis();
 
   const passwordsOf = async (user: string): Promise<number> => {
@@ -208,7 +208,7 @@ describeWithRedisBinary('issue 27 finding 4: gateways leave no password behind o
   });
 });
 
-describeWithRedisBinary('issue 27 finding 7: a gateway that cannot serve does not start', () => {
+describeWithRedisBinary('a gateway that cannot serve does not start', () => {
   const refusal = async (redisUrl: string): Promise<MockExit> => {
     const started = await MockCliProcess.start(['--engine', 'redis', '--redis-url', redisUrl]);
     if (started instanceof MockCliProcess) {

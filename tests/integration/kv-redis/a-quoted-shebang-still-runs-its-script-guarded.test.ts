@@ -10,7 +10,7 @@ import { describeWithRedisBinary } from '../../support/installed-program';
 
 const QUOTED_SHEBANGS = ['#!lua "flags=no-writes"', '#!"lua" flags=no-writes', '#!lua flags="no-writes"', "#!lua 'flags=no-writes'"];
 
-describeWithRedisBinary('trust round 5 finding 1: a shebang Redis reads with quotes still runs its script guarded [redis engine]', () => {
+describeWithRedisBinary('a shebang Redis reads with quotes still runs its script guarded [redis engine]', () => {
   const context = useRedisEngineServer();
 
   it.each(QUOTED_SHEBANGS)('trust round 5 finding 1: EVAL_RO of error({}) under %s answers an error and Redis keeps its data', async (shebang) => {

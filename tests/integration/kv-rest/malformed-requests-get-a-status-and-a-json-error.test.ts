@@ -20,7 +20,7 @@ async function exchange(server: KvRestServer, bytes: string | Buffer, options: {
 
 const answer = (raw: string) => ({ statusLine: raw.split('\r\n')[0], body: JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4)) as unknown });
 
-describe('finding 18: requests the HTTP parser refuses', () => {
+describe('requests the HTTP parser refuses get a status and a JSON error', () => {
   let server: KvRestServer;
   beforeAll(async () => {
     server = await startKvRestServer({ headersTimeoutMs: 300, requestTimeoutMs: 600, maxConnections: 3 });

@@ -41,7 +41,7 @@ async function overHttp(server: KvRestServer, args: readonly string[], token: st
   return answer.error === undefined ? (answer.result as Plain) : { error: answer.error };
 }
 
-describeWithRedisBinary('issue 25 finding 5: redis.register_function works only while FUNCTION LOAD runs the library', () => {
+describeWithRedisBinary('redis.register_function works only while FUNCTION LOAD runs the library', () => {
   const redis = useOwnRedisClient();
   let server: KvRestServer;
   beforeAll(async () => {

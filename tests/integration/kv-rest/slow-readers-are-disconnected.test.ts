@@ -24,7 +24,7 @@ async function subscribers(server: KvRestServer, channel: string): Promise<numbe
   return result[1];
 }
 
-describeEachEngine('finding 5: bounded output to slow readers', (engine) => {
+describeEachEngine('output to slow readers is bounded', (engine) => {
   let server: KvRestServer;
   beforeAll(async () => {
     server = await startServer(engine, { maxStreamBufferBytes: BOUND, maxResponseBytes: BOUND });

@@ -5,7 +5,7 @@
 import type { KvRestServer } from '../../../mock';
 import { call, describeEachEngine, postJson, startServer } from '../../support/kv-servers';
 
-describeEachEngine('finding 12: a transaction with a command ACL refuses runs nothing', (engine) => {
+describeEachEngine('a transaction with a command ACL refuses runs nothing', (engine) => {
   let server: KvRestServer;
   let token: string;
   beforeAll(async () => {

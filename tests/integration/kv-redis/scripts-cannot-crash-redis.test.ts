@@ -6,7 +6,7 @@ import { describeWithRedisBinary } from '../../support/installed-program';
 
 const CRASHING_SCRIPTS = ['error({})', 'error({1})', 'error({err={}})', "local t = setmetatable({}, {__index = function() error({}) end}) return t.x", "redis.pcall('GET', 'k') error({})"];
 
-describeWithRedisBinary('finding 6: scripts that crash Redis 7.0 never reach it unguarded [redis engine]', () => {
+describeWithRedisBinary('scripts that crash Redis 7.0 never reach it unguarded [redis engine]', () => {
   const context = useRedisEngineServer();
 
   it.each(CRASHING_SCRIPTS)('finding 6: EVAL_RO %s with the Read Only token answers an error and Redis keeps its data', async (script) => {

@@ -7,7 +7,7 @@ import { Redis } from '@upstash/redis';
 import type { KvRestServer } from '../../../mock';
 import { startServer } from '../../support/kv-servers';
 
-describe('issue 29: the official client suite forms on the memory engine', () => {
+describe("the official client suite's forms answer on the memory engine as on Upstash", () => {
   let server: KvRestServer;
   let redis: Redis;
   beforeAll(async () => {

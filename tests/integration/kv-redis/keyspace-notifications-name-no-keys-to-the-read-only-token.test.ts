@@ -10,7 +10,7 @@ import { openStream } from '../../support/event-stream-reader';
 import { call, useRedisEngineServer } from '../../support/kv-servers';
 import { describeWithRedisBinary } from '../../support/installed-program';
 
-describeWithRedisBinary('trust round 5 finding 4: keyspace notifications name no key to the Read Only token [redis engine]', () => {
+describeWithRedisBinary('keyspace notifications name no key to the Read Only token [redis engine]', () => {
   const context = useRedisEngineServer({}, ['--notify-keyspace-events', 'KEA']);
 
   /** The lines a stream opened at `path` with `token` holds once a later message on `news` arrived, after a SET of `name`. */

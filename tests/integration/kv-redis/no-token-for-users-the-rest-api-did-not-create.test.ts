@@ -11,7 +11,7 @@ import { RedisClient } from '../../fixtures/redis-client';
 import { ThrowawayRedisServer } from '../../fixtures/redis-server';
 import { describeWithRedisBinary } from '../../support/installed-program';
 
-describeWithRedisBinary('trust round 4 finding 6: tokens are minted only for users created through the REST API', () => {
+describeWithRedisBinary('tokens are minted only for users created through the REST API', () => {
   let redis: ThrowawayRedisServer;
   let server: KvRestServer;
   beforeAll(async () => {

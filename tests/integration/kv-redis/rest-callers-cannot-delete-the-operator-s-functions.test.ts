@@ -12,7 +12,7 @@ import { describeWithRedisBinary } from '../../support/installed-program';
 
 const LIBRARY = "#!lua name=operators\nredis.register_function('ping2', function() return 'pong' end)";
 
-describeWithRedisBinary("trust round 5 finding 5: the Standard token cannot delete the operator's function libraries [redis engine]", () => {
+describeWithRedisBinary("the Standard token cannot delete the operator's function libraries [redis engine]", () => {
   const context = useRedisEngineServer();
   beforeAll(async () => {
     const operator = await RedisClient.connect(context.redis.url);

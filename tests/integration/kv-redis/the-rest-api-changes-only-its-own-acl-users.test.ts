@@ -11,7 +11,7 @@ import { describeWithRedisBinary } from '../../support/installed-program';
 
 const NOT_OURS = { error: "ERR the user 'otherapp' was not created through the REST API and cannot be changed through it" };
 
-describeWithRedisBinary("trust round 4 finding 5: the REST API changes and deletes only the ACL users it created", () => {
+describeWithRedisBinary("the REST API changes and deletes only the ACL users it created", () => {
   const context = useRedisEngineServer();
   let admin: RedisClient;
   beforeAll(async () => {
@@ -36,7 +36,7 @@ describeWithRedisBinary("trust round 4 finding 5: the REST API changes and delet
   });
 });
 
-describeWithRedisBinary("review of trust round 4 finding 5: a url's user that may not read Redis's users changes none of them", () => {
+describeWithRedisBinary("a url's user that may not read Redis's users changes none of them", () => {
   it('refuses to change another application\'s user when ACL GETUSER is refused, instead of reading the refusal as "no such user"', async () => {
     const redis = await ThrowawayRedisServer.start();
     const admin = await RedisClient.connect(redis.url);

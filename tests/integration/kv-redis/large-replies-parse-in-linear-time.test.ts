@@ -8,7 +8,7 @@ import { executeAsSent } from '../../support/engine-commands';
 
 const COUNT = 250_000;
 
-describeWithRedisBinary('finding 10: large replies through the redis engine', () => {
+describeWithRedisBinary('large replies through the redis engine parse in linear time', () => {
   const context = useRedisEngineServer();
   beforeAll(async () => {
     for (let start = 0; start < COUNT; start += 25_000) {

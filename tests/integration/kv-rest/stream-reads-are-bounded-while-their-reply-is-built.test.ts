@@ -20,7 +20,7 @@ async function fillStream(server: KvRestServer, key: string, count: number): Pro
 
 const repeated = (count: number, value: string): string[] => Array.from({ length: count }, () => value);
 
-describe('issue 25 finding 2: one XREAD or XREADGROUP naming many streams is bounded while its reply is built', () => {
+describe('one XREAD or XREADGROUP naming many streams is bounded while its reply is built', () => {
   let server: KvRestServer;
   beforeAll(async () => {
     server = await startKvRestServer({ engine: createMemoryEngine({ runAtEndOfTurn: true, maxReplyElements: MAX_REPLY_ELEMENTS }) });
