@@ -34,7 +34,7 @@ async function startDrippingReceiver(): Promise<{ url: string; arrivals: () => n
   };
 }
 
-describe('issue 25 finding 7: the delivery timeout covers a dripping answer', () => {
+describe('the delivery timeout covers a dripping answer', () => {
   it('fails and retries an attempt whose 200 answer is still dripping when the timeout ends, keeping at most keptAnswerBytes of it', async () => {
     const receiver = await startDrippingReceiver();
     const callback = await startReceiver();

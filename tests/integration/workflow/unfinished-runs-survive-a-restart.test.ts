@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { startWorkflowServer } from '../../../mock';
 import { startReceiver } from './receiver';
 
-describe('durable state', () => {
+describe('unfinished runs survive a restart', () => {
   const folder = mkdtempSync(join(tmpdir(), 'workflow-state-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

@@ -6,7 +6,7 @@ import { settle, useFakeClockWithRealSockets } from './fake-clock';
 import { startReceiver } from './receiver';
 
 
-describe('when a failed answer says to retry', () => {
+describe('a retry waits as Retry-After or the rate-limit reset says', () => {
   let server: WorkflowServer;
   beforeEach(async () => {
     useFakeClockWithRealSockets();

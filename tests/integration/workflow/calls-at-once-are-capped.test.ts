@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startWorkflowServer } from '../../../mock';
 
-describe('calls at once', () => {
+describe('calls at once are capped', () => {
   it('finding 4: 60 runs to a slow receiver all succeed with at most maxConcurrentDeliveries (4) in flight', async () => {
     let inFlight = 0;
     let most = 0;

@@ -4,7 +4,7 @@
 import { startWorkflowServer } from '../../../mock';
 import { startReceiver } from './receiver';
 
-describe('redirects', () => {
+describe('redirects are not followed', () => {
   it.each([301, 302, 303, 307, 308])('finding 10: a %i is a failed attempt with that status, and the other origin gets nothing', async (status) => {
     const elsewhere = await startReceiver();
     const redirecting = await startReceiver([status], { location: `${elsewhere.url}/landing` });

@@ -4,7 +4,7 @@
 import { startWorkflowServer } from '../../../mock';
 import { startReceiver } from './receiver';
 
-describe('finished runs', () => {
+describe('finished runs are bounded and paged', () => {
   it('finding 8: keeps the newest keptFinishedRuns finished runs, drops the oldest, and pages the list with cursor and count', async () => {
     const receiver = await startReceiver();
     const server = await startWorkflowServer({ keptFinishedRuns: 3 });

@@ -12,7 +12,7 @@ import { startReceiver } from './receiver';
 
 const allRuns = (server: WorkflowServer): Run[] => server.runs.list({}, { count: 1000 }).runs;
 
-describe('issue 25 finding 6: flow-control rate per period', () => {
+describe('the flow-control rate holds per period, across a restart too', () => {
   const folder = mkdtempSync(join(tmpdir(), 'workflow-rate-'));
   afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

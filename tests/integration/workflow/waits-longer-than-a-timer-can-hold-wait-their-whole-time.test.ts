@@ -7,7 +7,7 @@ import { startReceiver, type Receiver } from './receiver';
 
 const DAY = 86_400_000;
 
-describe('long waits on a fake clock', () => {
+describe('waits longer than a timer can hold wait their whole time', () => {
   let server: WorkflowServer;
   let receiver: Receiver;
   const trigger = (headers: Record<string, string>, target = server) =>

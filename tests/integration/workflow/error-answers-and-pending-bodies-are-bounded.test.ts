@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { startWorkflowServer } from '../../../mock';
 import { startReceiver } from './receiver';
 
-describe('bounded memory', () => {
+describe('error answers and pending bodies are bounded', () => {
   it('finding 7: of a 2 MiB error answer the failure callback and run record keep keptAnswerBytes and the full size', async () => {
     const big = Buffer.alloc(2 * 1024 * 1024, 'e');
     const failing = createServer((request, response) => {

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { startWorkflowServer, type WorkflowServer } from '../../../mock';
 import { startReceiver } from './receiver';
 
-describe('deduplication and answers from Node itself', () => {
+describe("deduplication holds, and Node's own answers are JSON errors", () => {
   let server: WorkflowServer;
   beforeAll(async () => {
     server = await startWorkflowServer({ timeScale: 0.001 });
