@@ -7,7 +7,7 @@ import { ThrowawayRedisServer } from '../../fixtures/redis-server';
 import { resolvedCommand } from '../../support/engine-commands';
 import { describeWithRedisBinary } from '../../support/installed-program';
 
-describeWithRedisBinary('review: a request waiting for a pooled connection fails cleanly when the engine closes [redis engine]', () => {
+describeWithRedisBinary('a request waiting for a pooled connection fails cleanly when the engine closes [redis engine]', () => {
   let redis: ThrowawayRedisServer;
   beforeAll(async () => {
     redis = await ThrowawayRedisServer.start();

@@ -23,7 +23,7 @@ async function exchange(server: WorkflowServer, bytes = 'GET /v2/workflows/runs 
   return { reply: closed ? Buffer.concat(chunks).toString('latin1') : '', elapsedMs: Date.now() - started };
 }
 
-describe('review: the workflow server bounds how long a connection may hold a request', () => {
+describe('the workflow server bounds how long a connection may hold a request', () => {
   it('review: the workflow server answers a request whose headers never finish with 408 within its headers timeout', async () => {
     const server = await startWorkflowServer({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
     try {
