@@ -1,7 +1,8 @@
 // Findings 1, 15 and 16, differentially: every escape attempt on the script sandbox, every shape of
 // script error and the large and nested values get the same reply from the memory engine as from a
 // real redis-server 7.0 of the test's own. An uncaught `error({})` is left out: it crashes Redis
-// 7.0.15 itself (script-errors-finding-15.test.ts has the answer of the Redis releases that fixed it).
+// 7.0.15 itself (tests/unit/kv-memory/script-errors-are-errors.test.ts has the answer of the Redis
+// releases that fixed it).
 import { useOwnRedisClient } from '../../support/redis-client';
 import { describeWithRedisBinary } from '../../support/installed-program';
 import { engineUnderTest, type EngineUnderTest } from '../../unit/kv-memory/memory-engine-harness';
