@@ -2,7 +2,7 @@
 // (`createRateLimitMiddleware`, docs/limiting.md "Plain Koa") and its config error (`RateLimitConfigError`, code
 // `CONFIG_ERROR_CODE`, README "Configuration"). Types: the config as written (`RateLimitConfigInput`,
 // with the literal types of its fields) and validated, and what the Koa API takes and returns.
-// tests/unit/plugin/package-exports-what-the-readme-documents.test.ts lists the values.
+// tests/unit/package/package-exports-what-the-readme-documents.test.ts lists the values.
 export { createRateLimitMiddleware } from './create-middleware';
 export type { RateLimitMiddleware, RateLimitMiddlewareOptions } from './create-middleware';
 export { RateLimitConfigError, CONFIG_ERROR_CODE } from './config/errors';

@@ -18,7 +18,7 @@ type LimitResponse = Awaited<ReturnType<Ratelimit['limit']>>;
  * request of the 4 to 6 the whole call costs on the embedded store (CPU time, minimum of 6 runs of
  * 200,000 calls). The algorithm, its context (store client, live-limit key, dynamic limits) and the
  * prefix are the library's own members, and the key is spelled as its (private) `getKey` spells it,
- * `<prefix>:<identifier>`: tests/unit/plugin/live-limit-key-reaches-the-library-scripts.test.ts
+ * `<prefix>:<identifier>`: tests/unit/limiter/live-limit-key-reaches-the-library-scripts.test.ts
  * asserts every key the scripts receive, so an upgrade that changes any of this fails loudly.
  */
 class DirectRatelimit extends Ratelimit {

@@ -9,7 +9,7 @@
 // limiter's context prefix is set to its strategy's live-limit scope (config/keys.ts) after
 // construction, and the plugin reads and writes `liveLimitKey` itself, never through
 // setDynamicLimit/getDynamicLimit (they would use `<prefix>:dynamic:global`).
-// tests/unit/plugin/live-limit-key-reaches-the-library-scripts.test.ts drives the real library and
+// tests/unit/limiter/live-limit-key-reaches-the-library-scripts.test.ts drives the real library and
 // asserts the exact keys its scripts receive, so an upgrade that changes any of this fails loudly.
 import type { Ratelimit } from '@upstash/ratelimit';
 import { CLUSTER_SLOTS, slotOf, slotTag, slotTags } from '../config/cluster-slots';
