@@ -33,7 +33,7 @@ const LARGE_VALUES: readonly string[] = [
   'return cjson.encode(function() end)',
 ];
 
-describeWithRedisBinary('findings 1, 15 and 16: scripts answer exactly as redis-server does', () => {
+describeWithRedisBinary('scripts answer exactly as redis-server does', () => {
   const redis = useOwnRedisClient();
   let memory: EngineUnderTest;
   beforeAll(() => {

@@ -32,7 +32,7 @@ const failureOf = (promise: Promise<unknown>): Promise<unknown> => promise.then(
 const answeredAgain = (redis: Redis): Promise<unknown> => eventually(() => failureOf(redis.set('rl:small', 'fine')), (seen) => seen === 'answered');
 const tooLarge = `more than the plugin reads in one reply (${MAX_ANSWER_BYTES} bytes)`;
 
-describeWithRedisBinary('issue 26 gap 3: a Redis reply over MAX_ANSWER_BYTES fails its command while it is read, and drops the connection', () => {
+describeWithRedisBinary('a Redis reply over MAX_ANSWER_BYTES fails its command while it is read, and drops the connection', () => {
   let redis: ThrowawayRedisServer;
   let setup: RedisClient;
   let requester: RedisRequester;
@@ -79,7 +79,7 @@ describeWithRedisBinary('issue 26 gap 3: a Redis reply over MAX_ANSWER_BYTES fai
   });
 });
 
-describeWithRedisCluster('issue 26 gap 3: a reply over the bound on a Redis Cluster node', () => {
+describeWithRedisCluster('a reply over the bound on a Redis Cluster node', () => {
   const cluster = useRedisCluster();
 
   it('fails its command and the node connection, and the cluster answers the next command', async () => {

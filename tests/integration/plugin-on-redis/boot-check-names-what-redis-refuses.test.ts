@@ -27,7 +27,7 @@ async function boot(pluginConfig: Record<string, unknown>): Promise<{ info: stri
   return { ...lines, used };
 }
 
-describeWithRedisBinary('issue 26: the boot check on Redis', () => {
+describeWithRedisBinary('the boot check on Redis', () => {
   let redis: ThrowawayRedisServer;
   let client: RedisClient;
   beforeAll(async () => {
@@ -88,7 +88,7 @@ describeWithRedisBinary('issue 26: the boot check on Redis', () => {
   });
 });
 
-describeWithRedisCluster('issue 26: the boot check on a Redis Cluster', () => {
+describeWithRedisCluster('the boot check on a Redis Cluster', () => {
   const cluster = useRedisCluster();
 
   it('a redis:// url naming one node of the cluster: its keys in different slots (CROSSSLOT) or on another node (MOVED), named with the redis+cluster:// form to use', async () => {
@@ -103,7 +103,7 @@ describeWithRedisCluster('issue 26: the boot check on a Redis Cluster', () => {
   });
 });
 
-describeWithRedisBinary('issue 26 gap 1: the boot check over TLS', () => {
+describeWithRedisBinary('the boot check over TLS', () => {
   const tls = useTlsRedis();
   const certificateRefused = (port: number) =>
     new RegExp(

@@ -68,7 +68,7 @@ async function answeredThroughFailover(url: string, label: string, failover: () 
   expect(await Promise.all(Array.from({ length: 8 }, () => get(strict, 'steady').then(({ status }) => status)))).toEqual([200, 200, 200, 200, 200, 429, 429, 429]);
 }
 
-describeWithRedisBinary('issue 26: a Sentinel failover under load', () => {
+describeWithRedisBinary('limits hold through a Sentinel failover under load', () => {
   const sentinel = useRedisSentinel();
 
   it('every request is answered while the primary is killed (fail open, counted), then the plugin limits exactly on the new primary', async () => {
@@ -79,7 +79,7 @@ describeWithRedisBinary('issue 26: a Sentinel failover under load', () => {
   });
 });
 
-describeWithRedisCluster('issue 26 gap 2: a Redis Cluster failover under load', () => {
+describeWithRedisCluster('limits hold through a Redis Cluster failover under load', () => {
   const cluster = useRedisCluster({ masters: 3, replicasPerMaster: 1 });
 
   it('every request is answered while the primary of the caller\'s slot is killed (fail open, counted), then the plugin limits exactly on the promoted replica', async () => {
@@ -89,7 +89,7 @@ describeWithRedisCluster('issue 26 gap 2: a Redis Cluster failover under load', 
   });
 });
 
-describeWithRedisCluster('issue 26: resharding a Redis Cluster under load', () => {
+describeWithRedisCluster('limits hold while a Redis Cluster is resharded under load', () => {
   const cluster = useRedisCluster();
 
   it('moving the slot of a hot caller to another primary while two instances limit it admits exactly its tokens', async () => {

@@ -39,7 +39,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 /** An answer or the error text it failed with, for comparison. */
 const settle = (promise: Promise<unknown>): Promise<unknown> => promise.then((result) => ({ result }), (failure: Error) => ({ error: failure.message.replace(/ script: \w+, on @user_script:\d+\.?/, '') }));
 
-describeWithRedisOfTheRun('issue 26: the Redis transport answers @upstash/redis as the REST API does', () => {
+describeWithRedisOfTheRun('the Redis transport answers @upstash/redis as the REST API does', () => {
   let kv: KvRestServer;
   let requester: RedisRequester;
   let restRequester: PipeliningRequester;

@@ -1,5 +1,6 @@
 // The admin controllers answer a store that cannot be reached with 503 and a sentence, and refuse
-// malformed reset requests with 400 before touching the store.
+// malformed reset requests with 400 before touching the store. Issue 28 item 5: the page opened
+// during a store outage showed only the error; GET /usage's 503 now carries what needs no store.
 import type { Context } from 'koa';
 import { createRateLimitMiddleware, type RateLimitMiddleware } from '../../../server/src';
 import { usageController } from '../../../server/src/admin-api/controllers';
@@ -43,7 +44,7 @@ it.each([
   expect((ctx.body as { error: { message: string } }).error.message).toMatch(message);
 });
 
-describe('issue 28 item 5: the page opened during a store outage showed only the error', () => {
+describe('the page opened during a store outage shows what needs no store', () => {
   it("GET /usage's 503 carries what needs no store: the configured strategies and this instance's fail-open count", async () => {
     const ctx = fakeContext();
     await usageController(() => limiter).read(ctx);

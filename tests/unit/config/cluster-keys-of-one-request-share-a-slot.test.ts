@@ -20,7 +20,7 @@ const strategyShape = fc.record({
   methods: fc.constantFrom(['GET'], ['ALL'], ['GET', 'POST']),
 });
 
-describe('issue 26: keys on a Redis Cluster', () => {
+describe('the keys of one request share a slot on a Redis Cluster', () => {
   it('every slot has a tag whose slot it is', () => {
     const tags = slotTags();
     expect(tags).toHaveLength(CLUSTER_SLOTS);

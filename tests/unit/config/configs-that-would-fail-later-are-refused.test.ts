@@ -27,7 +27,7 @@ function refusal(build: () => unknown): { code: string; problems: readonly strin
   throw new Error('expected a config error');
 }
 
-describe('finding 5: token and url', () => {
+describe('a token or url that would fail later is trimmed or refused', () => {
   it('finding 5: a token or URL ending in a newline (a secret file\'s last line) is trimmed', () => {
     const config = parseConfig({ url: ' http://127.0.0.1:8079/\n', token: 'T\n' });
     expect([config.url, config.token]).toEqual(['http://127.0.0.1:8079/', 'T']);
@@ -44,7 +44,7 @@ describe('finding 5: token and url', () => {
   });
 });
 
-describe('finding 8: limits the store can hold', () => {
+describe('limits the store cannot hold are refused', () => {
   it.each([
     [{ window: '200000000000d' }, 'strategy[0].limiter.window: "200000000000d" is longer than the longest window, 3650d'],
     [{ window: '99999999999999999999999d' }, 'strategy[0].limiter.window: "99999999999999999999999d" is longer than the longest window, 3650d'],

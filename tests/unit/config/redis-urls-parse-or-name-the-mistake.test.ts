@@ -16,7 +16,7 @@ const problem = (url: string): string => {
   return result.ok ? 'parsed' : result.error;
 };
 
-describe('issue 26: redis urls', () => {
+describe('redis urls parse or name the mistake', () => {
   it('one node: host, port, database and credentials (percent-decoded), TLS by rediss://', () => {
     expect(parsed('redis://127.0.0.1:6380/2')).toEqual({ kind: 'redis', topology: 'node', tls: false, hosts: [{ host: '127.0.0.1', port: 6380 }], db: 2 });
     expect(parsed('rediss://ratelimit:p%40ss%2Fw@redis.internal')).toEqual({

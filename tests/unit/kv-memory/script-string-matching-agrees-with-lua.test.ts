@@ -41,7 +41,7 @@ return run(string), run(bounded)`;
 
 const PATTERN_PIECES = ['a', 'b', '.', '%a', '%d', '%s', '%W', '[ab]', '[^a]', '[a-c%d]', '*', '+', '-', '?', '(', ')', '()', '%1', '%2', '^', '$', '%b()', '%f[a]', '%f[%s]', '%', '[', ']', '%%', 'x'];
 
-describe('finding 3: the bounded string matching functions', () => {
+describe('the bounded string matching functions answer as Lua does', () => {
   const L = lauxlib.luaL_newstate();
   beforeAll(() => {
     for (const [name, open] of [['_G', lualib.luaopen_base], ['table', lualib.luaopen_table], ['string', lualib.luaopen_string]] as const) {

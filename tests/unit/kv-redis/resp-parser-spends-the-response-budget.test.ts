@@ -25,7 +25,7 @@ function parse(maxElements: number, maxBytes: number, cuts: readonly number[]): 
   return replies;
 }
 
-describe('issue 25 finding 3: the RESP parser spends the response budget while it reads', () => {
+describe('the RESP parser spends the response budget while it reads', () => {
   it('issue 25 finding 3: replies within the budget are kept whole; from the one that passes it on, arrays and strings are the refusal', () => {
     expect(parse(100, 1_000_000, [])).toEqual(WHOLE);
     const refusal = { kind: 'error', message: 'ERR the response exceeds the limit of 1000 bytes (maxResponseBytes): send fewer commands, or ask for less at once' };

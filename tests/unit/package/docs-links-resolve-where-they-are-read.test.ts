@@ -48,7 +48,7 @@ const readFromPackage = (file: string): string | undefined => {
   return existsSync(absolute) ? readFileSync(absolute, 'utf8') : undefined;
 };
 
-describe('issue 28 item 6: links of the README led into files the package does not ship', () => {
+describe('links of the README and docs lead only into files the package ships', () => {
   it('every relative link and #anchor of README.md and docs/*.md resolves among the shipped files', () => {
     const dead = documents().flatMap((document) => deadLinks(document, readFromPackage(document)!, readFromPackage));
     expect(dead).toEqual([]);
