@@ -68,6 +68,8 @@ async function runMock(argv: readonly string[]): Promise<void> {
     headersTimeoutMs: options.workflowHeadersTimeoutMs,
     requestTimeoutMs: options.workflowRequestTimeoutMs,
     maxConnections: options.workflowMaxConnections,
+    lingerTimeoutMs: options.workflowLingerTimeoutMs,
+    maxLingerBytes: options.workflowMaxLingerBytes,
     statePath: options.workflowState,
   }).catch(async (failure: unknown) => {
     await kv.close();

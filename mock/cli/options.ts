@@ -36,6 +36,8 @@ const KV_SERVER_OPTIONS = {
   headersTimeoutMs: { flag: 'headers-timeout-ms', env: 'MOCK_HEADERS_TIMEOUT_MS', type: 'count', help: 'longest wait for request headers, then 408', default: KV.headersTimeoutMs },
   requestTimeoutMs: { flag: 'request-timeout-ms', env: 'MOCK_REQUEST_TIMEOUT_MS', type: 'count', help: 'longest wait for a whole request, then 408', default: KV.requestTimeoutMs },
   maxConnections: { flag: 'max-connections', env: 'MOCK_MAX_CONNECTIONS', type: 'count', help: 'open connections at most; more are closed at once', default: KV.maxConnections },
+  lingerTimeoutMs: { flag: 'linger-timeout-ms', env: 'MOCK_LINGER_TIMEOUT_MS', type: 'count', help: 'after a 413, longest the rest of the body is read and thrown away, then the connection is destroyed', default: KV.lingerTimeoutMs },
+  maxLingerBytes: { flag: 'max-linger-bytes', env: 'MOCK_MAX_LINGER_BYTES', type: 'count', help: 'after a 413, most bytes of the rest of the body read and thrown away', default: KV.maxLingerBytes },
   engine: { flag: 'engine', env: 'MOCK_ENGINE', type: 'engine', help: 'memory (embedded) or redis (a real redis-server)', default: 'memory' },
   redisUrl: { flag: 'redis-url', env: 'MOCK_REDIS_URL', type: 'string', help: 'redis engine: redis://[user:pass@]host:port/db, or redis+sentinel://host:port,host:port/<master name>[/db] for a Sentinel-managed primary', default: REDIS_ENGINE_DEFAULTS.url },
   redisPrivateDb: { flag: 'redis-private-db', env: 'MOCK_REDIS_PRIVATE_DB', type: 'count', help: 'redis engine: database keeping the daily count and script texts, not the served one', default: REDIS_ENGINE_DEFAULTS.privateDb },
@@ -59,6 +61,8 @@ const WORKFLOW_OPTIONS = {
   workflowHeadersTimeoutMs: { flag: 'workflow-headers-timeout-ms', env: 'MOCK_WORKFLOW_HEADERS_TIMEOUT_MS', type: 'count', help: 'workflow server: longest wait for request headers, then 408', default: WF.headersTimeoutMs },
   workflowRequestTimeoutMs: { flag: 'workflow-request-timeout-ms', env: 'MOCK_WORKFLOW_REQUEST_TIMEOUT_MS', type: 'count', help: 'workflow server: longest wait for a whole request, then 408', default: WF.requestTimeoutMs },
   workflowMaxConnections: { flag: 'workflow-max-connections', env: 'MOCK_WORKFLOW_MAX_CONNECTIONS', type: 'count', help: 'workflow server: open connections at most; more are closed at once', default: WF.maxConnections },
+  workflowLingerTimeoutMs: { flag: 'workflow-linger-timeout-ms', env: 'MOCK_WORKFLOW_LINGER_TIMEOUT_MS', type: 'count', help: 'workflow server: after a 413, longest the rest of the body is read and thrown away', default: WF.lingerTimeoutMs },
+  workflowMaxLingerBytes: { flag: 'workflow-max-linger-bytes', env: 'MOCK_WORKFLOW_MAX_LINGER_BYTES', type: 'count', help: 'workflow server: after a 413, most bytes of the rest of the body read and thrown away', default: WF.maxLingerBytes },
 } as const satisfies Record<string, OptionSpec>;
 
 export const MOCK_OPTIONS = { kvPort: KV_PORT, ...KV_SERVER_OPTIONS, ...WORKFLOW_OPTIONS } as const;

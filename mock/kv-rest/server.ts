@@ -1,6 +1,6 @@
 // Starts the key-value REST server: an Upstash-compatible Redis REST API on an engine of choice,
 // for local development and tests. `startKvRestServer()` with no options is ready to use.
-import { CONNECTION_BOUNDS_DEFAULTS, createBoundedServer } from '../http-kit/bounded-server';
+import { closeBoundedServer, CONNECTION_BOUNDS_DEFAULTS, createBoundedServer } from '../http-kit/bounded-server';
 import { listen } from '../http-kit/listen';
 import { withDefaults } from '../http-kit/with-defaults';
 import type { Engine } from './engine';
@@ -38,6 +38,10 @@ export interface KvRestServerOptions {
   requestTimeoutMs?: number;
   /** Open connections at most (default 10000, Redis's maxclients); connections past it are closed at once. */
   maxConnections?: number;
+  /** After a 413, longest the rest of the body is read and thrown away so the client sees the answer (default 5000 ms); then the connection is destroyed. */
+  lingerTimeoutMs?: number;
+  /** After a 413, most bytes of the rest of the body read and thrown away (default 64 MiB); past it the connection is destroyed. */
+  maxLingerBytes?: number;
   /** `memory` (default, embedded), `redis` (a real redis-server at `redisUrl`) or an engine instance. */
   engine?: 'memory' | 'redis' | Engine;
   /** The redis engine's server: `redis://[user:password@]host:port/db` (default redis://127.0.0.1:6379/0). */
@@ -96,6 +100,7 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
     prefix: settings.prefix,
     maxBodyBytes: settings.maxRequestBytes * 4,
     maxStreamBufferBytes: settings.maxStreamBufferBytes,
+    linger: settings,
   });
   const server = createBoundedServer(settings, 'ERR ', handler.handle);
   const address = await listen(server, settings.port, settings.host);
@@ -107,10 +112,7 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
     engine,
     async close() {
       await handler.streams.closeAll();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      await closeBoundedServer(server);
       await engine.close();
     },
   };

@@ -3,7 +3,7 @@
 // Every resource a caller can make it hold has a bound, each an option below (and a CLI flag).
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { CONNECTION_BOUNDS_DEFAULTS, createBoundedServer } from '../http-kit/bounded-server';
+import { closeBoundedServer, CONNECTION_BOUNDS_DEFAULTS, createBoundedServer } from '../http-kit/bounded-server';
 import { answerFailure, failureAnswer } from '../http-kit/error-funnel';
 import { HttpError } from '../http-kit/http-error';
 import { listen } from '../http-kit/listen';
@@ -51,6 +51,10 @@ export interface WorkflowServerOptions {
   requestTimeoutMs?: number;
   /** Open connections at most (default 10000); connections past it are closed at once. */
   maxConnections?: number;
+  /** After a 413, longest the rest of the body is read and thrown away so the client sees the answer (default 5000 ms); then the connection is destroyed. */
+  lingerTimeoutMs?: number;
+  /** After a 413, most bytes of the rest of the body read and thrown away (default 64 MiB); past it the connection is destroyed. */
+  maxLingerBytes?: number;
   /** A file to keep unfinished runs in, so they survive a restart (default: none, state in memory only). */
   statePath?: string;
 }
@@ -86,7 +90,7 @@ const MAX_PAGE = 1000;
 
 /** A bound of 0 would refuse or stall everything: each must be a whole number of at least 1. */
 function checkBounds(options: WorkflowServerOptions): void {
-  const bounds = ['deliveryTimeoutMs', 'maxBodyBytes', 'maxActiveRuns', 'maxPendingBodyBytes', 'maxConcurrentDeliveries', 'keptFinishedRuns', 'keptAnswerBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'maxConnections'] as const;
+  const bounds = ['deliveryTimeoutMs', 'maxBodyBytes', 'maxActiveRuns', 'maxPendingBodyBytes', 'maxConcurrentDeliveries', 'keptFinishedRuns', 'keptAnswerBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'maxConnections', 'lingerTimeoutMs', 'maxLingerBytes'] as const;
   for (const name of bounds) {
     const value = options[name];
     if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1)) throw new RangeError(`workflow server option ${name} must be a whole number of at least 1, got ${value}`);
@@ -221,7 +225,7 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
     route(request, response).catch((failure: unknown) => {
       // An unexpected failure is answered without its message: it is ours, not the caller's.
       const { status, message } = failureAnswer(failure, (known) => known instanceof TriggerError || known instanceof BatchError, () => 'internal error');
-      answerFailure(request, response, status, message, (answerStatus, body) => {
+      answerFailure(request, response, status, message, settings, (answerStatus, body) => {
         response.writeHead(answerStatus, { 'content-type': 'application/json' });
         response.end(body);
       });
@@ -243,10 +247,7 @@ export async function startWorkflowServer(options: WorkflowServerOptions = {}): 
       closing ??= (async () => {
         delivery.close();
         await stateWriter?.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        await closeBoundedServer(server);
       })();
       return closing;
     },

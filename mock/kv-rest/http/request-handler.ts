@@ -12,6 +12,7 @@ import { EventStreams, requireEventStream } from './event-streams';
 import { HttpError } from '../../http-kit/http-error';
 import { UNAUTHORIZED_TEXT } from './http-error';
 import { answerFailure, failureAnswer } from '../../http-kit/error-funnel';
+import type { LingerBounds } from '../../http-kit/lingering-close';
 import { readBodyThen } from '../../http-kit/read-body';
 import type { TokenRegistry } from './tokens';
 
@@ -25,6 +26,8 @@ export interface HandlerOptions {
   readonly maxBodyBytes: number;
   /** A stream's unsent output past which its client is disconnected. */
   readonly maxStreamBufferBytes: number;
+  /** How long and how much of a refused body is read after its 413. */
+  readonly linger: LingerBounds;
 }
 
 interface Format {
@@ -82,7 +85,7 @@ export class RequestHandler {
 
   private fail(request: IncomingMessage, response: ServerResponse, failure: unknown): void {
     const { status, message } = failureAnswer(failure, () => false, (internal) => `ERR internal error: ${internal instanceof Error ? internal.message : String(internal)}`);
-    answerFailure(request, response, status, message, (answerStatus, body) => this.send(request, response, answerStatus, 'application/json', body));
+    answerFailure(request, response, status, message, this.options.linger, (answerStatus, body) => this.send(request, response, answerStatus, 'application/json', body));
   }
 
   /** A new `<prefix>-sync-token` for every response (read-your-writes, as the real API does). */

@@ -28,7 +28,7 @@ describe('mock command options', () => {
 
   it('lists every option with its environment variable in the help text', () => {
     const usage = mockUsage();
-    for (const name of ['--host', '--kv-port', '--token', '--readonly-token', '--prefix', '--max-request-bytes', '--daily-limit', '--engine', '--redis-url', '--redis-timeout-ms', '--max-response-bytes', '--max-stream-buffer-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--max-connections', '--workflow-port', '--workflow-token', '--signing-key', '--next-signing-key', '--retry-time-scale']) expect(usage).toContain(name);
+    for (const name of ['--host', '--kv-port', '--token', '--readonly-token', '--prefix', '--max-request-bytes', '--daily-limit', '--engine', '--redis-url', '--redis-timeout-ms', '--max-response-bytes', '--max-stream-buffer-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--max-connections', '--linger-timeout-ms', '--max-linger-bytes', '--workflow-port', '--workflow-token', '--signing-key', '--next-signing-key', '--retry-time-scale', '--workflow-linger-timeout-ms', '--workflow-max-linger-bytes']) expect(usage).toContain(name);
     expect(usage).toContain('MOCK_KV_PORT');
   });
 
@@ -44,6 +44,8 @@ describe('mock command options', () => {
       ['headers-timeout-ms', KV_REST_DEFAULTS.headersTimeoutMs],
       ['request-timeout-ms', KV_REST_DEFAULTS.requestTimeoutMs],
       ['max-connections', KV_REST_DEFAULTS.maxConnections],
+      ['linger-timeout-ms', KV_REST_DEFAULTS.lingerTimeoutMs],
+      ['max-linger-bytes', KV_REST_DEFAULTS.maxLingerBytes],
       ['redis-url', REDIS_ENGINE_DEFAULTS.url],
       ['redis-timeout-ms', REDIS_ENGINE_DEFAULTS.commandTimeoutMs],
       ['retry-time-scale', WORKFLOW_DEFAULTS.timeScale],
@@ -57,6 +59,8 @@ describe('mock command options', () => {
       ['workflow-headers-timeout-ms', WORKFLOW_DEFAULTS.headersTimeoutMs],
       ['workflow-request-timeout-ms', WORKFLOW_DEFAULTS.requestTimeoutMs],
       ['workflow-max-connections', WORKFLOW_DEFAULTS.maxConnections],
+      ['workflow-linger-timeout-ms', WORKFLOW_DEFAULTS.lingerTimeoutMs],
+      ['workflow-max-linger-bytes', WORKFLOW_DEFAULTS.maxLingerBytes],
     ];
     expect(shown.filter(([flag, value]) => !helpLine(flag)?.endsWith(`(default ${value})`))).toEqual([]);
   });
@@ -64,5 +68,10 @@ describe('mock command options', () => {
   it('reads the workflow server\'s connection bounds from their own flags and variables', () => {
     const options = parseMockOptions(['--workflow-headers-timeout-ms', '500', '--workflow-max-connections', '20'], { MOCK_WORKFLOW_REQUEST_TIMEOUT_MS: '900' });
     expect(options).toEqual({ workflowHeadersTimeoutMs: 500, workflowRequestTimeoutMs: 900, workflowMaxConnections: 20, help: false });
+  });
+
+  it('reads how long and how much each server reads of a refused body from their own flags and variables', () => {
+    const options = parseMockOptions(['--linger-timeout-ms', '2000', '--workflow-max-linger-bytes', '1048576'], { MOCK_MAX_LINGER_BYTES: '4096', MOCK_WORKFLOW_LINGER_TIMEOUT_MS: '300' });
+    expect(options).toEqual({ lingerTimeoutMs: 2000, maxLingerBytes: 4096, workflowLingerTimeoutMs: 300, workflowMaxLingerBytes: 1048576, help: false });
   });
 });
