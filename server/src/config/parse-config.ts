@@ -4,6 +4,7 @@
 // and token, while development without a url runs the embedded store (limiter/open-store.ts).
 import { describeIssues, RateLimitConfigError } from './errors';
 import { configSchema, type RateLimitConfig } from './schema';
+import { hiddenRoleProblems } from './tiers';
 
 /** The environment as Strapi reads it: NODE_ENV, development when unset. */
 export const currentEnvironment = (): string => process.env.NODE_ENV || 'development';
@@ -18,7 +19,9 @@ function missingInProduction(config: RateLimitConfig, environment: string): stri
 
 export function parseConfig(input: unknown, environment = currentEnvironment()): RateLimitConfig {
   const result = configSchema.safeParse(input ?? {});
-  if (!result.success) throw new RateLimitConfigError(describeIssues(result.error.issues));
+  // What parsing would drop unseen is read from the input as written.
+  const hidden = hiddenRoleProblems(input);
+  if (!result.success || hidden.length > 0) throw new RateLimitConfigError([...hidden, ...(result.success ? [] : describeIssues(result.error.issues))]);
   const missing = missingInProduction(result.data, environment);
   if (missing.length > 0) throw new RateLimitConfigError(missing);
   return result.data;
