@@ -1,7 +1,7 @@
 // The plugin's configuration, described once with zod: it gives the TypeScript types, the defaults,
 // Strapi's config validator and strategy-schema.json. Messages say what is wrong and how to fix it.
 import { z } from 'zod';
-import { MAX_DENY_CACHE_MS, MAX_KEY_LIFETIME_MS, MAX_TOKENS, MAX_WINDOW_DAYS, MAX_WINDOW_MS, tokenBucketKeyLifetime } from './bounds';
+import { MAX_DENY_CACHE_MS, MAX_HEADER_HASH_SECRET_LENGTH, MIN_HEADER_HASH_SECRET_LENGTH, MAX_KEY_LIFETIME_MS, MAX_TOKENS, MAX_WINDOW_DAYS, MAX_WINDOW_MS, tokenBucketKeyLifetime } from './bounds';
 import { DURATION_FORMAT, DURATION_PATTERN, parseDuration } from './duration';
 import { MAX_PATH_PATTERN_LENGTH, parsePathPattern } from './path-pattern';
 import { strategiesSharingKeys } from './shared-keys';
@@ -271,7 +271,17 @@ const optionsShape = {
     .default('credentials')
     .meta({
       description:
-        'header.<NAME> callers keyed, shown and logged as an HMAC of the value (key derived from the store token) instead of the value: credentials (names like authorization, cookie, x-api-key, or containing token, secret, key, auth), always, never.',
+        'header.<NAME> callers keyed, shown and logged as an HMAC of the value (its key: headerHashSecret, else one created once in the store) instead of the value: credentials (names like authorization, cookie, x-api-key, or containing token, secret, key, auth), always, never.',
+    }),
+  headerHashSecret: z
+    .string({ error: `must be a secret string of ${MIN_HEADER_HASH_SECRET_LENGTH} to ${MAX_HEADER_HASH_SECRET_LENGTH} characters` })
+    .trim()
+    .min(MIN_HEADER_HASH_SECRET_LENGTH, { error: `must be at least ${MIN_HEADER_HASH_SECRET_LENGTH} characters (for example the output of openssl rand -base64 32)` })
+    .max(MAX_HEADER_HASH_SECRET_LENGTH, { error: `must be at most ${MAX_HEADER_HASH_SECRET_LENGTH} characters` })
+    .superRefine(refuseControlCharacters)
+    .optional()
+    .meta({
+      description: `The key of the HMAC that hashed header values are keyed by, the same on every instance (${MIN_HEADER_HASH_SECRET_LENGTH} to ${MAX_HEADER_HASH_SECRET_LENGTH} characters). Without it, the first instance creates a random one in the store (<prefix>:headerHashKey) and every instance reads it at boot. Changing it gives every hashed header caller a new identifier (fresh counters; deny-list entries of hmac= members no longer match).`,
     }),
   blockedCacheSize: z
     .number({ error: 'must be a number of entries' })

@@ -4,10 +4,13 @@
 // store embedded (a misspelt url variable); then the store check's verdict when it failed: a
 // refused token, or a Redis that cannot serve the plugin's keys (limiter/store-check.ts), is an error (a configuration mistake that would otherwise only show as "no limits"),
 // a Redis certificate that Node does not trust is an error too;
-// a store that does not answer a warning (an outage the failure mode already handles). Boot goes on
-// either way; the failure mode decides what requests get meanwhile.
+// a store that does not answer a warning (an outage the failure mode already handles). Beside the
+// check, the deployment's key of hashed header identifiers is read from the store
+// (http/header-hash-key.ts), so requests find it known; a failed read is a warning naming what its
+// callers get meanwhile. Boot goes on either way; the failure mode decides what requests get meanwhile.
 import type { RateLimitMiddleware } from '../create-middleware';
 import { describeStore } from '../limiter/store-in-use';
+import { failureMessage } from '../failure-message';
 
 export interface BootLogger {
   info(message: string): void;
@@ -28,6 +31,9 @@ const TOKEN_WITHOUT_URL =
 /** What requests get while the store cannot be used, per failureMode. */
 const MEANWHILE = { open: 'requests go through unlimited', closed: 'limited requests are answered 503', local: 'each instance limits in memory on its own' } as const;
 
+/** What requests needing the header key get while it is unknown: `local` has no identifier to count them by. */
+const KEYLESS_MEANWHILE = { open: 'they go through unlimited', closed: 'they are answered 503', local: 'they go through unlimited, as with open' } as const;
+
 export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger): Promise<void> {
   const { config } = limiter;
   if (!config.enabled) {
@@ -38,9 +44,12 @@ export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger):
   log.info(`[ratelimit] limiting with ${strategies(config.strategy.length)} on ${store}`);
   if (config.strategy.length === 0) log.warn(NO_STRATEGY);
   if (limiter.store.kind === 'embedded' && config.token !== undefined) log.warn(TOKEN_WITHOUT_URL);
-  const check = await limiter.checkStore();
-  if (check.ok) return;
+  const [check, keyFailure] = await Promise.all([limiter.checkStore(), limiter.readHeaderHashKey().then(() => undefined, (failure: unknown) => failure)]);
   const meanwhile = MEANWHILE[config.failureMode];
+  if (keyFailure !== undefined) {
+    log.warn(`[ratelimit] the key of hashed header identifiers is not read from ${store} yet (${failureMessage(keyFailure)}): until it is, requests of strategies keyed by a hashed header get the failure mode (${KEYLESS_MEANWHILE[config.failureMode]}), never a key other instances do not share`);
+  }
+  if (check.ok) return;
   if (check.problem === 'tls') {
     log.error(`[ratelimit] ${store}: ${check.reason}: ${check.advice}. Until then, ${meanwhile}`);
   } else if (check.problem === 'refused') {
