@@ -207,7 +207,7 @@ const optionsShape = {
     .min(1, { error: 'must not be empty' })
     .superRefine(refuseControlCharacters)
     .optional()
-    .meta({ description: 'The key-value REST token (Standard). Required with an http(s) url; a Redis url takes none (its credentials are in the url). Trimmed; control characters are refused.' }),
+    .meta({ description: 'The key-value REST token (Standard). Required with an http(s) url; a Redis url takes none (its credentials are in the url; a token given anyway is ignored, with a warning at boot). Trimmed; control characters are refused.' }),
   url: z
     .string({ error: `must be ${STORE_URL_FORMS}` })
     .trim()
@@ -324,16 +324,14 @@ export const configSchema = z.strictObject(optionsShape, { error: 'must be an ob
   if (config.enabled && config.url !== undefined && config.token === undefined && isRestUrl(config.url)) {
     context.addIssue({ code: 'custom', path: ['token'], message: 'is required with an http(s) url (the key-value REST token)' });
   }
-  if (config.url !== undefined && config.token !== undefined && !isRestUrl(config.url) && parseStoreUrl(config.url).ok) {
-    context.addIssue({ code: 'custom', path: ['token'], message: 'is not used with a Redis url: remove it, and give the Redis user and password in the url (redis://user:password@host:6379)' });
-  }
+  // A token beside a Redis url is ignored, with a warning at boot (strapi/boot-report.ts): the quick
+  // start's .env keeps one from development.
 }).meta({
   title: 'strapi-plugin-ratelimit config',
   description: 'The `config` object of the ratelimit plugin in config/plugins.',
-  // A REST url needs its token, a Redis url takes none; production also needs the url, which a JSON Schema cannot know.
+  // A REST url needs its token (a Redis url ignores one); production also needs the url, which a JSON Schema cannot know.
   if: { properties: { url: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } }, required: ['url'] },
   then: { required: ['token'] },
-  else: { not: { required: ['token', 'url'] } },
 });
 
 /** The config as users write it. */

@@ -1,7 +1,8 @@
 // What the plugin says at boot, in one place: one info line naming how many strategies limit on
 // which store (or that the plugin is disabled); a warning when that limits nothing (no strategy: the
 // plugin ships no default limit, since none fits every app) or when a token without a url leaves the
-// store embedded (a misspelt url variable); then the store check's verdict when it failed: a
+// store embedded (a misspelt url variable), or a token sits beside a Redis url, which ignores it (a
+// .env kept from a development set-up on the REST server); then the store check's verdict when it failed: a
 // refused token, or a Redis that cannot serve the plugin's keys (limiter/store-check.ts), is an error (a configuration mistake that would otherwise only show as "no limits"),
 // a Redis certificate that Node does not trust is an error too;
 // a store that does not answer a warning (an outage the failure mode already handles). Beside the
@@ -26,7 +27,11 @@ const NO_STRATEGY =
 
 const TOKEN_WITHOUT_URL =
   '[ratelimit] a token is configured but no url, so the token is unused and counters stay in this process: ' +
-  'set url (RATELIMIT_REST_URL in the documented config) to use the shared store';
+  'set url (RATELIMIT_URL in the documented config) to use the shared store';
+
+const TOKEN_BESIDE_REDIS_URL =
+  '[ratelimit] a token is configured beside a Redis url, which takes none: the token is ignored (the Redis user and password go in the url, ' +
+  'redis://user:password@host:6379); remove it (RATELIMIT_TOKEN in the documented config) to silence this';
 
 /** What requests get while the store cannot be used, per failureMode. */
 const MEANWHILE = { open: 'requests go through unlimited', closed: 'limited requests are answered 503', local: 'each instance limits in memory on its own' } as const;
@@ -44,6 +49,7 @@ export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger):
   log.info(`[ratelimit] limiting with ${strategies(config.strategy.length)} on ${store}`);
   if (config.strategy.length === 0) log.warn(NO_STRATEGY);
   if (limiter.store.kind === 'embedded' && config.token !== undefined) log.warn(TOKEN_WITHOUT_URL);
+  if (limiter.store.kind === 'redis' && config.token !== undefined) log.warn(TOKEN_BESIDE_REDIS_URL);
   const [check, keyFailure] = await Promise.all([limiter.checkStore(), limiter.readHeaderHashKey().then(() => undefined, (failure: unknown) => failure)]);
   const meanwhile = MEANWHILE[config.failureMode];
   if (keyFailure !== undefined) {
