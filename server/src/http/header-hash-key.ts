@@ -24,7 +24,6 @@ export const headerHashKeyName = (prefix: string): string => `${prefix}:headerHa
 /** Sets the key when absent, then answers what it holds: one round trip, atomic, the first writer wins. */
 const CREATE_OR_READ = "redis.call('SET', KEYS[1], ARGV[1], 'NX') return redis.call('GET', KEYS[1])";
 
-
 export class HeaderHashKeyError extends Error {
   override readonly name = 'HeaderHashKeyError';
 }
@@ -34,7 +33,7 @@ const derive = (secret: string): Buffer => Buffer.from(hkdfSync('sha256', secret
 async function createOrRead(redis: Redis, name: string): Promise<string> {
   const held: unknown = await redis.eval(CREATE_OR_READ, [name], [randomBytes(32).toString('base64url')]);
   if (typeof held === 'string' && held.length >= MIN_HEADER_HASH_SECRET_LENGTH && held.length <= MAX_HEADER_HASH_SECRET_LENGTH) return held;
-  throw new HeaderHashKeyError(`the store's ${name} holds no header hash key (a string of ${MIN_HEADER_HASH_SECRET_LENGTH} to ${MAX_HEADER_HASH_SECRET_LENGTH} characters): delete it, then restart every instance`);
+  throw new HeaderHashKeyError(`the store's ${name} holds no header hash key (a string of ${MIN_HEADER_HASH_SECRET_LENGTH} to ${MAX_HEADER_HASH_SECRET_LENGTH} characters): delete it, and the next read creates a new one`);
 }
 
 export class HeaderHashKey {

@@ -3,7 +3,8 @@
 // boot), a request of a strategy keyed by a hashed header is never keyed with a key of this
 // instance's own, which other instances would not share: it gets the failure mode, as in any outage
 // (counted and warned about once with `open`, 503 with `closed`). Once the store answers, the key is
-// read by the next such request and limits apply; it is one key of the prefix, with no expiry.
+// read by the next such request and limits apply; it is one key of the prefix, with no expiry. A
+// value in that key that is no key (too short) is a store failure naming the key, never a guess.
 import { Redis } from '@upstash/redis';
 import { appsClosedAfterEach, limitedApp, startKvRestServer, statuses, strategy, type KvRestServer, type LimitedApp } from './support';
 import { freePort } from '../../fixtures/ports';
@@ -35,5 +36,16 @@ describe('a header caller while the store has not given the shared key', () => {
     expect([keyRead, await statuses(send(open), 3), await statuses(send(closed), 1)]).toEqual([true, [200, 200, 429], [429]]);
     const store = new Redis({ url: kv.url, token: kv.token });
     expect(await store.ttl(headerHashKeyName('@cms'))).toBe(-1);
+  });
+
+  it('treats a stored value that is no key as a store failure naming the key', async () => {
+    const port = await freePort();
+    kv = await startKvRestServer({ port, token: 'shared-token' });
+    await new Redis({ url: kv.url, token: kv.token }).set(headerHashKeyName('@cms'), 'short');
+    const open = instanceOn(port, 'open');
+    expect(await statuses(send(open), 3)).toEqual([200, 200, 200]);
+    expect(open.logs.warn).toEqual([
+      "[ratelimit] the key-value store failed (the store's @cms:headerHashKey holds no header hash key (a string of 32 to 1024 characters): delete it, and the next read creates a new one); letting requests through unchecked until it answers again (1 let through unchecked since start)",
+    ]);
   });
 });
