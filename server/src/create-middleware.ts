@@ -6,10 +6,12 @@
 import type { Middleware } from 'koa';
 import { asConfigError } from './config/errors';
 import { parseConfig } from './config/parse-config';
-import { compileConfig } from './config/rules';
+import { compileConfig, type CompiledConfig } from './config/rules';
+import type { Redis } from '@upstash/redis';
 import type { RateLimitConfig, RateLimitConfigInput } from './config/schema';
 import { compileStrategies } from './http/compile-strategies';
-import { compileHeaderPrivacy, headerHashKey } from './http/header-privacy';
+import { compileHeaderPrivacy } from './http/header-privacy';
+import { HeaderHashKey, HeaderHashKeyError } from './http/header-hash-key';
 import { jsonRefusal, RateLimiter, type RateLimitLogger, type RefusalResponder } from './http/middleware';
 import { openStore } from './limiter/open-store';
 import { checkStore, type StoreCheck } from './limiter/store-check';
@@ -41,6 +43,13 @@ export type RateLimitMiddleware = Middleware & DenyAdmin & {
   readonly store: StoreInUse;
   /** One round trip on the plugin's own keys: whether the store answers and can serve them (boot runs it once). */
   checkStore(): Promise<StoreCheck>;
+  /**
+   * Reads (the first instance: creates) the deployment's key of hashed header identifiers in the
+   * store, when a strategy needs it and the config gives no `headerHashSecret`; resolves at once
+   * otherwise. Rejects with the store's failure; requests needing the key get the failure mode until
+   * a read succeeds (the Strapi plugin awaits this at boot; otherwise the first such request reads it).
+   */
+  readHeaderHashKey(): Promise<void>;
   /** The strategies with their callers' live counters (what `GET /ratelimit/usage` answers); limits default to DEFAULT_USAGE_LIMITS. */
   readUsage(limits?: Partial<UsageLimits>): Promise<UsageReport>;
   /** What of that report needs no store (the configured strategies, the fail-open count): the page's view during an outage. */
@@ -64,16 +73,23 @@ export type RateLimitMiddleware = Middleware & DenyAdmin & {
 
 const consoleLogger: RateLimitLogger = { info: (message) => console.info(message), warn: (message) => console.warn(message) };
 
+/** The key of hashed header identifiers (http/header-hash-key.ts): the config's secret, the shared store's, or this process's own. */
+function headerHashKeyOf(config: CompiledConfig, store: StoreInUse, redis: Redis): HeaderHashKey {
+  if (config.headerHashSecret !== undefined) return HeaderHashKey.fromSecret(config.headerHashSecret);
+  return store.kind === 'embedded' || store.kind === 'none' ? HeaderHashKey.random() : HeaderHashKey.inStore(redis, config.prefix);
+}
+
 /** Builds the limiter of a validated config (see the file header for who calls this). */
 export function createRateLimiter(validated: RateLimitConfig, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
   const config = compileConfig(validated);
   const { redis, scripts, store, close } = asConfigError('url', () => openStore(config, config.timeout));
-  // The secret every instance sharing the store holds: the REST token, or a Redis url (its password).
-  const sharedSecret = config.storeAddress?.kind === 'redis' ? config.url : config.token;
-  const hasherFor = compileHeaderPrivacy(config.hashHeaderValues, headerHashKey(sharedSecret));
+  const privacy = compileHeaderPrivacy(config.hashHeaderValues, headerHashKeyOf(config, store, redis));
+  const { hasherFor } = privacy;
   const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes, scripts);
   const logger = options.logger ?? consoleLogger;
-  const limiter = new RateLimiter(config, rules, logger, options.refuse ?? jsonRefusal, redis, scripts, hasherFor, options.verifyCaller);
+  const limiter = new RateLimiter(config, rules, logger, options.refuse ?? jsonRefusal, redis, scripts, privacy, options.verifyCaller);
+  const keyNeeded = rules.some((rule) => privacy.hashes(rule.strategy.identifierSource));
+  const denyAdmin = createDenyAdmin(redis, config, hasherFor, limiter.allowed, limiter.denyList, logger);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
   const failOpen = (): FailOpenReport => limiter.health.report();
   return Object.assign(middleware, {
@@ -81,6 +97,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
     store,
     failOpen,
     checkStore: () => checkStore(redis, config),
+    readHeaderHashKey: () => (keyNeeded ? privacy.key.ready() : Promise.resolve()),
     readUsage: (limits: Partial<UsageLimits> = {}) => readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, ...limits }, Date.now(), failOpen(), (identifier, now) => limiter.callersSeen.classOf(identifier, now)),
     configuredReport: () => configuredReport(config, Date.now(), failOpen()),
     async resetCaller(strategyIndex: number, identifier: string): Promise<number> {
@@ -89,7 +106,14 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
       return deleted;
     },
     setLiveLimit: (strategyIndex: number, tokens: number | null, by: string) => changeLiveLimit({ redis, config, logger, changed: limiter.liveLimitChanged }, strategyIndex, tokens, by),
-    ...createDenyAdmin(redis, config, hasherFor, limiter.allowed, limiter.denyList, logger),
+    ...denyAdmin,
+    // A header caller is denied as its identities are keyed, with the deployment's key. The input is
+    // validated first (a 400 needs no store); valid input that needs the key, not read yet, waits for it.
+    denyCaller: (request: unknown, by: string, adminId?: string) =>
+      denyAdmin.denyCaller(request, by, adminId).catch((failure: unknown) => {
+        if (!(failure instanceof HeaderHashKeyError) || privacy.key.known) throw failure;
+        return privacy.key.ready().then(() => denyAdmin.denyCaller(request, by, adminId));
+      }),
     close,
   });
 }

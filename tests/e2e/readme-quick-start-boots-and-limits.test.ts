@@ -17,7 +17,7 @@ describe("the README's quick start in a real Strapi app", () => {
 
   beforeAll(async () => {
     kv = await startKvRestServer();
-    const variables: Record<string, string> = { RATELIMIT_REST_URL: kv.url, RATELIMIT_REST_TOKEN: kv.token };
+    const variables: Record<string, string> = { RATELIMIT_URL: kv.url, RATELIMIT_TOKEN: kv.token };
     const env = ((name: string) => variables[name]) as Core.Config.Shared.ConfigParams['env'];
     app = await bootStrapiApp({ config: quickStart({ env }).ratelimit.config, logLevel: 'error' });
   });

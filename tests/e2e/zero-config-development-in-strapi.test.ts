@@ -15,7 +15,7 @@ describe('a Strapi app whose plugin config has no url', () => {
 
   it('zero-config: runs the embedded store in-process, says so in one boot line, and limits', async () => {
     expect(app.log.filter(({ message }) => message.startsWith('[ratelimit]'))).toEqual([
-      { level: 'info', message: '[ratelimit] limiting with 1 strategy on the embedded in-memory store (no url in development: counters live in this Strapi process only; set url and token to share them)' },
+      { level: 'info', message: '[ratelimit] limiting with 1 strategy on the embedded in-memory store (no url in development: counters live in this Strapi process only; set url, and token for a REST store, to share them)' },
     ]);
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await app.request.get('/api/ping')).status);

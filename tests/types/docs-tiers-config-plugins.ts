@@ -4,8 +4,8 @@ import type { RateLimitConfigInput } from 'strapi-plugin-ratelimit';
 export default ({ env }: Core.Config.Shared.ConfigParams) => ({
   ratelimit: {
     config: {
-      url: env('RATELIMIT_REST_URL'),
-      token: env('RATELIMIT_REST_TOKEN'),
+      url: env('RATELIMIT_URL'),
+      token: env('RATELIMIT_TOKEN'),
       strategy: [
         { methods: ['ALL'], path: '*', identifierSource: 'user',
           // Callers no tier names: users of other roles, API tokens of other types.

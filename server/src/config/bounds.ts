@@ -30,3 +30,10 @@ export const MAX_DENY_CACHE_MS = 60_000;
 /** The shortest and longest timed deny (a longer one is better written without a duration). */
 export const MIN_DENY_MS = 1000;
 export const MAX_DENY_MS = 365 * DAY_MS;
+
+/**
+ * The key of hashed header identifiers (`headerHashSecret`, or what the store holds): at least 32
+ * characters, the length of 24 random bytes in base64; at most 1 KiB, read once.
+ */
+export const MIN_HEADER_HASH_SECRET_LENGTH = 32;
+export const MAX_HEADER_HASH_SECRET_LENGTH = 1024;

@@ -1,7 +1,7 @@
 // The plugin's configuration, described once with zod: it gives the TypeScript types, the defaults,
 // Strapi's config validator and strategy-schema.json. Messages say what is wrong and how to fix it.
 import { z } from 'zod';
-import { MAX_DENY_CACHE_MS, MAX_KEY_LIFETIME_MS, MAX_TOKENS, MAX_WINDOW_DAYS, MAX_WINDOW_MS, tokenBucketKeyLifetime } from './bounds';
+import { MAX_DENY_CACHE_MS, MAX_HEADER_HASH_SECRET_LENGTH, MIN_HEADER_HASH_SECRET_LENGTH, MAX_KEY_LIFETIME_MS, MAX_TOKENS, MAX_WINDOW_DAYS, MAX_WINDOW_MS, tokenBucketKeyLifetime } from './bounds';
 import { DURATION_FORMAT, DURATION_PATTERN, parseDuration } from './duration';
 import { MAX_PATH_PATTERN_LENGTH, parsePathPattern } from './path-pattern';
 import { strategiesSharingKeys } from './shared-keys';
@@ -207,7 +207,7 @@ const optionsShape = {
     .min(1, { error: 'must not be empty' })
     .superRefine(refuseControlCharacters)
     .optional()
-    .meta({ description: 'The key-value REST token (Standard). Required with an http(s) url; a Redis url takes none (its credentials are in the url). Trimmed; control characters are refused.' }),
+    .meta({ description: 'The key-value REST token (Standard). Required with an http(s) url; a Redis url takes none (its credentials are in the url; a token given anyway is ignored, with a warning at boot). Trimmed; control characters are refused.' }),
   url: z
     .string({ error: `must be ${STORE_URL_FORMS}` })
     .trim()
@@ -271,7 +271,17 @@ const optionsShape = {
     .default('credentials')
     .meta({
       description:
-        'header.<NAME> callers keyed, shown and logged as an HMAC of the value (key derived from the store token) instead of the value: credentials (names like authorization, cookie, x-api-key, or containing token, secret, key, auth), always, never.',
+        'header.<NAME> callers keyed, shown and logged as an HMAC of the value (its key: headerHashSecret, else one created once in the store) instead of the value: credentials (names like authorization, cookie, x-api-key, or containing token, secret, key, auth), always, never.',
+    }),
+  headerHashSecret: z
+    .string({ error: `must be a secret string of ${MIN_HEADER_HASH_SECRET_LENGTH} to ${MAX_HEADER_HASH_SECRET_LENGTH} characters` })
+    .trim()
+    .min(MIN_HEADER_HASH_SECRET_LENGTH, { error: `must be at least ${MIN_HEADER_HASH_SECRET_LENGTH} characters (for example the output of openssl rand -base64 32)` })
+    .max(MAX_HEADER_HASH_SECRET_LENGTH, { error: `must be at most ${MAX_HEADER_HASH_SECRET_LENGTH} characters` })
+    .superRefine(refuseControlCharacters)
+    .optional()
+    .meta({
+      description: `The key of the HMAC that hashed header values are keyed by, the same on every instance (${MIN_HEADER_HASH_SECRET_LENGTH} to ${MAX_HEADER_HASH_SECRET_LENGTH} characters). Without it, the first instance creates a random one in the store (<prefix>:headerHashKey) and every instance reads it at boot. Changing it gives every hashed header caller a new identifier (fresh counters; deny-list entries of hmac= members no longer match).`,
     }),
   blockedCacheSize: z
     .number({ error: 'must be a number of entries' })
@@ -314,16 +324,14 @@ export const configSchema = z.strictObject(optionsShape, { error: 'must be an ob
   if (config.enabled && config.url !== undefined && config.token === undefined && isRestUrl(config.url)) {
     context.addIssue({ code: 'custom', path: ['token'], message: 'is required with an http(s) url (the key-value REST token)' });
   }
-  if (config.url !== undefined && config.token !== undefined && !isRestUrl(config.url) && parseStoreUrl(config.url).ok) {
-    context.addIssue({ code: 'custom', path: ['token'], message: 'is not used with a Redis url: remove it, and give the Redis user and password in the url (redis://user:password@host:6379)' });
-  }
+  // A token beside a Redis url is ignored, with a warning at boot (strapi/boot-report.ts): the quick
+  // start's .env keeps one from development.
 }).meta({
   title: 'strapi-plugin-ratelimit config',
   description: 'The `config` object of the ratelimit plugin in config/plugins.',
-  // A REST url needs its token, a Redis url takes none; production also needs the url, which a JSON Schema cannot know.
+  // A REST url needs its token (a Redis url ignores one); production also needs the url, which a JSON Schema cannot know.
   if: { properties: { url: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } }, required: ['url'] },
   then: { required: ['token'] },
-  else: { not: { required: ['token', 'url'] } },
 });
 
 /** The config as users write it. */

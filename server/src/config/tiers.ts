@@ -38,3 +38,25 @@ export function tierEntries(tiers: TiersInput | undefined): Array<[CallerClass, 
   if (tiers.anonymous) entries.push(['anonymous', tiers.anonymous]);
   return entries;
 }
+
+/**
+ * `__proto__` is no key an object keeps: JSON.parse makes it an own key, which zod's record (like any
+ * assignment) skips, and in an object literal it sets the object's prototype instead: either way the
+ * tier would vanish before the schema or the boot's role check could see it. So the roles are read
+ * as written, before parsing. (`constructor` and `prototype` are kept as keys, and tiers are looked
+ * up in a Map: ordinary role types.) Each problem names its field, as the schema's do.
+ */
+export function hiddenRoleProblems(input: unknown): string[] {
+  const strategies = typeof input === 'object' && input !== null ? (input as { strategy?: unknown }).strategy : undefined;
+  if (!Array.isArray(strategies)) return [];
+  return strategies.flatMap((strategy: unknown, index) => {
+    const tiers = typeof strategy === 'object' && strategy !== null ? (strategy as { tiers?: unknown }).tiers : undefined;
+    const roles = typeof tiers === 'object' && tiers !== null ? (tiers as { roles?: unknown }).roles : undefined;
+    if (typeof roles !== 'object' || roles === null || Array.isArray(roles)) return [];
+    const field = `strategy[${index}].tiers.roles`;
+    if (Object.hasOwn(roles, '__proto__')) return [`${field}.__proto__: "__proto__" is not a users-permissions role type: an object cannot keep it as a key`];
+    const prototype: unknown = Object.getPrototypeOf(roles);
+    if (prototype !== Object.prototype && prototype !== null) return [`${field}: must be a plain object keyed by role type: \`__proto__:\` in an object literal sets its prototype, it names no role`];
+    return [];
+  });
+}

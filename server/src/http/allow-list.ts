@@ -2,7 +2,9 @@
 // header strategies' callers that sent no header), `header.<NAME>:<value>` entries admit callers of
 // that header with exactly that value. An entry of one source never admits a caller of another, and
 // a verified user or API token (identifier source `user`) is never admitted by an IP entry. A header
-// whose values are hashed is compared on its hash, the form its callers' identities carry.
+// whose values are hashed is compared on its hash, the form its callers' identities carry: its
+// entries are hashed when its first caller is checked, since the deployment's key may only be read
+// from the store after boot (header-hash-key.ts), and a caller of that header exists only once it is.
 import { BlockList, isIP } from 'node:net';
 import { parseAllowListEntry } from '../config/allow-list-entry';
 import type { HeaderValueHasher } from './header-privacy';
@@ -18,7 +20,9 @@ export function compileAllowList(entries: readonly string[], hasherFor: (header:
   const addresses = new Set<string>();
   const subnets = new BlockList();
   let hasSubnets = false;
-  const headerValues = new Set<string>();
+  /** Per header, its entries' values as written; and, once its first caller was checked, as its identities carry them. */
+  const written = new Map<string, string[]>();
+  const keyed = new Map<string, Set<string>>();
   for (const text of entries) {
     // The config schema has already refused entries of no accepted form.
     const entry = parseAllowListEntry(text)!;
@@ -26,12 +30,25 @@ export function compileAllowList(entries: readonly string[], hasherFor: (header:
     else if (entry.kind === 'subnet') {
       subnets.addSubnet(entry.address, entry.bits, entry.family);
       hasSubnets = true;
-    } else headerValues.add(`${entry.header}\n${hasherFor(entry.header)?.(entry.value) ?? entry.value}`);
+    } else {
+      const values = written.get(entry.header) ?? [];
+      values.push(entry.value);
+      written.set(entry.header, values);
+    }
   }
-  if (addresses.size === 0 && !hasSubnets && headerValues.size === 0) return () => false;
+  if (addresses.size === 0 && !hasSubnets && written.size === 0) return () => false;
+  const valuesOf = (header: string): Set<string> => {
+    let values = keyed.get(header);
+    if (values === undefined) {
+      const hash = hasherFor(header);
+      values = new Set((written.get(header) ?? []).map((value) => hash?.(value) ?? value));
+      keyed.set(header, values);
+    }
+    return values;
+  };
   return (identity) => {
     if (identity.source === 'user') return false;
-    if (identity.source === 'header') return headerValues.has(`${identity.header}\n${identity.value}`);
+    if (identity.source === 'header') return written.has(identity.header) && valuesOf(identity.header).has(identity.value);
     if (addresses.has(canonicalAddress(identity.address))) return true;
     const family = hasSubnets ? isIP(identity.address) : 0;
     return family !== 0 && subnets.check(identity.address, family === 4 ? 'ipv4' : 'ipv6');

@@ -1,13 +1,13 @@
 // Header identifiers that are credentials (an API key, a bearer token, a cookie) never reach the
 // store, the admin page or the logs as they were sent: they are keyed as `hmac=<HMAC-SHA256 of the
 // value, base64url>`. An HMAC rather than a plain hash, because API keys are often short or
-// structured enough to be guessed by hashing candidates; its key is per deployment, derived (HKDF)
-// from the store token, which every instance sharing the store already holds, so they all compute
-// the same identifier for a caller and nobody without the token can test a guess. Without a token
-// (the embedded development store) the key is random per process, like the store's contents.
+// structured enough to be guessed by hashing candidates; its key is one per deployment, which every
+// instance sharing the store computes alike and nobody without it can test a guess against
+// (header-hash-key.ts says where it comes from).
 // Which headers: `hashHeaderValues` 'credentials' (default) those whose name looks like one,
 // 'always' every header source, 'never' none (raw values, percent-encoded as before).
-import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import type { HeaderHashKey } from './header-hash-key';
 
 export type HashHeaderValues = 'credentials' | 'always' | 'never';
 
@@ -27,14 +27,18 @@ export function looksLikeCredential(header: string): boolean {
   return CREDENTIAL_NAMES.has(header) || CREDENTIAL_WORDS.test(header);
 }
 
-/** The deployment's HMAC key: derived from the store token, random per process without one. */
-export function headerHashKey(storeToken: string | undefined): Buffer {
-  if (storeToken === undefined) return randomBytes(32);
-  return Buffer.from(hkdfSync('sha256', storeToken, 'strapi-plugin-ratelimit', 'header identifiers', 32));
+/** How a config's headers become identifiers: per header name, compiled once; and the key they wait for. */
+export interface HeaderPrivacy {
+  readonly hasherFor: (header: string) => HeaderValueHasher;
+  /** Whether callers of an identifier source (`header.<NAME>`, `ip`, `user`) are keyed by an HMAC. */
+  hashes(identifierSource: string): boolean;
+  /** The deployment's key: a hasher may hash once it is known. */
+  readonly key: HeaderHashKey;
 }
 
-/** Per header name, how its values become identifiers; compiled once. */
-export function compileHeaderPrivacy(mode: HashHeaderValues, key: Buffer): (header: string) => HeaderValueHasher {
-  const hash = (value: string): string => `hmac=${createHmac('sha256', key).update(value, 'utf8').digest('base64url')}`;
-  return (header) => (mode === 'always' || (mode === 'credentials' && looksLikeCredential(header)) ? hash : undefined);
+export function compileHeaderPrivacy(mode: HashHeaderValues, key: HeaderHashKey): HeaderPrivacy {
+  const hash = (value: string): string => `hmac=${createHmac('sha256', key.current).update(value, 'utf8').digest('base64url')}`;
+  const hasherFor = (header: string): HeaderValueHasher => (mode === 'always' || (mode === 'credentials' && looksLikeCredential(header)) ? hash : undefined);
+  const hashes = (source: string): boolean => source.startsWith('header.') && hasherFor(source.slice('header.'.length).toLowerCase()) !== undefined;
+  return { hasherFor, hashes, key };
 }

@@ -14,6 +14,9 @@
 // and the tokens its checks took are given back. A `user` strategy with tiers (docs/tiers.md) counts
 // each caller on the same keys with the limiter of its tier (caller-tier.ts): everything above then
 // works per check with that tier's limit; only the strategy's own limiter reads its live limit.
+// A strategy keying a header's values by their HMAC waits for the deployment's key (header-hash-key.ts)
+// when it is not read yet: until the store gives it, its requests get the failure mode as in an
+// outage (`local` has no identifier to count them by, so they go through as with `open`).
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
@@ -32,7 +35,7 @@ import { denyListKeys, identityMember, ipMembers } from '../deny/deny-members';
 import { compileAllowList, type AllowList } from './allow-list';
 import { DecisionEvents } from './decision-events';
 import { ShadowLog } from './shadow-log';
-import type { HeaderValueHasher } from './header-privacy';
+import type { HeaderPrivacy } from './header-privacy';
 import type { CompiledRule, TierLimiter } from './compile-strategies';
 import { callerClass, tierFor } from './caller-tier';
 import { CallersSeen } from './callers-seen';
@@ -106,6 +109,8 @@ export class RateLimiter {
   readonly allowed: AllowList;
   /** Whether each rule (by index) identifies callers by their verified principal (`user`). */
   private readonly userRules: readonly boolean[];
+  /** Whether each rule (by index) keys callers by the HMAC of a header's value, which needs the deployment's key. */
+  private readonly hashingRules: readonly boolean[];
   /** With `analytics`, each strategy's decisions (decision-events.ts). */
   private readonly events: DecisionEvents | undefined;
   /** With failureMode 'local', one in-memory limiter per rule, used while the store is away. */
@@ -130,15 +135,16 @@ export class RateLimiter {
     private readonly refuse: RefusalResponder,
     readonly redis: Redis,
     scripts: ScriptClient,
-    hasherFor: (header: string) => HeaderValueHasher,
+    private readonly privacy: HeaderPrivacy,
     private readonly verifyCaller?: CallerVerifier,
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
     this.health = new StoreHealth(logger, config.failureMode);
     this.memory = config.failureMode === 'local' ? rules.map((rule) => new MemoryLimiter(rule.limit, MEMORY_LIMITER_CAPACITY)) : undefined;
-    this.allowed = compileAllowList(config.allowList, hasherFor);
+    this.allowed = compileAllowList(config.allowList, privacy.hasherFor);
     this.ipIdentity = compileIpIdentity(config.ipv6Subnet);
     this.userRules = rules.map((rule) => rule.strategy.identifierSource === USER_SOURCE);
+    this.hashingRules = rules.map((rule) => privacy.hashes(rule.strategy.identifierSource));
     const unverifiable = verifyCaller ? [] : rules.filter((rule) => this.userRules[rule.index]);
     if (unverifiable.length > 0) {
       throw new RateLimitConfigError(
@@ -161,6 +167,7 @@ export class RateLimiter {
     try {
       const matched = this.matchingRules(ctx);
       if (matched.length === 0) return next();
+      if (!this.privacy.key.known && matched.some((match) => this.hashingRules[match.rule.index])) return this.afterHeaderKey(ctx, next, matched);
       // The principal of `user` strategies is verified once per request, and only when one matches.
       if (matched.some((match) => this.userRules[match.rule.index])) return this.verifiedCaller(ctx).then((verified) => this.decide(ctx, next, matched, verified));
       return this.decide(ctx, next, matched, undefined);
@@ -168,6 +175,18 @@ export class RateLimiter {
       return Promise.reject(failure);
     }
   };
+
+  /** The request once the deployment's key is read; the failure mode when the store cannot give it. */
+  private afterHeaderKey(ctx: Context, next: Next, matched: readonly Match[]): Promise<void> {
+    return this.privacy.key.ready().then(
+      () => this.middleware(ctx, next),
+      (failure: unknown) => {
+        this.health.failed(failure);
+        if (this.config.failureMode === 'closed' && matched.some((match) => match.rule.mode === 'enforce')) return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
+        return next();
+      },
+    );
+  }
 
   private decide(ctx: Context, next: Next, matched: readonly Match[], verified: VerifiedCaller | undefined): Promise<void> {
     // With the deny list on, the request's members (deny/deny-members.ts) are collected with its checks.

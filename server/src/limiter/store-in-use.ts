@@ -17,6 +17,6 @@ export function storeInUse(config: Pick<CompiledConfig, 'enabled' | 'storeAddres
 /** How logs name a store. */
 export function describeStore(store: StoreInUse): string {
   if (store.kind === 'none') return 'no store (the plugin config says enabled: false)';
-  if (store.kind === 'embedded') return 'the embedded in-memory store (no url in development: counters live in this Strapi process only; set url and token to share them)';
+  if (store.kind === 'embedded') return 'the embedded in-memory store (no url in development: counters live in this Strapi process only; set url, and token for a REST store, to share them)';
   return store.kind === 'redis' ? `Redis at ${store.url}` : `the key-value store at ${store.url}`;
 }

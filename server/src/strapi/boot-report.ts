@@ -1,13 +1,17 @@
 // What the plugin says at boot, in one place: one info line naming how many strategies limit on
 // which store (or that the plugin is disabled); a warning when that limits nothing (no strategy: the
 // plugin ships no default limit, since none fits every app) or when a token without a url leaves the
-// store embedded (a misspelt url variable); then the store check's verdict when it failed: a
+// store embedded (a misspelt url variable), or a token sits beside a Redis url, which ignores it (a
+// .env kept from a development set-up on the REST server); then the store check's verdict when it failed: a
 // refused token, or a Redis that cannot serve the plugin's keys (limiter/store-check.ts), is an error (a configuration mistake that would otherwise only show as "no limits"),
 // a Redis certificate that Node does not trust is an error too;
-// a store that does not answer a warning (an outage the failure mode already handles). Boot goes on
-// either way; the failure mode decides what requests get meanwhile.
+// a store that does not answer a warning (an outage the failure mode already handles). Beside the
+// check, the deployment's key of hashed header identifiers is read from the store
+// (http/header-hash-key.ts), so requests find it known; a failed read is a warning naming what its
+// callers get meanwhile. Boot goes on either way; the failure mode decides what requests get meanwhile.
 import type { RateLimitMiddleware } from '../create-middleware';
 import { describeStore } from '../limiter/store-in-use';
+import { failureMessage } from '../failure-message';
 
 export interface BootLogger {
   info(message: string): void;
@@ -23,10 +27,17 @@ const NO_STRATEGY =
 
 const TOKEN_WITHOUT_URL =
   '[ratelimit] a token is configured but no url, so the token is unused and counters stay in this process: ' +
-  'set url (RATELIMIT_REST_URL in the documented config) to use the shared store';
+  'set url (RATELIMIT_URL in the documented config) to use the shared store';
+
+const TOKEN_BESIDE_REDIS_URL =
+  '[ratelimit] a token is configured beside a Redis url, which takes none: the token is ignored (the Redis user and password go in the url, ' +
+  'redis://user:password@host:6379); remove it (RATELIMIT_TOKEN in the documented config) to silence this';
 
 /** What requests get while the store cannot be used, per failureMode. */
 const MEANWHILE = { open: 'requests go through unlimited', closed: 'limited requests are answered 503', local: 'each instance limits in memory on its own' } as const;
+
+/** What requests needing the header key get while it is unknown: `local` has no identifier to count them by. */
+const KEYLESS_MEANWHILE = { open: 'they go through unlimited', closed: 'they are answered 503', local: 'they go through unlimited, as with open' } as const;
 
 export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger): Promise<void> {
   const { config } = limiter;
@@ -38,9 +49,13 @@ export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger):
   log.info(`[ratelimit] limiting with ${strategies(config.strategy.length)} on ${store}`);
   if (config.strategy.length === 0) log.warn(NO_STRATEGY);
   if (limiter.store.kind === 'embedded' && config.token !== undefined) log.warn(TOKEN_WITHOUT_URL);
-  const check = await limiter.checkStore();
-  if (check.ok) return;
+  if (limiter.store.kind === 'redis' && config.token !== undefined) log.warn(TOKEN_BESIDE_REDIS_URL);
+  const [check, keyFailure] = await Promise.all([limiter.checkStore(), limiter.readHeaderHashKey().then(() => undefined, (failure: unknown) => failure)]);
   const meanwhile = MEANWHILE[config.failureMode];
+  if (keyFailure !== undefined) {
+    log.warn(`[ratelimit] the key of hashed header identifiers is not read from ${store} yet (${failureMessage(keyFailure)}): until it is, requests of strategies keyed by a hashed header get the failure mode (${KEYLESS_MEANWHILE[config.failureMode]}), never a key other instances do not share`);
+  }
+  if (check.ok) return;
   if (check.problem === 'tls') {
     log.error(`[ratelimit] ${store}: ${check.reason}: ${check.advice}. Until then, ${meanwhile}`);
   } else if (check.problem === 'refused') {

@@ -102,7 +102,9 @@ export const strapiServerPlugin = {
     if (limiter.config.enabled && !placedByApp(strapi)) strapi.server.use(limiter);
     const proxyWarning = limiter.config.enabled && limiter.config.strategy.length > 0 ? permissiveProxyWarning(strapi.config) : undefined;
     if (proxyWarning) strapi.log.warn(proxyWarning);
-    await Promise.all([reportBoot(limiter, strapi.log), registerAdminPermissions(strapi), refuseUnknownRoles(strapi, limiter.config)]);
+    // Every config check passes before the boot line says what the plugin limits: a fatal one comes alone.
+    await refuseUnknownRoles(strapi, limiter.config);
+    await Promise.all([reportBoot(limiter, strapi.log), registerAdminPermissions(strapi)]);
   },
   destroy({ strapi }: { strapi: StrapiLike }): void {
     limiters.get(strapi)?.close();

@@ -2,7 +2,7 @@
 // setting, says so in one warning naming what to add and where. With no strategies nothing is
 // limited (the plugin ships no default limit: one that fits every app does not exist, and a limit
 // nobody wrote that refuses real traffic is worse than none); a `token` without a `url` outside
-// production runs the embedded store, so a misspelt RATELIMIT_REST_URL would go unnoticed.
+// production runs the embedded store, so a misspelt RATELIMIT_URL would go unnoticed.
 import strapiServer from '../../../strapi-server';
 import { fakeStrapi } from '../../support/fake-strapi';
 import { strategy } from './support';
@@ -14,7 +14,7 @@ async function bootLines(pluginConfig: Record<string, unknown>): Promise<{ info:
   return lines;
 }
 
-const EMBEDDED = 'the embedded in-memory store (no url in development: counters live in this Strapi process only; set url and token to share them)';
+const EMBEDDED = 'the embedded in-memory store (no url in development: counters live in this Strapi process only; set url, and token for a REST store, to share them)';
 
 describe('a config without strategies gets a warning that nothing is limited', () => {
   it('a config without strategies is one warning saying nothing is limited and where to add one', async () => {
@@ -36,7 +36,7 @@ describe('a token without a url gets a warning that it is unused', () => {
   it('outside production, a token with no url is one warning naming the url setting', async () => {
     expect(await bootLines({ token: 'dev-token', strategy: [strategy()] })).toEqual({
       info: [`[ratelimit] limiting with 1 strategy on ${EMBEDDED}`],
-      warn: ['[ratelimit] a token is configured but no url, so the token is unused and counters stay in this process: set url (RATELIMIT_REST_URL in the documented config) to use the shared store'],
+      warn: ['[ratelimit] a token is configured but no url, so the token is unused and counters stay in this process: set url (RATELIMIT_URL in the documented config) to use the shared store'],
       error: [],
     });
   });

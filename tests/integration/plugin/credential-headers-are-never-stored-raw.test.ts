@@ -1,12 +1,14 @@
 // Item 10: callers identified by a header that carries a credential (an API key) are keyed, shown and
 // logged as an HMAC of the value, never the value: not in the store's keys, not in the analytics
 // events, not in the usage report or its most limited callers, not in debug lines. The allow-list
-// still admits a listed key (compared on the same HMAC), and instances sharing a store token compute
-// the same identifier, so they share the caller's limit.
+// still admits a listed key (compared on the same HMAC), and instances sharing a store compute the
+// same identifier (keyed by the one key the store holds, `<prefix>:headerHashKey`), so they share the
+// caller's limit.
 import { createHmac, hkdfSync } from 'node:crypto';
 import { readUsage } from '../../../server/src/admin-api/usage-service';
 import { compileConfig } from '../../../server/src/config/rules';
 import { looksLikeCredential } from '../../../server/src/http/header-privacy';
+import { headerHashKeyName } from '../../../server/src/http/header-hash-key';
 import { limitedApp, statuses, storeForSuite, strategy } from './support';
 
 const store = storeForSuite();
@@ -38,7 +40,8 @@ it('item 10: a raw API key never appears in store keys, analytics events, the us
     // The report's most limited callers are the analytics events' identifiers, checked below among everything stored.
     const report = await readUsage(store.redis, compileConfig({ ...app.limiter.config, analytics: false }));
 
-    const hmacKey = Buffer.from(hkdfSync('sha256', store.kv.token, 'strapi-plugin-ratelimit', 'header identifiers', 32));
+    const stored = await store.redis.get<string>(headerHashKeyName('private'));
+    const hmacKey = Buffer.from(hkdfSync('sha256', stored!, 'strapi-plugin-ratelimit', 'header identifiers', 32));
     const identifier = `hmac=${createHmac('sha256', hmacKey).update(SECRET).digest('base64url')}`;
     expect(report.strategies[0].callers.map((caller) => [caller.identifier, caller.blocked])).toEqual([[identifier, true]]);
     const events = (await store.redis.zrange<Array<{ identifier: string; success: boolean }>>(`private:events:${Math.floor(Date.now() / 3_600_000) * 3_600_000}`, 0, -1)).map((event) => event.identifier);
@@ -52,7 +55,7 @@ it('item 10: a raw API key never appears in store keys, analytics events, the us
   }
 });
 
-it('item 10: two instances sharing the store token share the limit of one API key', async () => {
+it('item 10: two instances sharing the store share the limit of one API key', async () => {
   const first = limitedApp(config('shared'));
   const second = limitedApp(config('shared'));
   try {
@@ -71,7 +74,7 @@ it('item 10: hashHeaderValues "never" keeps the value (percent-encoded), "always
     await raw.request.get('/limited').set('x-api-key', 'plain');
     await hashed.request.get('/limited').set('x-client-id', 'plain');
     expect(await store.redis.keys('raw:*')).toEqual(['raw:GET:/limited:plain:fixed-window.1h:' + Math.floor(Date.now() / 3_600_000)]);
-    expect(await store.redis.keys('hashed:*')).toEqual([expect.stringMatching(/^hashed:GET:\/limited:hmac=[A-Za-z0-9_-]{43}:fixed-window\.1h:\d+$/)]);
+    expect((await store.redis.keys('hashed:*')).sort()).toEqual([expect.stringMatching(/^hashed:GET:\/limited:hmac=[A-Za-z0-9_-]{43}:fixed-window\.1h:\d+$/), 'hashed:headerHashKey']);
   } finally {
     raw.close();
     hashed.close();

@@ -33,11 +33,10 @@ it('zero-config: a REST store is reported by its URL, without credentials', asyn
   }
 });
 
-it('zero-config: in production url and token stay required, and the error names them', () => {
+it('zero-config: in production a url stays required, and the error names the three forms it takes', () => {
   expect(() => createRateLimitMiddleware({ strategy: strategies }, { environment: 'production' })).toThrow(
     new RateLimitConfigError([
-      'url: is required in production (the key-value REST URL; development without one runs an embedded in-memory store)',
-      'token: is required in production (the key-value REST token)',
+      'url: is required in production: a key-value REST url with its token (https://<db>.upstash.io, or the key-value server at http://host:port), a Redis url (redis://[user:password@]host:6379[/db], rediss:// for TLS; no token), or a Sentinel or Cluster url (redis+sentinel://host:port,host:port/<master name>, redis+cluster://host:port,host:port); development without one runs an embedded in-memory store',
     ]),
   );
 });
@@ -46,7 +45,7 @@ it('zero-config: the Strapi plugin says in one boot line that it runs the embedd
   const { strapi, lines } = fakeStrapi({ 'plugin::ratelimit': { strategy: strategies }, middlewares: [] });
   await strapiServer.bootstrap({ strapi });
   try {
-    expect(lines).toEqual({ info: ['[ratelimit] limiting with 1 strategy on the embedded in-memory store (no url in development: counters live in this Strapi process only; set url and token to share them)'], warn: [], error: [] });
+    expect(lines).toEqual({ info: ['[ratelimit] limiting with 1 strategy on the embedded in-memory store (no url in development: counters live in this Strapi process only; set url, and token for a REST store, to share them)'], warn: [], error: [] });
     const app = new Koa();
     app.use(strapiServer.middlewares.limit({}, { strapi }));
     app.use((ctx) => void (ctx.body = 'ok'));

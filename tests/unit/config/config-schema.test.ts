@@ -39,11 +39,8 @@ describe('config schema', () => {
     expect(config.strategy[0]).toMatchObject({ methods: ['GET', 'post'], debug: 'true', limiter: { algorithm: 'token-bucket', refillRate: 2 } });
   });
 
-  it('zero-config: requires url and token in production while enabled; development without url runs the embedded store; a url needs its token', () => {
-    expect(problemsOf({}, 'production')).toEqual([
-      'url: is required in production (the key-value REST URL; development without one runs an embedded in-memory store)',
-      'token: is required in production (the key-value REST token)',
-    ]);
+  it('zero-config: requires a url in production while enabled; development without url runs the embedded store; a REST url needs its token', () => {
+    expect(problemsOf({}, 'production')).toEqual([expect.stringMatching(/^url: is required in production: a key-value REST url with its token .*, a Redis url .*, or a Sentinel or Cluster url /)]);
     expect(parseConfig({ enabled: false }, 'production').enabled).toBe(false);
     expect(parseConfig({}, 'development').url).toBeUndefined();
     expect(problemsOf({ url: base.url }, 'development')).toEqual(['token: is required with an http(s) url (the key-value REST token)']);

@@ -70,11 +70,9 @@ describe('redis urls parse or name the mistake', () => {
     expect(problem(url)).toBe(message);
   });
 
-  it('a redis url needs no token and refuses one (its credentials are in the url); a REST url still needs its token', () => {
+  it('a redis url needs no token and accepts one (ignored, with a boot warning: its credentials are in the url); a REST url still needs its token', () => {
     expect(parseConfig({ url: 'redis://127.0.0.1:6379' }, 'production').url).toBe('redis://127.0.0.1:6379');
-    expect(() => parseConfig({ url: 'redis://127.0.0.1:6379', token: 't' })).toThrow(
-      'token: is not used with a Redis url: remove it, and give the Redis user and password in the url (redis://user:password@host:6379)',
-    );
+    expect(parseConfig({ url: 'redis://127.0.0.1:6379', token: 't' }, 'production').token).toBe('t');
     expect(() => parseConfig({ url: 'http://127.0.0.1:8079' })).toThrow('token: is required with an http(s) url (the key-value REST token)');
   });
 

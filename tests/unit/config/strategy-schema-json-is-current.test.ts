@@ -22,11 +22,11 @@ describe('strategy-schema.json', () => {
     expect(defaults).toEqual({ enabled: true, prefix: '@cms', analytics: false, strategy: [], timeout: 1000, failureMode: 'open', headers: 'standard', allowList: [], ipv6Subnet: 64, blockedCacheSize: 10000, blockedCacheMaxMs: 10000, denyList: true, denyCacheMs: 10000, hashHeaderValues: 'credentials', mode: 'enforce' });
   });
 
-  it('requires a token with an http(s) url and refuses one with a Redis url (whether production needs the url depends on NODE_ENV, which a schema cannot see)', () => {
+  it('requires a token with an http(s) url, and lets a Redis url ignore one (whether production needs the url depends on NODE_ENV, which a schema cannot see)', () => {
     expect([schema.if, schema.then, schema.else]).toEqual([
       { properties: { url: { pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' } }, required: ['url'] },
       { required: ['token'] },
-      { not: { required: ['token', 'url'] } },
+      undefined,
     ]);
   });
 

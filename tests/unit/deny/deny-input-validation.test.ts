@@ -1,6 +1,7 @@
 // The deny-list admin API refuses every bad input with a 400 in Strapi's error shape that says what
 // is wrong, before any store call (the limiter here points at a port where no store listens, so a
-// request that got as far as the store would answer 503 instead).
+// request that got as far as the store would answer 503 instead). It names a headerHashSecret, so
+// hashing a header value needs no key from the store (which would otherwise be read first: a 503).
 import type { Context } from 'koa';
 import { denyController } from '../../../server/src/admin-api/deny-controller';
 import { createRateLimitMiddleware } from '../../../server/src/create-middleware';
@@ -9,6 +10,7 @@ const limiter = createRateLimitMiddleware(
   {
     url: 'http://127.0.0.1:9',
     token: 'unused',
+    headerHashSecret: 'a deployment secret of 32 or more characters',
     allowList: ['203.0.113.7', '10.0.0.0/8', 'header.x-api-key:partner-key', 'header.x-caller:office'],
     strategy: [
       { methods: ['GET'], path: '/a', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1m' } },

@@ -6,11 +6,12 @@ import fc from 'fast-check';
 import type { Context } from 'koa';
 import { compileAllowList } from '../../../server/src/http/allow-list';
 import { compileHeaderPrivacy } from '../../../server/src/http/header-privacy';
+import { HeaderHashKey } from '../../../server/src/http/header-hash-key';
 import { compileIdentifier, compileIpIdentity } from '../../../server/src/http/identify';
 import { parseDenyRequest, type DenyContext } from '../../../server/src/deny/deny-input';
 import { identityMember, ipMembers, memberKind } from '../../../server/src/deny/deny-members';
 
-const hasherFor = compileHeaderPrivacy('credentials', Buffer.alloc(32, 7));
+const { hasherFor } = compileHeaderPrivacy('credentials', HeaderHashKey.fromSecret('a deployment secret of 32 or more characters'));
 const strategies = [{ identifierSource: 'ip' }, { identifierSource: 'header.X-Caller' }, { identifierSource: 'header.x-api-key' }, { identifierSource: 'user' }];
 const context: DenyContext = { strategies, ipv6Subnet: 64, hasherFor, allowed: compileAllowList([], hasherFor) };
 const ipIdentity = compileIpIdentity(64);

@@ -65,7 +65,7 @@ describe('every TypeScript example of the docs compiles under strict', () => {
   }, 120_000);
 
   it('the check refuses the example that used to break a strict app (TS7031 on an untyped env)', () => {
-    const untyped = "export default ({ env }) => ({ ratelimit: { config: { url: env('RATELIMIT_REST_URL') } } });";
+    const untyped = "export default ({ env }) => ({ ratelimit: { config: { url: env('RATELIMIT_URL') } } });";
     expect(compile([{ name: 'untyped', code: untyped }])).toEqual([expect.stringMatching(/^untyped\.ts: TS7031 Binding element 'env' implicitly has an 'any' type/)]);
   }, 120_000);
 });
