@@ -9,7 +9,8 @@
 // block cache answers, costs one verification per credential and period, not one per request. A
 // revoked or expired credential so keeps its own budget for at most that long. Floods of distinct
 // credentials: one that cannot be Strapi's (credential-shape.ts) is not verified at all, and an IP
-// looks up at most a bounded number of unknown API tokens per period (token-lookup-budget.ts).
+// looks up at most a bounded number of unknown API tokens per period, beside the tokens that
+// verified lately, which such a flood cannot hold back (token-lookup-budget.ts).
 // For tiers (docs/tiers.md) a caller carries its type: an API token's from its record, a user's
 // role type, when a tier names roles, from its own bounded, expiring cache (user-roles.ts), which
 // also finds a blocked or deleted user: then the request has no valid credential.
@@ -94,17 +95,15 @@ function plainCallerVerifier(strapi: VerifyingStrapi): CallerVerifier {
     const now = Date.now();
     const known = verdicts.get(key, now);
     if (known) return known;
-    // Not remembered: the same token is looked up once the caller's budget allows it again.
-    if (shape === 'api-token' && !lookups.take(ip, now)) return NONE;
+    // Not remembered: looked up when it verified lately or the caller's budget allows it.
+    if (shape === 'api-token' && !lookups.take(ip, key, now)) return NONE;
     services ??= {
       jwt: strapi.plugin?.('users-permissions')?.service('jwt') as JwtService | undefined,
       tokens: strapi.service?.('admin::api-token-content-api') as ApiTokenService | undefined,
     };
     const verdict = shape === 'jwt' ? verifyJwt(services.jwt, token) : verifyApiToken(services.tokens, token);
     if (shape === 'api-token') {
-      verdict.then((caller) => {
-        if (caller) lookups.giveBack(ip, Date.now());
-      }, () => undefined);
+      verdict.then((caller) => lookups.settle(ip, key, caller !== undefined, Date.now()), () => undefined);
     }
     // Concurrent requests with one credential share one verification; a failed one (the database
     // is down) is not remembered, so the next request tries again.
