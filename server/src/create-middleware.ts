@@ -81,7 +81,10 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
     store,
     failOpen,
     checkStore: () => checkStore(redis, config),
-    readUsage: (limits: Partial<UsageLimits> = {}) => readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, ...limits }, Date.now(), failOpen(), (identifier, now) => limiter.callersSeen.classOf(identifier, now)),
+    readUsage: (limits: Partial<UsageLimits> = {}) => readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, ...limits }, Date.now(), failOpen(), {
+      classOf: (identifier, now) => limiter.callersSeen.classOf(identifier, now),
+      refusedHere: limiter.refusedHere,
+    }),
     configuredReport: () => configuredReport(config, Date.now(), failOpen()),
     async resetCaller(strategyIndex: number, identifier: string): Promise<number> {
       const deleted = await resetCaller(redis, config, strategyIndex, identifier);
