@@ -6,6 +6,7 @@
 // own auth limiter do not fight (the tighter answers, each with its own headers); and boot refuses a
 // tier naming a role the app does not have, listing the app's roles. The usage report names the
 // verified callers (username, API token name) for an admin who may read them (issue 34).
+import { randomBytes } from 'node:crypto';
 import { Redis } from '@upstash/redis';
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { ROLE_TTL_MS } from '../../server/src/strapi/user-roles';
@@ -118,6 +119,16 @@ describe('issue 30: tiers in Strapi', () => {
     const named = await namesSeenBy('names-super@fixture.test');
     expect([named.includes(`user=${member?.id} member`), named.includes(`token=${tokens.read.id} read`), named.includes(`token=${tokens.full.id} full`)]).toEqual([true, true, true]);
     expect(await namesSeenBy('names-reader@fixture.test')).toEqual(named.map((line) => line.replace(/ .*$/, ' -')));
+  });
+
+  // Issue 34 finding 6, as found: 25 bogus tokens spend the shared IP's lookup budget, and a valid
+  // full-access token seen there for the first time was anonymous (policy 2, the IP's bucket).
+  it('keeps the tier of a valid API token first seen from an IP that a flood of bogus tokens has spent its lookup budget on', async () => {
+    const fresh = await services().service('admin::api-token-content-api').create({ name: 'office', description: '', type: 'full-access', lifespan: null, kind: 'content-api' });
+    const bogus = times(25, () => randomBytes(128).toString('hex'));
+    await Promise.all(bogus.map((token) => ping('198.51.100.77', token)()));
+    const first = await ping('198.51.100.77', fresh.accessKey)();
+    expect([first.status, first.headers['ratelimit-policy']]).toEqual([200, '6;w=86400']);
   });
 
   it.each([

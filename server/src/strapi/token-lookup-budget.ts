@@ -3,7 +3,7 @@
 // one per request. Two rules:
 // - Per IP (as the limiter keys it: IPv6 grouped by `ipv6Subnet`), at most LOOKUPS_PER_CALLER
 //   lookups that did not verify per LOOKUP_PERIOD_MS; past it, that IP's unknown tokens are not
-//   looked up until the period ends, so its requests are limited by IP, as an invalid token's are.
+//   looked up on the budget until the period ends (but see the end of this header).
 //   A token that verifies gives its lookup back. Remembered for at most BUDGET_CAPACITY IPs (past
 //   it the oldest is forgotten): each address of a flood from many still costs at most
 //   LOOKUPS_PER_CALLER reads per period.
@@ -15,9 +15,8 @@
 //   and it is read again, so a revoked or deleted token stops counting within that time, and it
 //   then leaves this set. Only tokens that verified enter it, so a flood cannot fill it, and a
 //   valid token costs one read per VERDICT_TTL_MS, as before.
-// What remains (docs/tiers.md): a token this instance has not verified within VOUCHED_TTL_MS (new,
-// after a restart, or pushed out by VOUCHED_CAPACITY others), first seen from an IP whose budget a
-// flood spends, is limited by IP until a lookup is left to it.
+// A token neither vouched for nor within its IP's budget is looked up only when the app has a token
+// of its hash (api-token-index.ts), outside the budget.
 import { BoundedExpiringMap } from '../limiter/bounded-expiring-map';
 
 export const LOOKUPS_PER_CALLER = 20;
@@ -30,6 +29,9 @@ interface Spent {
   count: number;
 }
 
+/** How a lookup was allowed: for a token vouched for, or on its IP's budget; undefined: not allowed. */
+export type LookupGrant = 'vouched' | 'budget' | undefined;
+
 export class TokenLookupBudget {
   private readonly spent = new BoundedExpiringMap<Spent>(BUDGET_CAPACITY);
   private readonly vouched = new BoundedExpiringMap<true>(VOUCHED_CAPACITY);
@@ -38,25 +40,28 @@ export class TokenLookupBudget {
    * Whether the token with digest `token` may be looked up for `caller` (an IP): always when it
    * verified lately, else when the IP has a lookup left this period (then one is taken).
    */
-  take(caller: string, token: string, now: number): boolean {
-    if (this.vouched.get(token, now)) return true;
+  take(caller: string, token: string, now: number): LookupGrant {
+    if (this.vouched.get(token, now)) return 'vouched';
     const spent = this.spent.get(caller, now);
     if (spent === undefined) {
       this.spent.set(caller, { count: 1 }, now + LOOKUP_PERIOD_MS);
-      return true;
+      return 'budget';
     }
-    if (spent.count >= LOOKUPS_PER_CALLER) return false;
+    if (spent.count >= LOOKUPS_PER_CALLER) return undefined;
     spent.count += 1;
-    return true;
+    return 'budget';
   }
 
-  /** The lookup `take` allowed has answered: a token that verified is vouched for (and its lookup given back), one that did not is not any more. */
-  settle(caller: string, token: string, verified: boolean, now: number): void {
+  /**
+   * A lookup has answered: a token that verified is vouched for (and a lookup `grant`ed on the
+   * budget given back), one that did not is not vouched for any more.
+   */
+  settle(caller: string, token: string, grant: LookupGrant, verified: boolean, now: number): void {
     if (!verified) {
       this.vouched.delete(token);
       return;
     }
-    if (!this.vouched.get(token, now)) {
+    if (grant === 'budget') {
       const spent = this.spent.get(caller, now);
       if (spent !== undefined && spent.count > 0) spent.count -= 1;
     }
