@@ -98,7 +98,10 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
     failOpen,
     checkStore: () => checkStore(redis, config),
     readHeaderHashKey: () => (keyNeeded ? privacy.key.ready() : Promise.resolve()),
-    readUsage: (limits: Partial<UsageLimits> = {}) => readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, ...limits }, Date.now(), failOpen(), (identifier, now) => limiter.callersSeen.classOf(identifier, now)),
+    readUsage: (limits: Partial<UsageLimits> = {}) => readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, ...limits }, Date.now(), failOpen(), {
+      classOf: (identifier, now) => limiter.callersSeen.classOf(identifier, now),
+      refusedHere: limiter.refusedHere,
+    }),
     configuredReport: () => configuredReport(config, Date.now(), failOpen()),
     async resetCaller(strategyIndex: number, identifier: string): Promise<number> {
       const deleted = await resetCaller(redis, config, strategyIndex, identifier);

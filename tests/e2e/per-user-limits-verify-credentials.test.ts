@@ -96,7 +96,7 @@ describe('identifierSource user:', () => {
 
   // Issue 25 finding 10: each distinct bogus token was looked up in the database, even on a request
   // the block cache refuses. Counted here as the queries that read API tokens.
-  it('issue 25 finding 10: 40 requests refused from memory with distinct bogus tokens cost no database query, 40 with distinct well-shaped ones at most LOOKUPS_PER_CALLER lookups', async () => {
+  it('issue 25 finding 10: 40 requests refused from memory with distinct bogus tokens cost no database query, 40 with distinct well-shaped ones at most LOOKUPS_PER_CALLER lookups and one read of the token hashes', async () => {
     const knex = (app.strapi as unknown as { db: { connection: KnexEvents } }).db.connection;
     const tokenQueries: string[] = [];
     const record = (query: { sql: string }) => void (/api_tokens/.test(query.sql) && tokenQueries.push(query.sql));
@@ -112,7 +112,10 @@ describe('identifierSource user:', () => {
       const perLookup = tokenQueries.splice(0).length;
       expect(perLookup).toBeGreaterThan(0);
       expect(await statuses(Array.from({ length: 40 }, (_, index) => () => ping(ip, `Bearer ${index.toString(16).padStart(256, '0')}`)))).toEqual(refused);
-      expect(tokenQueries.length).toBe(LOOKUPS_PER_CALLER * perLookup);
+      // The 20 past the budget: one read of the app's token hashes (api-token-index.ts, issue 34
+      // finding 6), which has none of them, and no lookup.
+      const hashReads = tokenQueries.filter((sql) => /^select [`"]t0[`"]\.[`"]access_key[`"] from [`"]strapi_api_tokens[`"]/.test(sql));
+      expect([tokenQueries.length, hashReads.length]).toEqual([LOOKUPS_PER_CALLER * perLookup + 1, 1]);
     } finally {
       knex.off('query', record);
     }

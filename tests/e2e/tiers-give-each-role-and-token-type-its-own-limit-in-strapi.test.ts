@@ -4,11 +4,14 @@
 // limit within ROLE_TTL_MS and keeps its count; steady traffic of a user reads no role from the
 // database; two instances sharing a store agree; a strategy on /api/auth/local and users-permissions'
 // own auth limiter do not fight (the tighter answers, each with its own headers); and boot refuses a
-// tier naming a role the app does not have, listing the app's roles.
+// tier naming a role the app does not have, listing the app's roles. The usage report names the
+// verified callers (username, API token name) for an admin who may read them (issue 34).
+import { randomBytes } from 'node:crypto';
 import { Redis } from '@upstash/redis';
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { ROLE_TTL_MS } from '../../server/src/strapi/user-roles';
 import { startStrapiChild, type StrapiChild } from '../fixtures/strapi-child';
+import { adminRoleId, adminToken, createAdminUser } from '../support/admin-users';
 import { sharedStoreConfig } from '../support/shared-store-config';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
 
@@ -94,6 +97,38 @@ describe('tiers in Strapi give each kind of caller its own limit', () => {
     // One key per caller, the layout unchanged: no tier in it.
     const keys = await new Redis({ url: kv.url, token: kv.token }).keys(`@cms:GET:/api/ping:user=${partner.id}:*`);
     expect(keys).toEqual([expect.stringMatching(new RegExp(`^@cms:GET:/api/ping:user=${partner.id}:fixed-window\\.1d:\\d+$`))]);
+  });
+
+  // Issue 34 (the admin page): verified callers named beside their ids, only for an admin who may read them.
+  it('names the verified callers of the usage report (username, API token name) for a super admin, not for an admin who may read the usage view only', async () => {
+    await ping('198.51.100.60', tokens.read.accessKey)();
+    const roles = (app.strapi as unknown as { service(uid: string): unknown }).service('admin::role') as {
+      create(role: object): Promise<{ id: number }>;
+      assignPermissions(id: number, permissions: object[]): Promise<unknown>;
+    };
+    const viewer = await roles.create({ name: 'Usage reader', description: 'May read the usage view only' });
+    await roles.assignPermissions(viewer.id, [{ action: 'plugin::ratelimit.read', subject: null, properties: {}, conditions: [] }]);
+    await createAdminUser(app, 'names-super@fixture.test', await adminRoleId(app, 'strapi-super-admin'));
+    await createAdminUser(app, 'names-reader@fixture.test', viewer.id);
+    const namesSeenBy = async (email: string) => {
+      const response = await app.request.get('/ratelimit/usage').set('Authorization', `Bearer ${await adminToken(app, email)}`);
+      const callers = (response.body.data.strategies[0].callers as Array<{ identifier: string; name?: string }>).filter(({ identifier }) => /^(user|token)=/.test(identifier));
+      return callers.map(({ identifier, name }) => `${identifier} ${name ?? '-'}`).sort();
+    };
+    const member = await services().db.query('plugin::users-permissions.user').findOne({ where: { username: 'member' } });
+    const named = await namesSeenBy('names-super@fixture.test');
+    expect([named.includes(`user=${member?.id} member`), named.includes(`token=${tokens.read.id} read`), named.includes(`token=${tokens.full.id} full`)]).toEqual([true, true, true]);
+    expect(await namesSeenBy('names-reader@fixture.test')).toEqual(named.map((line) => line.replace(/ .*$/, ' -')));
+  });
+
+  // Issue 34 finding 6, as found: 25 bogus tokens spend the shared IP's lookup budget, and a valid
+  // full-access token seen there for the first time was anonymous (policy 2, the IP's bucket).
+  it('keeps the tier of a valid API token first seen from an IP that a flood of bogus tokens has spent its lookup budget on', async () => {
+    const fresh = await services().service('admin::api-token-content-api').create({ name: 'office', description: '', type: 'full-access', lifespan: null, kind: 'content-api' });
+    const bogus = times(25, () => randomBytes(128).toString('hex'));
+    await Promise.all(bogus.map((token) => ping('198.51.100.77', token)()));
+    const first = await ping('198.51.100.77', fresh.accessKey)();
+    expect([first.status, first.headers['ratelimit-policy']]).toEqual([200, '6;w=86400']);
   });
 
   it.each([

@@ -1,13 +1,16 @@
 // The live counters of one strategy: one row per caller with its remaining-tokens bar and reset
-// time, blocked callers highlighted (a shadow strategy's as "would be blocked": it refuses no one),
-// and a reset button for roles allowed to reset (with "Deny" beside it for blocked callers, for
-// roles allowed to configure). A strategy with tiers shows each caller's tier as this instance last
-// saw it (docs/tiers.md), or that this instance has not seen it.
+// time, and its status by what happened: "Blocked" (highlighted) when it was refused before its
+// reset, "At limit" when it has no token left but was not refused, else "Allowed" (a shadow
+// strategy's refused caller "Would be blocked": it refuses no one). Verified callers carry their
+// username or API token's name beside the id when the admin may read those. A reset button for
+// roles allowed to reset, with "Deny" beside it for callers with no token left, for roles allowed
+// to configure. A strategy with tiers shows each caller's tier as this instance last saw it
+// (docs/tiers.md), or that this instance has not seen it.
 import { Badge, Box, Flex, Td, Tr, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
-import type { StrategyUsage } from '../api';
-import { useDenyList } from '../hooks/useDenyList';
-import { useTranslate } from '../utils/useTranslate';
+import type { CallerCounter, StrategyUsage } from '../api';
+import { usePagePermissions } from '../hooks/usePagePermissions';
+import { useTranslate, type Translate } from '../utils/useTranslate';
 import { DenyButton } from './DenyButton';
 import { HeadedTable } from './HeadedTable';
 import { RemainingBar } from './RemainingBar';
@@ -15,14 +18,20 @@ import { ResetButton } from './ResetButton';
 
 interface CallersTableProps {
   strategy: StrategyUsage;
-  canReset: boolean;
   onReset(): Promise<void>;
 }
 
-export function CallersTable({ strategy, canReset, onReset }: CallersTableProps) {
+function Status({ t, caller, shadow }: { t: Translate; caller: CallerCounter; shadow: boolean }) {
+  if (caller.blocked && shadow) return <Badge backgroundColor="warning100" textColor="warning700">{t('callers.wouldBeBlocked', 'Would be blocked')}</Badge>;
+  if (caller.blocked) return <Badge backgroundColor="danger100" textColor="danger700">{t('callers.blocked', 'Blocked')}</Badge>;
+  if (caller.remaining === 0) return <Badge backgroundColor="warning100" textColor="warning700">{t('callers.atLimit', 'At limit')}</Badge>;
+  return <Badge backgroundColor="success100" textColor="success700">{t('callers.allowed', 'Allowed')}</Badge>;
+}
+
+export function CallersTable({ strategy, onReset }: CallersTableProps) {
   const { formatTime } = useIntl();
   const t = useTranslate();
-  const { canConfigure } = useDenyList();
+  const { canReset, canConfigure } = usePagePermissions();
   const title = <Typography variant="delta" tag="h3">{t('callers.title', '{methods} {path}', { methods: strategy.methods.join(', '), path: strategy.path })}</Typography>;
 
   if (strategy.callers.length === 0) {
@@ -54,7 +63,10 @@ export function CallersTable({ strategy, canReset, onReset }: CallersTableProps)
           {strategy.callers.map((caller) => (
             <Tr key={`${caller.method} ${caller.identifier}`} data-blocked={caller.blocked} style={caller.blocked ? { background: 'var(--strapi-colors-danger100, #fcecea)' } : undefined}>
               <Td><Typography>{caller.method}</Typography></Td>
-              <Td><Typography fontWeight={caller.blocked ? 'bold' : undefined}>{caller.identifier}</Typography></Td>
+              <Td>
+                <Typography fontWeight={caller.blocked ? 'bold' : undefined}>{caller.identifier}</Typography>
+                {caller.name !== undefined && <Typography textColor="neutral600"> {caller.name}</Typography>}
+              </Td>
               {strategy.tiers && (
                 <Td>
                   {caller.tier !== undefined ? <Typography>{caller.tier}</Typography> : <Typography textColor="neutral600">{t('callers.tierUnknown', 'not seen by this instance')}</Typography>}
@@ -62,20 +74,12 @@ export function CallersTable({ strategy, canReset, onReset }: CallersTableProps)
               )}
               <Td><RemainingBar remaining={caller.remaining} limit={caller.limit} /></Td>
               <Td><Typography>{formatTime(caller.reset, { hour: '2-digit', minute: '2-digit', second: '2-digit' })}</Typography></Td>
-              <Td>
-                {caller.blocked && strategy.mode === 'shadow' ? (
-                  <Badge backgroundColor="warning100" textColor="warning700">{t('callers.wouldBeBlocked', 'Would be blocked')}</Badge>
-                ) : caller.blocked ? (
-                  <Badge backgroundColor="danger100" textColor="danger700">{t('callers.blocked', 'Blocked')}</Badge>
-                ) : (
-                  <Badge backgroundColor="success100" textColor="success700">{t('callers.allowed', 'Allowed')}</Badge>
-                )}
-              </Td>
+              <Td><Status t={t} caller={caller} shadow={strategy.mode === 'shadow'} /></Td>
               {(canReset || canConfigure) && (
                 <Td>
                   <Flex gap={2}>
                     {canReset && <ResetButton strategy={strategy} identifier={caller.identifier} onReset={onReset} />}
-                    {caller.blocked && <DenyButton strategy={strategy} identifier={caller.identifier} onDeny={onReset} />}
+                    {caller.remaining === 0 && <DenyButton strategy={strategy} identifier={caller.identifier} onDeny={onReset} />}
                   </Flex>
                 </Td>
               )}

@@ -8,6 +8,7 @@ import { useFetchClient, useNotification } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { LIFT_PATH, type DeniedCaller } from '../api';
 import { useDenyList } from '../hooks/useDenyList';
+import { usePagePermissions } from '../hooks/usePagePermissions';
 import { failureMessage } from '../utils/failureMessage';
 import { useTranslate } from '../utils/useTranslate';
 import { Card } from './Card';
@@ -21,7 +22,8 @@ export function DeniedCallersCard() {
   const { formatDate } = useIntl();
   const { post } = useFetchClient();
   const { toggleNotification } = useNotification();
-  const { report, error, canConfigure, reload } = useDenyList();
+  const { report, error, reload } = useDenyList();
+  const { canConfigure } = usePagePermissions();
 
   const lift = async (member: string) => {
     try {

@@ -1,4 +1,4 @@
-// "Deny" beside "Reset" for a blocked caller: after a confirmation, denies the caller as the
+// "Deny" beside "Reset" for a caller with no token left (blocked or at its limit): after a confirmation, denies the caller as the
 // strategy identifies it (POST /ratelimit/deny {strategy, identifier}) until lifted, then reloads
 // the report and the deny list. Shown only to roles with the configure action.
 import { Button, Dialog } from '@strapi/design-system';
@@ -6,6 +6,7 @@ import { Cross } from '@strapi/icons';
 import { ConfirmDialog, useFetchClient, useNotification } from '@strapi/strapi/admin';
 import { DENY_PATH, type DenyResult, type StrategyUsage } from '../api';
 import { useDenyList } from '../hooks/useDenyList';
+import { usePagePermissions } from '../hooks/usePagePermissions';
 import { failureMessage } from '../utils/failureMessage';
 import { useTranslate } from '../utils/useTranslate';
 
@@ -20,7 +21,7 @@ export function DenyButton({ strategy, identifier, onDeny }: DenyButtonProps) {
   const { post } = useFetchClient();
   const { toggleNotification } = useNotification();
   const denyList = useDenyList();
-  if (!denyList.canConfigure) return null;
+  if (!usePagePermissions().canConfigure) return null;
 
   const deny = async () => {
     try {

@@ -5,17 +5,11 @@
 // which a raise does not fill before the next refill.
 import { useState } from 'react';
 import { Box, Button, Dialog, Field, Flex, NumberInput, Typography } from '@strapi/design-system';
-import { ConfirmDialog, useFetchClient, useNotification, useRBAC } from '@strapi/strapi/admin';
+import { ConfirmDialog, useFetchClient, useNotification } from '@strapi/strapi/admin';
 import { liveLimitPath, type LiveLimitResult, type StrategyUsage } from '../api';
-import { PERMISSIONS } from '../pluginId';
+import { usePagePermissions } from '../hooks/usePagePermissions';
 import { failureMessage } from '../utils/failureMessage';
 import { useTranslate, type Translate } from '../utils/useTranslate';
-
-/** Whether the admin may change live limits (asked once per page, not per row). */
-export function useCanConfigure(): boolean {
-  const { allowedActions, isLoading } = useRBAC(PERMISSIONS.configure);
-  return !isLoading && allowedActions.canConfigure === true;
-}
 
 function liveText(t: Translate, strategy: StrategyUsage): string {
   if (strategy.liveTokens === null) return t('live.none', 'as configured');
@@ -25,12 +19,12 @@ function liveText(t: Translate, strategy: StrategyUsage): string {
 
 interface LiveLimitCellProps {
   strategy: StrategyUsage;
-  canConfigure: boolean;
   onChange(): Promise<void>;
 }
 
-export function LiveLimitCell({ strategy, canConfigure, onChange }: LiveLimitCellProps) {
+export function LiveLimitCell({ strategy, onChange }: LiveLimitCellProps) {
   const t = useTranslate();
+  const { canConfigure } = usePagePermissions();
   const { put, del } = useFetchClient();
   const { toggleNotification } = useNotification();
   const current = typeof strategy.liveTokens === 'number' ? strategy.liveTokens : strategy.tokens;

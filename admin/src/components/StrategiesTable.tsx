@@ -11,7 +11,7 @@ import { Badge, Box, Flex, Td, Tr, Typography } from '@strapi/design-system';
 import type { ConfiguredStrategy, StrategyUsage } from '../api';
 import { useTranslate, type Translate } from '../utils/useTranslate';
 import { HeadedTable } from './HeadedTable';
-import { LiveLimitCell, useCanConfigure } from './LiveLimit';
+import { LiveLimitCell } from './LiveLimit';
 
 const fromStore = (strategy: ConfiguredStrategy | StrategyUsage): strategy is StrategyUsage => 'callers' in strategy;
 
@@ -60,7 +60,6 @@ interface StrategiesTableProps {
 
 export function StrategiesTable({ strategies, onLiveLimitChange }: StrategiesTableProps) {
   const t = useTranslate();
-  const canConfigure = useCanConfigure();
   const headings = [
     t('strategies.methods', 'Methods'),
     t('strategies.path', 'Path'),
@@ -90,7 +89,7 @@ export function StrategiesTable({ strategies, onLiveLimitChange }: StrategiesTab
               {strategy.tiers && <TierList strategy={strategy} />}
             </Flex>
           </Td>
-          <Td>{fromStore(strategy) ? <LiveLimitCell strategy={strategy} canConfigure={canConfigure} onChange={onLiveLimitChange} /> : storeAway}</Td>
+          <Td>{fromStore(strategy) ? <LiveLimitCell strategy={strategy} onChange={onLiveLimitChange} /> : storeAway}</Td>
           <Td><Typography>{strategy.identifierSource}</Typography></Td>
           <Td>{fromStore(strategy) ? <CallersCell t={t} strategy={strategy} /> : storeAway}</Td>
         </Tr>

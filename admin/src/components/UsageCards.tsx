@@ -18,11 +18,10 @@ const fromStore = (report: ConfiguredReport | UsageReport): report is UsageRepor
 
 interface UsageCardsProps {
   report: ConfiguredReport | UsageReport;
-  canReset: boolean;
   reload(): Promise<void>;
 }
 
-export function UsageCards({ report, canReset, reload }: UsageCardsProps) {
+export function UsageCards({ report, reload }: UsageCardsProps) {
   const t = useTranslate();
   if (report.strategies.length === 0) {
     return <EmptyStateLayout content={t('state.noStrategies', 'No strategy is configured. Add strategies to the ratelimit plugin in config/plugins.')} />;
@@ -49,20 +48,20 @@ export function UsageCards({ report, canReset, reload }: UsageCardsProps) {
         <StrategiesTable strategies={report.strategies} onLiveLimitChange={reload} />
         <LiveLimitsNote />
       </Card>
-      {fromStore(report) && <StoreCards report={report} canReset={canReset} reload={reload} />}
+      {fromStore(report) && <StoreCards report={report} reload={reload} />}
     </Flex>
   );
 }
 
 /** The cards read from the store: each strategy's live counters, and allowed vs blocked over 24 hours. */
-function StoreCards({ report, canReset, reload }: UsageCardsProps & { report: UsageReport }) {
+function StoreCards({ report, reload }: UsageCardsProps & { report: UsageReport }) {
   const t = useTranslate();
   return (
     <>
       <Card title={t('callers.cardTitle', 'Live counters')}>
         <Flex direction="column" alignItems="stretch" gap={6}>
           {report.strategies.map((strategy) => (
-            <CallersTable key={strategy.index} strategy={strategy} canReset={canReset} onReset={reload} />
+            <CallersTable key={strategy.index} strategy={strategy} onReset={reload} />
           ))}
         </Flex>
       </Card>

@@ -1,14 +1,18 @@
 // Allowed vs blocked requests per hour over the last 24 hours as a small SVG of stacked bars (no
 // chart package: it keeps the admin bundle small): a y axis with round ticks and grid lines, hours on
 // the x axis with the date under the first hour of each day, a native tooltip (<title>) per hour, and
-// an accessible summary of the whole series in the chart's label.
+// an accessible summary of the whole series in the chart's label. Drawn at the width of its card
+// (measured, redrawn on resize; issue 34: at 1920 px a fixed 960 px drawing filled half the card),
+// at a fixed height, so text and bars keep their size and only the hours' slots widen.
 import { Box, Flex, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { HourlyCount } from '../api';
+import { useElementWidth } from '../hooks/useElementWidth';
 import { valueAxis } from '../utils/chartAxis';
 import { useTranslate } from '../utils/useTranslate';
 
-const WIDTH = 960;
+/** Before the card is measured, and the narrowest drawing: below it the hours' labels would overlap. */
+const MIN_WIDTH = 480;
 const HEIGHT = 240;
 const LEFT = 44;
 const RIGHT = 8;
@@ -21,13 +25,15 @@ const AXIS_COLOUR = '#a5a5ba';
 const GRID_COLOUR = '#eaeaef';
 const TEXT_COLOUR = '#666687';
 
-const plotWidth = WIDTH - LEFT - RIGHT;
 const plotHeight = HEIGHT - TOP - BOTTOM;
 const baseline = TOP + plotHeight;
 
 export function UsageChart({ hours }: { hours: HourlyCount[] }) {
   const { formatDate, formatNumber } = useIntl();
   const t = useTranslate();
+  const [box, measured] = useElementWidth<HTMLDivElement>(MIN_WIDTH);
+  const width = Math.max(MIN_WIDTH, measured);
+  const plotWidth = width - LEFT - RIGHT;
   const axis = valueAxis(Math.max(0, ...hours.map((hour) => hour.allowed + hour.blocked)));
   const slot = plotWidth / Math.max(1, hours.length);
   const y = (count: number) => baseline - (count / axis.top) * plotHeight;
@@ -36,12 +42,12 @@ export function UsageChart({ hours }: { hours: HourlyCount[] }) {
   const whenLabel = (time: number) => formatDate(time, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 
   return (
-    <Box>
-      <svg role="img" aria-label={summary(hours, t, whenLabel, formatNumber)} viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width={WIDTH} height={HEIGHT} style={{ maxWidth: '100%', height: 'auto' }}>
+    <Box ref={box} width="100%">
+      <svg role="img" aria-label={summary(hours, t, whenLabel, formatNumber)} viewBox={`0 0 ${width} ${HEIGHT}`} width={width} height={HEIGHT} style={{ display: 'block', maxWidth: '100%' }}>
         <g data-axis="y">
           {axis.ticks.map((tick) => (
             <g key={tick}>
-              <line x1={LEFT} x2={WIDTH - RIGHT} y1={y(tick)} y2={y(tick)} stroke={tick === 0 ? AXIS_COLOUR : GRID_COLOUR} />
+              <line x1={LEFT} x2={width - RIGHT} y1={y(tick)} y2={y(tick)} stroke={tick === 0 ? AXIS_COLOUR : GRID_COLOUR} />
               <text x={LEFT - 6} y={y(tick) + 4} fontSize={11} fill={TEXT_COLOUR} textAnchor="end">{formatNumber(tick)}</text>
             </g>
           ))}

@@ -1,25 +1,22 @@
 // The deny list as the page shares it: loaded from GET /ratelimit/deny, reloaded whenever the usage
-// report is (`refreshKey`) and after each change, with whether this admin may change it (the
-// configure action). The "Denied callers" card and the "Deny" buttons of the callers tables read
+// report is (`refreshKey`) and after each change (whether this admin may change it is the page's
+// permissions: usePagePermissions.tsx). The "Denied callers" card and the "Deny" buttons of the callers tables read
 // it through one context, so a deny from a table shows in the card at once.
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
-import { useFetchClient, useRBAC } from '@strapi/strapi/admin';
+import { useFetchClient } from '@strapi/strapi/admin';
 import { DENY_PATH, type DenyListReport } from '../api';
-import { PERMISSIONS } from '../pluginId';
 import { failureMessage } from '../utils/failureMessage';
 
 export interface DenyListState {
   report?: DenyListReport;
   error?: string;
-  canConfigure: boolean;
   reload(): Promise<void>;
 }
 
-const DenyListContext = createContext<DenyListState>({ canConfigure: false, reload: async () => undefined });
+const DenyListContext = createContext<DenyListState>({ reload: async () => undefined });
 
 export function DenyListProvider({ refreshKey, children }: { refreshKey: unknown; children: ReactNode }) {
   const { get } = useFetchClient();
-  const { allowedActions, isLoading } = useRBAC(PERMISSIONS.configure);
   const [report, setReport] = useState<DenyListReport>();
   const [error, setError] = useState<string>();
 
@@ -36,8 +33,7 @@ export function DenyListProvider({ refreshKey, children }: { refreshKey: unknown
     void reload();
   }, [reload, refreshKey]);
 
-  const canConfigure = !isLoading && allowedActions.canConfigure === true;
-  return <DenyListContext.Provider value={{ report, error, canConfigure, reload }}>{children}</DenyListContext.Provider>;
+  return <DenyListContext.Provider value={{ report, error, reload }}>{children}</DenyListContext.Provider>;
 }
 
 export const useDenyList = (): DenyListState => useContext(DenyListContext);

@@ -1,15 +1,17 @@
-// The usage page: the header with refresh controls, then the report (UsageCards), auto-refreshed;
+// The usage page: the header with refresh controls, then the report (UsageCards), auto-refreshed,
+// shown once the report and the admin's permissions are both known (usePagePermissions.tsx);
 // and every loading, failure (the last good report kept below a notice; opened during a store
 // outage, the strategies from the config, the fail-open count and the deny card) and no-permission state.
 import { useState } from 'react';
 import { Box, Button, Checkbox, Flex, Typography } from '@strapi/design-system';
 import { ArrowClockwise } from '@strapi/icons';
-import { Layouts, Page, useRBAC } from '@strapi/strapi/admin';
+import { Layouts, Page } from '@strapi/strapi/admin';
 import { useIntl } from 'react-intl';
 import { DeniedCallersCard } from '../components/DeniedCallersCard';
 import { LoadFailure } from '../components/LoadFailure';
 import { UsageCards } from '../components/UsageCards';
 import { DenyListProvider } from '../hooks/useDenyList';
+import { PagePermissionsProvider, useAskPagePermissions } from '../hooks/usePagePermissions';
 import { REFRESH_SECONDS, useUsage } from '../hooks/useUsage';
 import { PERMISSIONS } from '../pluginId';
 import { useTranslate } from '../utils/useTranslate';
@@ -21,8 +23,7 @@ function UsageView() {
   const { report, error, isLoading, reload } = useUsage(autoRefresh);
   // Opened during an outage: what the outage's answer carries, until a report loads.
   const shown = report ?? error?.configured;
-  const { allowedActions, isLoading: permissionsLoading } = useRBAC(PERMISSIONS.reset);
-  const canReset = !permissionsLoading && allowedActions.canReset === true;
+  const { isLoading: permissionsLoading, ...permissions } = useAskPagePermissions();
 
   const header = (
     <Layouts.Header
@@ -44,7 +45,8 @@ function UsageView() {
   // The date as well as the time: an outage can outlast a day.
   const takenAt = report ? formatDate(report.generatedAt, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit' }) : undefined;
 
-  if (isLoading) return <Page.Loading>{t('state.loading', 'Loading rate-limit usage')}</Page.Loading>;
+  // The admin's permissions decide which buttons and columns the tables have: both are known before the first paint.
+  if (isLoading || permissionsLoading) return <Page.Loading>{t('state.loading', 'Loading rate-limit usage')}</Page.Loading>;
 
   return (
     <Page.Main>
@@ -64,14 +66,16 @@ function UsageView() {
                 {t('page.updatedAt', 'Updated {time}', { time: takenAt })}
               </Typography>
             )}
-            <DenyListProvider refreshKey={shown.generatedAt}>
-              <Box paddingTop={2}>
-                <UsageCards report={shown} canReset={canReset} reload={reload} />
-              </Box>
-              <Box paddingTop={6}>
-                <DeniedCallersCard />
-              </Box>
-            </DenyListProvider>
+            <PagePermissionsProvider value={permissions}>
+              <DenyListProvider refreshKey={shown.generatedAt}>
+                <Box paddingTop={2}>
+                  <UsageCards report={shown} reload={reload} />
+                </Box>
+                <Box paddingTop={6}>
+                  <DeniedCallersCard />
+                </Box>
+              </DenyListProvider>
+            </PagePermissionsProvider>
           </>
         )}
       </Layouts.Content>

@@ -6,6 +6,7 @@
 import type { Context } from 'koa';
 import { failureMessage } from '../failure-message';
 import { adminOf } from './admin-of';
+import { withCallerNames, type CallerNames, type ReadingAbility } from './caller-names';
 import { isStrategyIndex, pathStrategyIndex, strategyIndexMessage } from './strategy-index';
 import { isValidLimit, MAX_TOKENS } from '../config/bounds';
 import { DEFAULT_USAGE_LIMITS, type UsageLimits } from './usage-service';
@@ -41,11 +42,18 @@ function callerLimit(value: unknown): number {
   return Number.isInteger(limit) && limit > 0 ? Math.min(limit, MAX_CALLERS_CEILING) : DEFAULT_USAGE_LIMITS.maxCallers;
 }
 
-/** @param source the app's rate limiter, looked up when a request arrives. */
-export const usageController = (source: () => UsageSource) => ({
+/** The reading admin's abilities, as Strapi's admin auth strategy leaves them. */
+const abilityOf = (ctx: Context): ReadingAbility | undefined => (ctx.state as { userAbility?: ReadingAbility } | undefined)?.userAbility;
+
+/**
+ * @param source the app's rate limiter, looked up when a request arrives.
+ * @param callerNames names the verified callers (Strapi's users and API tokens), if the host has them.
+ */
+export const usageController = (source: () => UsageSource, callerNames?: CallerNames) => ({
   async read(ctx: Context): Promise<void> {
     try {
-      ctx.body = { data: await source().readUsage({ ...DEFAULT_USAGE_LIMITS, maxCallers: callerLimit(ctx.query.limit) }) };
+      const report = await source().readUsage({ ...DEFAULT_USAGE_LIMITS, maxCallers: callerLimit(ctx.query.limit) });
+      ctx.body = { data: await withCallerNames(report, callerNames, abilityOf(ctx)) };
     } catch (error) {
       storeDown(ctx, error, { report: source().configuredReport() });
     }

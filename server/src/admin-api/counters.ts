@@ -2,7 +2,9 @@
 // used/remaining tokens and the reset time, computed the way @upstash/ratelimit's own scripts
 // compute them, against each caller's limit (its tier's, docs/tiers.md, or the rule's effective limit:
 // its live limit when one is stored). Which keys hold a counter is the rule's keys' to say
-// (config/keys.ts).
+// (config/keys.ts). A caller at its limit is `blocked` only when it was refused before its reset:
+// a fixed window counts refused requests, so a count past the limit says so for every instance; the
+// other algorithms count none, so the caller's instance says it (usage-service.ts).
 import type { Redis } from '@upstash/redis';
 import type { Rule } from '../config/rules';
 import type { CallerCounter } from './usage-types';
@@ -12,10 +14,10 @@ function toNumber(value: unknown): number {
   return Number.isFinite(number) ? number : 0;
 }
 
-function counter(identifier: string, method: string, limit: number, used: number, reset: number): CallerCounter {
+function counter(identifier: string, method: string, limit: number, used: number, reset: number, refusedCounted = false): CallerCounter {
   const remaining = Math.max(0, limit - used);
   // A fixed window keeps counting refused requests; the view shows tokens, so used stops at the limit.
-  return { identifier, method, used: Math.min(limit, Math.max(0, used)), remaining, limit, reset, blocked: remaining === 0 };
+  return { identifier, method, used: Math.min(limit, Math.max(0, used)), remaining, limit, reset, blocked: remaining === 0 && refusedCounted };
 }
 
 /** A caller holding a counter on a rule: its identifier and the method in its keys. */
@@ -46,7 +48,7 @@ export async function readCounters(redis: Redis, rule: Rule, callers: readonly F
   return callers.map(({ identifier, method }, index) => {
     const reply = replies[index];
     const { tokens, refillRate } = limitOf(identifier);
-    if (algorithm === 'fixed-window') return counter(identifier, method, tokens, toNumber(reply), windowEnd);
+    if (algorithm === 'fixed-window') return counter(identifier, method, tokens, toNumber(reply), windowEnd, toNumber(reply) > tokens);
     if (algorithm === 'sliding-window') {
       const [current, previous] = (reply as unknown[] | null) ?? [];
       const elapsed = (now % windowMs) / windowMs;

@@ -5,6 +5,7 @@
 // reset needs no SCAN: it deletes the keys the rule names for that caller, and nothing else. On a
 // strategy with tiers (docs/tiers.md) each caller is shown in the tier this instance last saw it in,
 // its counter read against that tier's limit; a caller not seen here, against the strategy's own.
+// A caller with no token left is blocked only when it was refused (counters.ts), else at its limit.
 import type { Redis } from '@upstash/redis';
 import { eventsPrefix } from '../config/key-placement';
 import type { CompiledConfig, Rule } from '../config/rules';
@@ -18,10 +19,15 @@ import { effectiveTokens, readLiveTokens } from './live-limits';
 import { ruleAt } from './strategy-index';
 import { CONFIG_ONLY, RUNTIME_CHANGEABLE, type CallerCounter, type ConfiguredReport, type ConfiguredStrategy, type FailOpenReport, type LiveTokens, type StrategyUsage, type TierUsage, type UsageReport } from './usage-types';
 
-/** What this instance knows of a caller's class (http/callers-seen.ts), or undefined. */
-export type ClassOf = (identifier: string, now: number) => SeenClass | undefined;
+/** What the instance serving the report knows of its callers, beside the store. */
+export interface InstanceView {
+  /** A caller's class (http/callers-seen.ts), or undefined. */
+  classOf(identifier: string, now: number): SeenClass | undefined;
+  /** Whether it refused the caller on a strategy and method until a reset still to come (its block cache). */
+  refusedHere(strategyIndex: number, method: string, identifier: string, now: number): boolean;
+}
 
-const NO_CLASSES: ClassOf = () => undefined;
+const NOTHING_SEEN: InstanceView = { classOf: () => undefined, refusedHere: () => false };
 
 export interface UsageLimits {
   /** Most callers listed per strategy (the total is still reported). */
@@ -106,7 +112,7 @@ function configuredStrategy(rule: Rule): ConfiguredStrategy {
   };
 }
 
-async function strategyUsage(redis: Redis, rule: Rule, { callers, exact, liveTokens, wouldBlock }: RuleState, limits: UsageLimits, now: number, classOf: ClassOf): Promise<StrategyUsage> {
+async function strategyUsage(redis: Redis, rule: Rule, { callers, exact, liveTokens, wouldBlock }: RuleState, limits: UsageLimits, now: number, { classOf, refusedHere }: InstanceView): Promise<StrategyUsage> {
   const own: CounterLimit = { tokens: effectiveTokens(rule, liveTokens), refillRate: rule.limit.refillRate };
   const tiered = rule.tiers.size > 0;
   const tierOf = (identifier: string) => (tiered ? tierNameOf(rule, classOf(identifier, now)) : undefined);
@@ -115,7 +121,7 @@ async function strategyUsage(redis: Redis, rule: Rule, { callers, exact, liveTok
     return (tier !== undefined && tier !== DEFAULT_TIER && rule.tiers.get(tier)) || own;
   };
   // Counters are read for a bounded number of callers; the rest only count towards the total.
-  const read = await readCounters(redis, rule, callers.slice(0, limits.maxCallers), now, limitOf);
+  const read = (await readCounters(redis, rule, callers.slice(0, limits.maxCallers), now, limitOf)).map((counter) => (counter.remaining === 0 && !counter.blocked && refusedHere(rule.index, counter.method, counter.identifier, now) ? { ...counter, blocked: true } : counter));
   const counters = (tiered ? read.map((counter) => withTier(counter, tierOf(counter.identifier))) : read).sort(byMostLimited);
   return {
     ...configuredStrategy(rule),
@@ -152,7 +158,7 @@ export async function readUsage(
   limits: UsageLimits = DEFAULT_USAGE_LIMITS,
   now = Date.now(),
   failOpen: FailOpenReport = NO_FAIL_OPEN,
-  classOf: ClassOf = NO_CLASSES,
+  seen: InstanceView = NOTHING_SEEN,
 ): Promise<UsageReport> {
   // A disabled plugin uses no store: its strategies are listed with no callers.
   const analyticsRead = config.analytics && config.enabled;
@@ -162,7 +168,7 @@ export async function readUsage(
     config.enabled ? readLiveTokens(redis, config.rules) : config.rules.map((): LiveTokens => null),
   ]);
   const strategies = await Promise.all(
-    config.rules.map((rule) => strategyUsage(redis, rule, { callers: callers[rule.index], exact, liveTokens: live[rule.index], wouldBlock: wouldBlock[rule.index] }, limits, now, classOf)),
+    config.rules.map((rule) => strategyUsage(redis, rule, { callers: callers[rule.index], exact, liveTokens: live[rule.index], wouldBlock: wouldBlock[rule.index] }, limits, now, seen)),
   );
   return {
     ...configuredReport(config, now, failOpen),

@@ -10,7 +10,16 @@ export interface CallerCounter {
   limit: number;
   /** When the caller gets tokens back, ms since the epoch. */
   reset: number;
+  /**
+   * Refused before its reset, not merely at its limit (remaining 0 and not blocked: "at limit"): a
+   * fixed window's count past the limit, or a refusal by the instance serving the report.
+   */
   blocked: boolean;
+  /**
+   * For `user=<id>` and `token=<id>`: the user's username or the API token's name, when the admin
+   * reading the report may read users or API tokens and the caller still exists.
+   */
+  name?: string;
   /**
    * On a strategy with tiers: the tier this instance last saw the caller in (`apiTokens.read-only`,
    * `roles.partner`, `anonymous`, or `limiter` for the strategy's own); absent when not known here.
@@ -63,6 +72,7 @@ export interface StrategyUsage extends ConfiguredStrategy {
   totalCallers: number;
   /** false when scanning stopped at its bound: totalCallers is then a lower bound. */
   totalExact: boolean;
+  /** Listed callers refused before their reset (`blocked`). */
   blockedCallers: number;
 }
 

@@ -337,6 +337,17 @@ export class RateLimiter {
   };
 
   /**
+   * Whether this instance refused `caller` on a strategy and method until a reset still to come (the
+   * usage view's "blocked"): its block cache, or for a shadow strategy, which blocks no one, its log
+   * of would-be refusals.
+   */
+  readonly refusedHere = (strategyIndex: number, method: string, caller: string, now: number): boolean => {
+    const rule = this.rules[strategyIndex];
+    if (!rule) return false;
+    return rule.mode === 'shadow' ? this.shadowLog.wasLogged(rule, rule.keys.limiterKey(method, caller), now) : this.blocked.refusedAt(strategyIndex, method, caller, now);
+  };
+
+  /**
    * After this instance changed a rule's live limit (the admin API): remembers the new effective
    * limit and, when it rose, forgets the rule's blocked callers at once, whose refusals counted
    * against the old one.

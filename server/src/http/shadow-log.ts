@@ -24,6 +24,11 @@ export class ShadowLog {
 
   constructor(private readonly logger: { info(message: string): void }) {}
 
+  /** Whether a would-be refusal of the caller with `limiterKey` was logged for a reset still to come. */
+  wasLogged(rule: Rule, limiterKey: string, now: number): boolean {
+    return this.logged.get(`${rule.index}\n${limiterKey}`, now) === true;
+  }
+
   wouldBlock(requestMethod: string, requestPath: string, refusal: WouldBeRefusal, now: number): void {
     const { rule, limiterKey, method, caller } = refusal.check;
     const key = `${rule.index}\n${limiterKey}`;

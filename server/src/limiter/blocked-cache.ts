@@ -48,6 +48,17 @@ export class BlockedCache {
     return undefined;
   }
 
+  /**
+   * Whether `caller` was refused on one strategy and method and that refusal's reset has not passed,
+   * whatever its tier and however long it is answered from memory: what the usage view calls
+   * blocked. Reads only: the request path's lookup (blockedUntil) is the one that forgets.
+   */
+  refusedAt(strategyIndex: number, method: string, caller: string, now: number): boolean {
+    const blocks = this.callers.get(caller);
+    const index = blocks ? indexOfBlock(blocks, strategyIndex, method) : -1;
+    return blocks !== undefined && index >= 0 && blocks[index].reset > now;
+  }
+
   /** Refuses `caller`, in `tier`, on one strategy and method from memory until `until` (default: `reset`), answering with `reset`. */
   block(strategyIndex: number, method: string, caller: string, reset: number, until = reset, tier: string = DEFAULT_TIER): void {
     if (this.capacity === 0) return;

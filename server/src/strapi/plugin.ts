@@ -15,6 +15,7 @@ import { permissiveProxyWarning } from './proxy-warning';
 import { strapiRefusal } from './refusal';
 import { strapiCallerVerifier, type VerifyingStrapi } from './verify-caller';
 import { strapiAdminNames } from './admin-names';
+import { strapiCallerNames } from './caller-names';
 import { refuseUnknownRoles, type RoleCheckingStrapi } from './role-check';
 
 const PLUGIN_UID = 'plugin::ratelimit';
@@ -112,7 +113,7 @@ export const strapiServerPlugin = {
   },
   routes: { admin: { type: 'admin', routes: adminRoutes } },
   controllers: {
-    usage: ({ strapi }: { strapi: StrapiLike }) => usageController(() => limiterFor(strapi)),
+    usage: ({ strapi }: { strapi: StrapiLike }) => usageController(() => limiterFor(strapi), strapiCallerNames(strapi)),
     deny: ({ strapi }: { strapi: StrapiLike }) => denyController(() => limiterFor(strapi), strapiAdminNames(strapi)),
   },
   middlewares: {

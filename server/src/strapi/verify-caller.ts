@@ -9,7 +9,9 @@
 // block cache answers, costs one verification per credential and period, not one per request. A
 // revoked or expired credential so keeps its own budget for at most that long. Floods of distinct
 // credentials: one that cannot be Strapi's (credential-shape.ts) is not verified at all, and an IP
-// looks up at most a bounded number of unknown API tokens per period (token-lookup-budget.ts).
+// looks up at most a bounded number of unknown API tokens per period, beside the tokens that
+// verified lately, which such a flood cannot hold back (token-lookup-budget.ts); past it, a token
+// is looked up only when the app has a token of its hash (api-token-index.ts).
 // For tiers (docs/tiers.md) a caller carries its type: an API token's from its record, a user's
 // role type, when a tier names roles, from its own bounded, expiring cache (user-roles.ts), which
 // also finds a blocked or deleted user: then the request has no valid credential.
@@ -18,7 +20,8 @@ import type { Context } from 'koa';
 import type { CallerVerifier, VerifiedCaller } from '../http/verified-caller';
 import { BoundedExpiringMap } from '../limiter/bounded-expiring-map';
 import { credentialShape } from './credential-shape';
-import { TokenLookupBudget } from './token-lookup-budget';
+import { ApiTokenIndex, type ReadTokenHashes } from './api-token-index';
+import { TokenLookupBudget, type LookupGrant } from './token-lookup-budget';
 import { userRoleReader, type RoleReadingStrapi, type UserRoles } from './user-roles';
 
 export const VERDICT_TTL_MS = 10_000;
@@ -27,6 +30,10 @@ const VERDICT_CAPACITY = 10_000;
 interface ApiTokenService {
   hash(accessKey: string): string;
   getByAccessKey(accessKeyHash: string): Promise<{ id: number | string; kind?: string | null; type?: string | null; expiresAt?: string | Date | null } | null | undefined>;
+}
+
+interface TokenHashQuery {
+  findMany(query: object): Promise<ReadonlyArray<{ accessKey?: unknown }>>;
 }
 
 interface JwtService {
@@ -80,36 +87,64 @@ export function strapiCallerVerifier(strapi: VerifyingStrapi, options: { readRol
   return roles ? (ctx, ip) => withRole(verified(ctx, ip), roles) : verified;
 }
 
+/** Every token's stored hash, for the index of the app's tokens (api-token-index.ts): one query, only that column. */
+function tokenHashReader(strapi: VerifyingStrapi): ReadTokenHashes {
+  return async (limit) => {
+    const rows = await (strapi.db?.query('admin::api-token') as TokenHashQuery | undefined)?.findMany({ select: ['accessKey'], limit });
+    return (rows ?? []).flatMap((row) => (typeof row.accessKey === 'string' ? [row.accessKey] : []));
+  };
+}
+
+/** A credential as a request presents it: `key` its digest, `ip` the request's IP as keyed. */
+interface Presented {
+  readonly token: string;
+  readonly shape: 'jwt' | 'api-token';
+  readonly key: string;
+  readonly ip: string;
+  readonly now: number;
+}
+
 function plainCallerVerifier(strapi: VerifyingStrapi): CallerVerifier {
   // Resolved on first use (services exist once Strapi has registered its plugins), then kept.
   let services: { jwt: JwtService | undefined; tokens: ApiTokenService | undefined } | undefined;
-  const verdicts = new BoundedExpiringMap<Promise<VerifiedCaller | undefined>>(VERDICT_CAPACITY);
-  const lookups = new TokenLookupBudget();
-  return (ctx, ip) => {
-    const token = bearerToken(ctx);
-    const shape = token === undefined ? undefined : credentialShape(token);
-    if (token === undefined || shape === undefined) return NONE;
-    // Keyed by a digest: the map holds no credential, and a long one costs no more memory than a short one.
-    const key = createHash('sha256').update(token).digest('base64');
-    const now = Date.now();
-    const known = verdicts.get(key, now);
-    if (known) return known;
-    // Not remembered: the same token is looked up once the caller's budget allows it again.
-    if (shape === 'api-token' && !lookups.take(ip, now)) return NONE;
-    services ??= {
+  const resolved = () =>
+    (services ??= {
       jwt: strapi.plugin?.('users-permissions')?.service('jwt') as JwtService | undefined,
       tokens: strapi.service?.('admin::api-token-content-api') as ApiTokenService | undefined,
-    };
-    const verdict = shape === 'jwt' ? verifyJwt(services.jwt, token) : verifyApiToken(services.tokens, token);
+    });
+  const verdicts = new BoundedExpiringMap<Promise<VerifiedCaller | undefined>>(VERDICT_CAPACITY);
+  const lookups = new TokenLookupBudget();
+  const appTokens = new ApiTokenIndex(tokenHashReader(strapi));
+
+  /** Verifies and remembers the verdict; an API token's lookup settles with the budget that `grant`ed it. */
+  const verify = ({ token, shape, key, ip, now }: Presented, grant: LookupGrant) => {
+    const verdict = shape === 'jwt' ? verifyJwt(resolved().jwt, token) : verifyApiToken(resolved().tokens, token);
     if (shape === 'api-token') {
-      verdict.then((caller) => {
-        if (caller) lookups.giveBack(ip, Date.now());
-      }, () => undefined);
+      verdict.then((caller) => lookups.settle(ip, key, grant, caller !== undefined, Date.now()), () => undefined);
     }
     // Concurrent requests with one credential share one verification; a failed one (the database
     // is down) is not remembered, so the next request tries again.
     verdicts.set(key, verdict, now + VERDICT_TTL_MS);
     verdict.catch(() => verdicts.delete(key));
     return verdict;
+  };
+
+  return (ctx, ip) => {
+    const token = bearerToken(ctx);
+    const shape = token === undefined ? undefined : credentialShape(token);
+    if (token === undefined || shape === undefined) return NONE;
+    // Keyed by a digest: the map holds no credential, and a long one costs no more memory than a short one.
+    const presented: Presented = { token, shape, key: createHash('sha256').update(token).digest('base64'), ip, now: Date.now() };
+    const known = verdicts.get(presented.key, presented.now);
+    if (known) return known;
+    if (shape === 'jwt') return verify(presented, undefined);
+    // Not remembered: looked up when it verified lately or the caller's budget allows it.
+    const grant = lookups.take(ip, presented.key, presented.now);
+    if (grant !== undefined) return verify(presented, grant);
+    // The IP's budget is spent: looked up only when the app has a token of its hash. A made-up one
+    // is not remembered, so a flood of them cannot push the verdicts of valid tokens out.
+    const { tokens } = resolved();
+    if (!tokens) return NONE;
+    return appTokens.has(tokens.hash(token), presented.now).then((exists) => (exists ? verify(presented, undefined) : undefined));
   };
 }

@@ -1,5 +1,6 @@
 // The usage report reads back what the limiters wrote: used and remaining tokens, reset times and
-// who is blocked, for fixed-window, sliding-window and token-bucket strategies.
+// who is blocked, for fixed-window, sliding-window and token-bucket strategies. The refusal here is
+// the report's instance's own (what its block cache would say), as when it served the request.
 import { readUsage } from '../../../server/src/admin-api/usage-service';
 import type { Algorithm } from '../../../server/src/config/schema';
 import { hit, startAdminStore, type AdminStoreFixture } from './support';
@@ -24,7 +25,8 @@ describe.each(ALGORITHMS)('%s', (algorithm) => {
     await hit(store.redis, config, 0, 'POST', '10.0.0.1', 2);
 
     const before = Date.now();
-    const report = await readUsage(store.redis, config);
+    const refusedHere = (strategy: number, method: string, identifier: string) => `${strategy} ${method} ${identifier}` === '0 GET 10.0.0.1';
+    const report = await readUsage(store.redis, config, undefined, Date.now(), undefined, { classOf: () => undefined, refusedHere });
     const [usage] = report.strategies;
     expect(usage).toMatchObject({ index: 0, methods: ['GET', 'POST'], path: '/api/articles/:id', algorithm, tokens: 3, window: '1h', totalCallers: 3, totalExact: true, blockedCallers: 1 });
     expect(usage.callers.map(({ method, identifier, used, remaining, blocked }) => ({ method, identifier, used, remaining, blocked }))).toEqual([
