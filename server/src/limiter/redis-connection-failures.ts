@@ -59,18 +59,21 @@ function sentinelFailure(failure: Error, client: Redis): Error | undefined {
   return new Error(`no sentinel at ${where} said where the primary ${name} is (${last})`, { cause: failure });
 }
 
-/** ioredis's Cluster failure to read a slot map from any node, with the last node's error. */
-function clusterFailure(failure: Error & { lastNodeError?: Error }, node: string | undefined, lastConnectFailure: Error | undefined): Error | undefined {
+/**
+ * ioredis's Cluster failure to read a slot map from any node, with the last node's error (a refused
+ * connection reaches it as "Connection is closed.": the slot map is asked on a connection of its own).
+ */
+function clusterFailure(failure: Error & { lastNodeError?: Error }, nodes: readonly string[]): Error | undefined {
   const last = failure.lastNodeError;
   if (last === undefined) return undefined;
   if (last.message.includes('cluster support disabled')) {
     return new RedisSetupError(
-      `${node ?? 'the node'} is not in cluster mode (${last.message})`,
+      `${nodes.at(-1) ?? 'the node'} is not in cluster mode (${last.message})`,
       'the url names a Redis that is not a Redis Cluster: use redis://host:port for one Redis, or name the nodes of the cluster',
       { cause: failure },
     );
   }
-  return lastConnectFailure ?? nodeFailure(last) ?? new Error(`no node of the cluster gave its slot map (${last.message})`, { cause: failure });
+  return nodeFailure(last) ?? new Error(`no node at ${nodes.join(',')} gave the cluster's slot map (${last.message})`, { cause: failure });
 }
 
 /** The last reason `client` could not connect, until it is connected again. */
@@ -92,15 +95,14 @@ export class ConnectionFailures {
   }
 
   private watchCluster(cluster: Cluster): void {
-    // A node that refused the slot-map question, and a node connection's own failure (ioredis's
-    // Cluster words a refused connection "Connection is closed."), for the failure of the whole.
-    let failingNode: string | undefined;
-    let lastConnectFailure: Error | undefined;
-    cluster.on('node error', (_failure: unknown, node: string) => (failingNode = node));
-    cluster.on('+node', (node: Redis) => node.on('error', (failure: Error) => (lastConnectFailure = nodeFailure(failure) ?? lastConnectFailure)));
+    // The nodes that failed to give their slot map since the last map was read (each once), named
+    // in the failure of the whole.
+    const failing = new Set<string>();
+    cluster.on('node error', (_failure: unknown, node: string) => failing.add(node));
+    cluster.on('refresh', () => failing.clear());
     cluster.on('error', (failure: Error) => {
-      this.last = clusterFailure(failure, failingNode, lastConnectFailure) ?? this.last;
+      this.last = clusterFailure(failure, [...failing]) ?? this.last;
+      failing.clear();
     });
-    cluster.on('ready', () => (lastConnectFailure = undefined));
   }
 }
