@@ -13,8 +13,9 @@
 //   timer anew, which held requests 2.5 s past a 500 ms timeout while a master failed over;
 // - every command has the plugin's `timeout`: one deadline per turn's commands that nothing re-arms
 //   (redis-command-turn.ts), not ioredis's `commandTimeout`, and a handshake that hangs is dropped
-//   and tried again (retryHungHandshakes); a command that met a broken connection is not retried
-//   after reconnecting (the failure mode answers the request instead of it waiting);
+//   and tried again (retryHungHandshakes); on one node and behind Sentinel, a command that met a
+//   broken connection is not retried after reconnecting (the failure mode answers the request
+//   instead of it waiting); on a Cluster ioredis sends it again to its slot's owner, within the deadline;
 // - after a Sentinel failover the old primary answers READONLY until ioredis has asked the
 //   sentinels again: that reply reconnects and resends the command (once: it did not run) to the
 //   new primary. A plain redis:// url names one node, so a READONLY there is its answer, which the
