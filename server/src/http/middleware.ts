@@ -28,6 +28,7 @@ import { isValidLimit } from '../config/bounds';
 import { LastSeenLimits } from '../limiter/last-seen-limits';
 import { MemoryLimiter } from '../limiter/memory-limiter';
 import { StoreHealth } from '../limiter/store-health';
+import { storeNoun } from '../limiter/store-in-use';
 import type { ScriptClient } from '../limiter/script-client';
 import { giveBack } from '../limiter/token-refunds';
 import { DenyCheck } from '../deny/deny-check';
@@ -139,7 +140,7 @@ export class RateLimiter {
     private readonly verifyCaller?: CallerVerifier,
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
-    this.health = new StoreHealth(logger, config.failureMode);
+    this.health = new StoreHealth(logger, config.failureMode, storeNoun(config));
     this.memory = config.failureMode === 'local' ? rules.map((rule) => new MemoryLimiter(rule.limit, MEMORY_LIMITER_CAPACITY)) : undefined;
     this.allowed = compileAllowList(config.allowList, privacy.hasherFor);
     this.ipIdentity = compileIpIdentity(config.ipv6Subnet);

@@ -3,16 +3,19 @@
 // failover and reconnecting are ioredis's work (the client rate-limiter-flexible's users already
 // run), not ours. ioredis is loaded only when a Redis url is configured, so REST and embedded users
 // never load it. What the options choose, and why:
-// - commands issued in one turn of the event loop leave in one write: a request's limit scripts and
-//   the turn's deny check share one round trip, as on the REST transport. On one node (or Sentinel's
-//   primary) the connection is corked for the turn (redis-requester.ts, NodeTurn): ioredis's auto-pipelining costs
-//   a pipeline object, several promises per command and one batch in flight at a time (bench,
-//   plugin over redis://: 0.79x the peer's throughput and 1.37x its CPU per decision with it, 1.00x
-//   and 1.11x corked, medians of 5 rounds on a loaded machine). A Cluster auto-pipelines, per node;
-// - every command has the plugin's `timeout` (ioredis's `commandTimeout` on a Cluster; on one node
-//   one deadline per turn's commands, redis-requester.ts, NodeTurn, and a handshake that hangs is
-//   dropped and tried again, retryHungHandshakes), and a command that met a broken connection is not
-//   retried after reconnecting (the failure mode answers the request instead of it waiting);
+// - commands issued in one turn of the event loop leave in one write per node: a request's limit
+//   scripts and the turn's deny check share one round trip, as on the REST transport. The node's
+//   connection (each master's on a Cluster) is corked for the turn (redis-command-turn.ts):
+//   ioredis's auto-pipelining costs a pipeline object, several promises per command and one batch
+//   in flight at a time per node (bench, plugin over redis://: 0.79x the peer's throughput and 1.37x
+//   its CPU per decision with it, 1.00x and 1.11x corked, medians of 5 rounds on a loaded machine),
+//   and on a Cluster a command it sends again (after `Connection is closed` or CLUSTERDOWN) gets its
+//   timer anew, which held requests 2.5 s past a 500 ms timeout while a master failed over;
+// - every command has the plugin's `timeout`: one deadline per turn's commands that nothing re-arms
+//   (redis-command-turn.ts), not ioredis's `commandTimeout`, and a handshake that hangs is dropped
+//   and tried again (retryHungHandshakes); on one node and behind Sentinel, a command that met a
+//   broken connection is not retried after reconnecting (the failure mode answers the request
+//   instead of it waiting); on a Cluster ioredis sends it again to its slot's owner, within the deadline;
 // - after a Sentinel failover the old primary answers READONLY until ioredis has asked the
 //   sentinels again: that reply reconnects and resends the command (once: it did not run) to the
 //   new primary. A plain redis:// url names one node, so a READONLY there is its answer, which the
@@ -43,17 +46,6 @@ const ioredis = (): IoRedisModule => (loaded ??= require('ioredis') as IoRedisMo
 export const redisCommand = (name: string, args: string[]): Command => new (ioredis().Command)(name, args, { replyEncoding: 'utf8' });
 
 /**
- * Sends one command on a Cluster outside auto-pipelining, where ioredis follows MOVED, ASK (with
- * ASKING) and TRYAGAIN for it. Inside an auto-pipeline it does not when the pipeline's other commands
- * succeeded: while a slot moves, such a command comes back with the redirection as its error.
- */
-export function sendAlone(cluster: Cluster, name: string, args: string[]): Promise<unknown> {
-  const command = redisCommand(name, args);
-  void cluster.sendCommand(command);
-  return command.promise;
-}
-
-/**
  * Milliseconds before the next reconnection attempt: 50, 100, ... up to 500 (ioredis's default goes
  * to 2000): a store that is back, or a new primary, is found within half a second, and an attempt
  * costs one refused connection.
@@ -69,10 +61,11 @@ const reconnectDelay = (attempt: number): number => Math.min(attempt * 50, 500);
 const HANDSHAKE_ROUND_TRIPS = 3;
 
 /**
- * One node without ioredis's `commandTimeout` (the requester gives its commands their deadline,
- * redis-requester.ts) would wait in a handshake for as long as a node that accepted the connection
+ * A node without ioredis's `commandTimeout` (the requester gives its commands their deadline,
+ * redis-command-turn.ts) would wait in a handshake for as long as a node that accepted the connection
  * hangs. Past HANDSHAKE_ROUND_TRIPS times the timeout without being ready, the connection is dropped
- * and made again (its retry strategy), as a handshake command's timeout did. While Redis loads its
+ * and made again (its retry strategy; a Cluster's node connection is dropped, and ioredis makes a new
+ * one when its slot map names the node), as a handshake command's timeout did. While Redis loads its
  * data set (the ready check waits for `loading:0`) that means a new connection every
  * HANDSHAKE_ROUND_TRIPS x timeout until it has loaded: harmless, and commands fail as an outage meanwhile.
  */
@@ -110,7 +103,9 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
     // the move ends: retried every 50 ms until the plugin's timeout, then the failure mode applies.
     const retryDelayOnTryAgain = 50;
     const maxRedirections = Math.max(16, Math.ceil(timeoutMs / retryDelayOnTryAgain));
-    return new Cluster([...address.hosts], { redisOptions: { ...nodeOptions, commandTimeout: timeoutMs }, enableAutoPipelining: true, lazyConnect: true, scaleReads: 'master', retryDelayOnTryAgain, maxRedirections });
+    const cluster = new Cluster([...address.hosts], { redisOptions: nodeOptions, lazyConnect: true, scaleReads: 'master', retryDelayOnTryAgain, maxRedirections });
+    cluster.on('+node', (node: Redis) => retryHungHandshakes(node, timeoutMs));
+    return cluster;
   }
   if (address.topology === 'sentinel') {
     const primary = new Redis({

@@ -2,16 +2,14 @@
 // the REST one (store-requester.ts) and the embedded one (embedded-requester.ts), so the limiters, the
 // deny list, live limits and the admin API run unchanged on Redis. It answers what the REST API
 // would: one command as `{ result }` or `{ error }`; a `/pipeline` as one envelope per command (sent
-// command by command: on one node a turn's commands leave in one write with one deadline (NodeTurn),
-// and on a Cluster ioredis's auto-pipelining sends each to its own slot's node, one write per node,
-// where an ioredis pipeline would need one slot for all);
-// a `/multi-exec` as MULTI/EXEC. Replies are RESP2 values as the REST API's JSON carries them
-// (strings, integers, arrays, nil). An error reply is the store's answer; any other failure (no
-// connection, the timeout) is a StoreUnavailableError, behind the same circuit breaker as REST.
-// On a Cluster, a command answered with a redirection (MOVED, ASK, TRYAGAIN: its slot is moving), or
-// whose auto-pipeline ioredis refused because the slot map changed under it, is sent again on its
-// own, where ioredis follows the redirection (redis-connection.ts, sendAlone), so a resharding under
-// load is no store failure. SCAN walks every primary in turn (the usage view reads every caller's counters): its
+// command by command: a turn's commands leave in one write per node with one deadline,
+// redis-command-turn.ts; on a Cluster ioredis routes each to its own slot's node, where an ioredis
+// pipeline would need one slot for all); a `/multi-exec` as MULTI/EXEC. Replies are RESP2 values as
+// the REST API's JSON carries them (strings, integers, arrays, nil). An error reply is the store's
+// answer; any other failure (no connection, the timeout) is a StoreUnavailableError, behind the same
+// circuit breaker as REST. On a Cluster, ioredis follows MOVED and ASK and retries TRYAGAIN for each
+// command (a slot moving under load is no store failure) until the turn's deadline. SCAN walks every
+// primary in turn (the usage view reads every caller's counters): its
 // cursor is `<primary index>-<that primary's cursor>`, the primaries taken in address order, and
 // `0` once the last one is done. A primary added or removed during a walk can make it miss or repeat
 // keys, as SCAN may anyway.
@@ -22,9 +20,10 @@
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
 import { scriptForRedis70, scriptSha } from '../../../shared/script-shebang';
 import { failureMessage } from '../failure-message';
-import type { Cluster, Command, Redis } from 'ioredis';
-import { redisCommand, sendAlone, type RedisClient } from './redis-connection';
-import { TurnBatch } from '../../../shared/turn-batch';
+import type { Cluster, Redis } from 'ioredis';
+import { clusterTarget, CommandTurn, nodeTarget, TIMED_OUT } from './redis-command-turn';
+import { redisCommand, type RedisClient } from './redis-connection';
+import { ConnectionFailures } from './redis-connection-failures';
 import { StoreCircuit } from './store-circuit';
 import { StoreUnavailableError } from './store-connections';
 
@@ -51,23 +50,19 @@ class RewrittenScripts {
 /** Whether ioredis rejected with the server's error reply (the store answered) rather than a failure of its own. */
 const isErrorReply = (failure: unknown): failure is Error => failure instanceof Error && failure.name === 'ReplyError';
 
-/** ioredis's Cluster refuses a command whose keys are in different slots before sending it: Redis would answer CROSSSLOT. */
+/** ioredis's Cluster refuses a transaction whose keys are in different slots before sending it: Redis would answer CROSSSLOT. */
 const isClientCrossSlot = (failure: unknown): failure is Error => failure instanceof Error && failure.message.includes('All the keys in a pipeline command should belong to the same slot');
 
-/** A failure as the REST API would answer it: Redis's error reply (or the CROSSSLOT it would give), else an outage. */
-function answerOf(failure: unknown): UpstashResponse<unknown> {
+/**
+ * A failure as the REST API would answer it: Redis's error reply (or the CROSSSLOT it would give),
+ * else an outage, in the words of `reason` when the connection's failures name one (redis-connection-failures.ts).
+ */
+function answerOf(failure: unknown, reason: unknown = failure): UpstashResponse<unknown> {
   if (isErrorReply(failure)) return { error: failure.message };
   if (isClientCrossSlot(failure)) return { error: `CROSSSLOT Keys in request don't hash to the same slot (${failure.message})` };
+  if (reason !== failure) throw new StoreUnavailableError(failureMessage(reason), { cause: reason });
   throw new StoreUnavailableError(`Redis did not answer: ${failureMessage(failure)}`, { cause: failure });
 }
-
-/**
- * A Cluster's answer that the command belongs elsewhere or must wait for its slot to finish moving,
- * or ioredis's refusal of an auto-pipeline whose commands' slots the slot map, renewed meanwhile, no
- * longer puts on one node.
- */
-const isRedirection = (failure: unknown): boolean =>
-  (isErrorReply(failure) && /^(MOVED|ASK|TRYAGAIN) /.test(failure.message)) || (failure instanceof Error && failure.message.includes('should belong to the same slots allocation group'));
 
 const toResult = (result: unknown): UpstashResponse<unknown> => ({ result });
 
@@ -78,70 +73,19 @@ const nameOf = (command: RestCommand): string => asString(command[0]).toLowerCas
 
 const nodeAddress = (node: { options: { host?: string; port?: number } }): string => `${node.options.host}:${node.options.port}`;
 
-/** What ioredis rejects a command with when it outlives its deadline (its own `commandTimeout`'s words). */
-const TIMED_OUT = 'Command timed out';
-
-/** Rejects each of `commands` ioredis has not settled yet: it outlived its deadline. */
-function expire(commands: readonly Command[]): void {
-  for (const command of commands) if (!command.isSettled) command.reject(new Error(TIMED_OUT));
-}
-
-/** `promise`, or a failure as ioredis's timeout words it once `ms` have passed (a transaction: one call, seldom sent). */
+/** `promise`, or a failure as ioredis's timeout words it once `ms` have passed (a transaction or a Cluster's SCAN: one call, seldom sent). */
 function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let deadline: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => (deadline = setTimeout(() => reject(new Error(TIMED_OUT)), ms)));
   return Promise.race([promise, late]).finally(() => clearTimeout(deadline));
 }
 
-/**
- * The commands sent to one node in one turn of the event loop (shared/turn-batch.ts): they leave in
- * one write (Node's writable cork, uncorked when the turn ends) and share one deadline, the plugin's
- * `timeout`, as a /pipeline call of the REST transport does. ioredis's own `commandTimeout` arms and clears a timer
- * per command, and deletes a property of the command when it clears it (the object leaves its fast
- * shape). With this and the commands built for sendCommand (redis-connection.ts, redisCommand), the
- * middleware over redis:// cost 7.9 and 8.2 µs of app CPU per decision against 8.8 and 9.2 (two runs,
- * one process, 50 requests per turn, the variants alternating in sixteen 300 ms slices each, a loaded
- * machine). The deadline is dropped once every command of the turn is settled: replies come in the
- * order of the commands, so the last one's settling is when to look.
- */
-class NodeTurn {
-  private corked: { uncork(): void } | undefined;
-  private readonly turn = new TurnBatch<Command>((commands) => this.ended(commands));
-
-  constructor(
-    private readonly node: Redis,
-    private readonly timeoutMs: number,
-  ) {}
-
-  /** Sends `command` with this turn's others; its promise is ioredis's. */
-  send(command: Command): Promise<unknown> {
-    if (!this.turn.waiting && this.node.status === 'ready') {
-      const stream = this.node.stream;
-      stream.cork();
-      this.corked = stream;
-    }
-    this.turn.add(command);
-    void this.node.sendCommand(command);
-    return command.promise;
-  }
-
-  private ended(commands: readonly Command[]): void {
-    const corked = this.corked;
-    this.corked = undefined;
-    corked?.uncork();
-    const deadline = setTimeout(expire, this.timeoutMs, commands);
-    const settled = (): void => {
-      if (commands.every((command) => command.isSettled)) clearTimeout(deadline);
-    };
-    commands[commands.length - 1].promise.then(settled, settled);
-  }
-}
-
 export class RedisRequester implements Requester {
-  private readonly circuit = new StoreCircuit();
+  private readonly circuit = new StoreCircuit('Redis');
   private readonly scripts = new RewrittenScripts();
-  /** One node's (or Sentinel's primary's) commands, in batches per turn; none on a Cluster (which auto-pipelines per node). */
-  private readonly nodeTurn: NodeTurn | undefined;
+  /** The commands of each turn: one write per node, one deadline. */
+  private readonly turn: CommandTurn;
+  private readonly failures: ConnectionFailures;
 
   constructor(
     private readonly client: RedisClient,
@@ -150,7 +94,8 @@ export class RedisRequester implements Requester {
     /** The client's Cluster, when it is one (its SCAN walks each primary). */
     private readonly cluster?: Cluster,
   ) {
-    this.nodeTurn = cluster === undefined ? new NodeTurn(client as Redis, timeoutMs) : undefined;
+    this.turn = new CommandTurn(cluster === undefined ? nodeTarget(client as Redis) : clusterTarget(cluster), timeoutMs);
+    this.failures = new ConnectionFailures(client);
     // ioredis knows when it is connected again (after a failover, to the new primary): the circuit
     // need not wait for its next probe, which after a few seconds of outage is seconds away.
     client.on('ready', () => this.circuit.storeIsBack());
@@ -168,6 +113,9 @@ export class RedisRequester implements Requester {
     this.client.disconnect();
   }
 
+  /** A command's failure as the REST API would answer it (answerOf), an outage named by what kept the connection from being made. */
+  private readonly answerOf = (failure: unknown): UpstashResponse<unknown> => answerOf(failure, this.failures.explain(failure));
+
   /** A command's arguments as Redis takes them (strings), a script's text or SHA rewritten where it must be. */
   private argumentsOf(name: string, command: RestCommand): string[] {
     const args = new Array<string>(command.length - 1);
@@ -183,10 +131,8 @@ export class RedisRequester implements Requester {
   private envelope(command: RestCommand): Promise<UpstashResponse<unknown>> {
     const name = nameOf(command);
     const args = this.argumentsOf(name, command);
-    const { cluster } = this;
-    if (cluster === undefined) return (this.nodeTurn as NodeTurn).send(redisCommand(name, args)).then(toResult, answerOf);
-    if (name === 'scan') return this.scanPrimaries(cluster, args).then(toResult, answerOf);
-    return cluster.call(name, ...args).then(toResult, (failure: unknown) => (isRedirection(failure) ? sendAlone(cluster, name, args).then(toResult, answerOf) : answerOf(failure)));
+    if (name === 'scan' && this.cluster !== undefined) return withinDeadline(this.scanPrimaries(this.cluster, args), this.timeoutMs).then(toResult, this.answerOf);
+    return this.turn.send(redisCommand(name, args)).then(toResult, this.answerOf);
   }
 
   /** SCAN over every primary of a cluster, one primary at a time (see the header). */
@@ -218,7 +164,7 @@ export class RedisRequester implements Requester {
     } catch (failure) {
       // A discarded transaction (EXECABORT: a command refused when queued) is the store's answer;
       // anything else an outage, which answerOf throws.
-      throw new Error(answerOf(failure).error, { cause: failure });
+      throw new Error(this.answerOf(failure).error, { cause: failure });
     }
     if (replies === null) throw new StoreUnavailableError('Redis discarded the transaction');
     return replies.map(([failure, result]) => (failure ? { error: failure.message } : { result }));

@@ -17,6 +17,7 @@ import type { StoreAddress } from '../../../shared/store-address';
 import { denyListKeys } from '../deny/deny-members';
 import { failureMessage } from '../failure-message';
 import { liveLimitKeyFor } from './live-limit-scope';
+import { RedisSetupError } from './redis-connection-failures';
 import { RedisCertificateError } from './redis-tls';
 import { StoreUnavailableError } from './store-connections';
 
@@ -80,6 +81,7 @@ export async function checkStore(redis: Redis, config: Pick<CompiledConfig, 'pre
     const reason = failureMessage(failure);
     const certificate = failure instanceof Error && failure.cause instanceof RedisCertificateError ? failure.cause : undefined;
     if (certificate !== undefined) return { ok: false, problem: 'tls', reason: certificate.message, advice: CERTIFICATE_ADVICE };
+    if (failure instanceof Error && failure.cause instanceof RedisSetupError) return { ok: false, problem: 'refused', reason, advice: failure.cause.advice };
     if (failure instanceof StoreUnavailableError) return { ok: false, problem: 'unreachable', reason };
     return { ok: false, problem: 'refused', reason, advice: adviceFor(reason, config.storeAddress) };
   }

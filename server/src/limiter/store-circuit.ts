@@ -17,7 +17,11 @@ export class StoreCircuit {
   private probing = false;
   private cause = '';
 
-  constructor(private readonly now: () => number = () => Date.now()) {}
+  constructor(
+    /** The store as the refusal names it: Redis, or the key-value store of the REST transport. */
+    private readonly storeName = 'the key-value store',
+    private readonly now: () => number = () => Date.now(),
+  ) {}
 
   /**
    * Runs `call` unless the circuit is open; a transport failure opens it (or keeps it open longer).
@@ -77,6 +81,6 @@ export class StoreCircuit {
   }
 
   private refusal(): StoreUnavailableError {
-    return new StoreUnavailableError(`not calling the key-value store for up to ${this.interval} ms after it failed (${this.cause})`);
+    return new StoreUnavailableError(`not calling ${this.storeName} for up to ${this.interval} ms after it failed (${this.cause})`);
   }
 }

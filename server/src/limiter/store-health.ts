@@ -20,6 +20,8 @@ export class StoreHealth {
   constructor(
     private readonly logger: HealthLogger,
     private readonly failureMode: 'open' | 'closed' | 'local',
+    /** The store as the lines name it (limiter/store-in-use.ts, storeNoun). */
+    private readonly storeName = 'the key-value store',
   ) {}
 
   /** A store call failed; in `open` mode the request it was for goes through unchecked. */
@@ -31,7 +33,7 @@ export class StoreHealth {
     if (this.outageStartedAt !== undefined) return;
     this.outageStartedAt = now;
     const mode = FAILURE_MODE_WORDS[this.failureMode];
-    this.logger.warn(`[ratelimit] the key-value store failed (${failureMessage(failure)}); ${mode} until it answers again (${this.admittedTotal} let through unchecked since start)`);
+    this.logger.warn(`[ratelimit] ${this.storeName} failed (${failureMessage(failure)}); ${mode} until it answers again (${this.admittedTotal} let through unchecked since start)`);
   }
 
   /** The store answered but gave no verdict (limiter/foreign-live-limit.ts): no outage; in `open` mode the request goes through unchecked. */
@@ -44,7 +46,7 @@ export class StoreHealth {
     if (this.outageStartedAt === undefined) return;
     const seconds = Math.round((now - this.outageStartedAt) / 1000);
     this.logger.info(
-      `[ratelimit] the key-value store answers again after ${seconds} s; limits apply. ${this.admittedInOutage} requests were let through unchecked during the outage (${this.admittedTotal} since start)`,
+      `[ratelimit] ${this.storeName} answers again after ${seconds} s; limits apply. ${this.admittedInOutage} requests were let through unchecked during the outage (${this.admittedTotal} since start)`,
     );
     this.outageStartedAt = undefined;
     this.admittedInOutage = 0;

@@ -20,3 +20,6 @@ export function describeStore(store: StoreInUse): string {
   if (store.kind === 'embedded') return 'the embedded in-memory store (no url in development: counters live in this Strapi process only; set url, and token for a REST store, to share them)';
   return store.kind === 'redis' ? `Redis at ${store.url}` : `the key-value store at ${store.url}`;
 }
+
+/** How a log line names the store as its subject: Redis on a Redis transport, else the key-value store. */
+export const storeNoun = (config: Pick<CompiledConfig, 'storeAddress'>): string => (config.storeAddress?.kind === 'redis' ? 'Redis' : 'the key-value store');

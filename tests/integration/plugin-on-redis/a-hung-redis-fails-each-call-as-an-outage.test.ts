@@ -1,5 +1,5 @@
 // On one node, the Redis transport gives the commands of a turn one deadline, the plugin's `timeout`
-// (limiter/redis-requester.ts, NodeTurn), where ioredis's `commandTimeout` gave each its own timer.
+// (limiter/redis-command-turn.ts), where ioredis's `commandTimeout` gave each its own timer.
 // With redis-server hung (SIGSTOP: connections open, nothing answered), a command, a pipeline and a
 // transaction must each still fail as an outage (StoreUnavailableError, which opens the circuit and
 // applies the failure mode), not wait for as long as Redis does; and a connection whose handshake

@@ -4,8 +4,8 @@
 // `open` lets requests through and counts them), and once the replica is promoted the plugin
 // follows it and limits exactly again. Cluster: the slot of a hot caller moves to another primary
 // (what `redis-cli --cluster reshard` does) while two instances admit its requests: none is admitted
-// past its limit and none fails open (ioredis's auto-pipelines hand back ASK and TRYAGAIN while a slot
-// moves: those commands are sent again on their own).
+// past its limit and none fails open (ioredis follows ASK and retries TRYAGAIN for each command while
+// a slot moves, limiter/redis-command-turn.ts).
 import { strategy, type LimitedApp, limitedApp } from '../plugin/support';
 import { describeWithRedisBinary, describeWithRedisCluster } from '../../support/installed-program';
 import { useRedisCluster, useRedisSentinel } from '../../support/redis-topologies';

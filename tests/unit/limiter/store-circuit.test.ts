@@ -19,7 +19,7 @@ describe('the store circuit', () => {
   beforeEach(() => {
     clock = 0;
     calls = 0;
-    circuit = new StoreCircuit(() => clock);
+    circuit = new StoreCircuit('the key-value store', () => clock);
   });
 
   it('passes calls through while the store answers', async () => {
