@@ -3,7 +3,7 @@
 // makes goes through EmbeddedRequester.request, one call each, as it would be one HTTP request to a
 // key-value REST server; the commands are those in its body. Wrapping the class's method, not the
 // plugin, keeps the measured code the code a user runs.
-import { EmbeddedRequester } from '../server/src/limiter/embedded-requester';
+import { EmbeddedRequester } from '../server/src/store/embedded/embedded-requester';
 import { commandsInRequest } from './store-cost';
 import type { EngineCounts } from './store-process';
 

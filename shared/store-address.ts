@@ -8,8 +8,8 @@
 // (`rediss+sentinel://`, `rediss+cluster://` for TLS). A Sentinel's own credentials, when it has
 // any, go in the query: `?sentinelUsername=...&sentinelPassword=...`; a TLS form takes the file of
 // the CA that signed Redis's certificate, when it is a private one, as `?tlsCa=/path/ca.pem` (as
-// libpq's `sslrootcert`: the file is read by the transport, server/src/limiter/redis-tls.ts). Everything is checked here, so
-// a mistake is a config error naming `url` at boot, and the transport (server/src/limiter/redis-requester.ts)
+// libpq's `sslrootcert`: the file is read by the transport, server/src/store/redis/redis-tls.ts). Everything is checked here, so
+// a mistake is a config error naming `url` at boot, and the transport (server/src/store/redis/redis-requester.ts)
 // receives a typed address. The parse is a few splits at fixed characters: linear in the URL.
 // An error quotes no part of the URL that lies before its last `@`: an unencoded `/`, `?` or `#` in
 // a password moves the authority's end before its `@`, and the part quoted as a host or a path

@@ -10,6 +10,6 @@ export type { RateLimitConfig, RateLimitConfigInput, StrategyConfig, Method, Met
 export type { RateLimitLogger, RefusalResponder } from './http/middleware';
 export type { Refusal } from './http/refusal';
 export type { CallerVerifier, VerifiedCaller } from './http/verified-caller';
-export type { StoreCheck } from './limiter/store-check';
+export type { StoreCheck } from './store/store-check';
 export type { UsageLimits } from './admin-api/usage-service';
 export type { AnalyticsReport, CallerCounter, ConfiguredReport, ConfiguredStrategy, FailOpenReport, HourlyCount, StoreInUse, StrategyUsage, UsageReport } from './admin-api/usage-types';

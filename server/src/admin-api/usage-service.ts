@@ -14,7 +14,7 @@ import { readAnalytics, readWouldBlock } from './analytics';
 import { readCounters, type CounterLimit, type FoundCaller } from './counters';
 import { DEFAULT_TIER, type CallerClass } from '../config/tiers';
 import type { SeenClass } from '../http/callers-seen';
-import { storeInUse } from '../limiter/store-in-use';
+import { storeInUse } from '../store/store-in-use';
 import { effectiveTokens, readLiveTokens } from './live-limits';
 import { ruleAt } from './strategy-index';
 import { CONFIG_ONLY, RUNTIME_CHANGEABLE, type CallerCounter, type ConfiguredReport, type ConfiguredStrategy, type FailOpenReport, type LiveTokens, type StrategyUsage, type TierUsage, type UsageReport } from './usage-types';

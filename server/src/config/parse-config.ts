@@ -2,7 +2,7 @@
 // RateLimitConfigError listing every problem. The schema cannot know the environment: production
 // (NODE_ENV=production, which is also Strapi's `strapi.config.environment`) needs the store's url
 // (the schema asks a REST url's token), while development without a url runs the embedded store
-// (limiter/open-store.ts).
+// (store/open-store.ts).
 import { describeIssues, RateLimitConfigError } from './errors';
 import { configSchema, type RateLimitConfig } from './schema';
 import { hiddenRoleProblems } from './tiers';

@@ -9,8 +9,8 @@
 // before (tests/unit/deny/two-step-deny-check-answers-as-the-script.test.ts); a deny or a lift
 // between the two steps is seen as if the check had come a moment earlier or later, never cached.
 // (A denied caller's request takes a second round trip, once per `cacheMs`: its hit is remembered.)
-// Both steps run on the plugin's script client (limiter/script-client.ts), the limits' own path to
-// the store: SMISMEMBER normally rides the round trip of the turn's limit checks (limiter/store-requester.ts,
+// Both steps run on the plugin's script client (store/script-client.ts), the limits' own path to
+// the store: SMISMEMBER normally rides the round trip of the turn's limit checks (store/rest/rest-requester.ts,
 // one /pipeline; redis-requester.ts, one write), the script goes as EVALSHA falling back to EVAL on
 // NOSCRIPT (one more round trip only after a store restart). A store that refuses SMISMEMBER (Redis
 // before 6.2, a Redis user without it) gets the script alone from then on. When the check was the
@@ -24,7 +24,7 @@
 // its member at once, elsewhere it applies within `cacheMs`.
 import { DENY_CHECK_SCRIPT, DENY_CHECK_SHA } from '../../../shared/deny-check-script';
 import { BoundedExpiringMap } from '../limiter/bounded-expiring-map';
-import { StoreCommandError, type ScriptClient, type ScriptReply, type StoreScript } from '../limiter/script-client';
+import { StoreCommandError, type ScriptClient, type ScriptReply, type StoreScript } from '../store/script-client';
 import type { DenyListKeys } from './deny-members';
 import { perMember, TurnMembership } from './turn-membership';
 

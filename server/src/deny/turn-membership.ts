@@ -9,8 +9,8 @@
 // store command was queued earlier in the turn (an analytics event, a refund sent from a reply's
 // callback), the store's batch leaves first and SMISMEMBER follows in the next one.
 import { TurnBatch } from '../../../shared/turn-batch';
-import type { ScriptClient, ScriptReply } from '../limiter/script-client';
-import { StoreUnavailableError } from '../limiter/store-connections';
+import type { ScriptClient, ScriptReply } from '../store/script-client';
+import { StoreUnavailableError } from '../store/rest/rest-connections';
 
 interface Asked {
   readonly members: readonly string[];

@@ -8,7 +8,7 @@ import { asConfigError } from '../config/errors';
 import type { CompiledConfig, Limit, Rule } from '../config/rules';
 import { DEFAULT_TIER, type CallerClass } from '../config/tiers';
 import { createLimiter } from '../limiter/create-limiter';
-import type { LibraryScriptClient } from '../limiter/script-client';
+import type { LibraryScriptClient } from '../store/script-client';
 import { compileReopening, type Reopening } from '../limiter/reopening';
 import type { HeaderValueHasher } from './header-privacy';
 import { compileIdentifier, type IdentifierExtractor } from './identify';

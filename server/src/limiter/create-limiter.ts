@@ -5,7 +5,7 @@
 import { Ratelimit } from '@upstash/ratelimit';
 import type { Rule } from '../config/rules';
 import { contextPerSlot, readLiveLimitAt, type ContextOf } from './live-limit-scope';
-import type { LibraryScriptClient } from './script-client';
+import type { LibraryScriptClient } from '../store/script-client';
 
 type Window = Parameters<typeof Ratelimit.fixedWindow>[1];
 type LimitResponse = Awaited<ReturnType<Ratelimit['limit']>>;

@@ -11,7 +11,7 @@ import { MAX_TOKENS } from '../config/bounds';
 import { failureMessage } from '../failure-message';
 import type { Rule } from '../config/rules';
 import { liveLimitKey } from './live-limit-scope';
-import { StoreCommandError } from './script-client';
+import { StoreCommandError } from '../store/script-client';
 
 export class ForeignLiveLimitError extends Error {
   override readonly name = 'ForeignLiveLimitError';

@@ -20,7 +20,7 @@ export class StoreHealth {
   constructor(
     private readonly logger: HealthLogger,
     private readonly failureMode: 'open' | 'closed' | 'local',
-    /** The store as the lines name it (limiter/store-in-use.ts, storeNoun). */
+    /** The store as the lines name it (store/store-in-use.ts, storeNoun). */
     private readonly storeName = 'the key-value store',
   ) {}
 

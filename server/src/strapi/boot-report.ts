@@ -3,14 +3,14 @@
 // plugin ships no default limit, since none fits every app) or when a token without a url leaves the
 // store embedded (a misspelt url variable), or a token sits beside a Redis url, which ignores it (a
 // .env kept from a development set-up on the REST server); then the store check's verdict when it failed: a
-// refused token, or a Redis that cannot serve the plugin's keys (limiter/store-check.ts), is an error (a configuration mistake that would otherwise only show as "no limits"),
+// refused token, or a Redis that cannot serve the plugin's keys (store/store-check.ts), is an error (a configuration mistake that would otherwise only show as "no limits"),
 // a Redis certificate that Node does not trust is an error too;
 // a store that does not answer a warning (an outage the failure mode already handles). Beside the
 // check, the deployment's key of hashed header identifiers is read from the store
 // (http/header-hash-key.ts), so requests find it known; a failed read is a warning naming what its
 // callers get meanwhile. Boot goes on either way; the failure mode decides what requests get meanwhile.
 import type { RateLimitMiddleware } from '../create-middleware';
-import { describeStore } from '../limiter/store-in-use';
+import { describeStore } from '../store/store-in-use';
 import { failureMessage } from '../failure-message';
 
 export interface BootLogger {

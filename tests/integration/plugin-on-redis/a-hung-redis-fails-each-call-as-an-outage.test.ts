@@ -1,5 +1,5 @@
 // On one node, the Redis transport gives the commands of a turn one deadline, the plugin's `timeout`
-// (limiter/redis-command-turn.ts), where ioredis's `commandTimeout` gave each its own timer.
+// (store/redis/redis-command-turn.ts), where ioredis's `commandTimeout` gave each its own timer.
 // With redis-server hung (SIGSTOP: connections open, nothing answered), a command, a pipeline and a
 // transaction must each still fail as an outage (StoreUnavailableError, which opens the circuit and
 // applies the failure mode), not wait for as long as Redis does; and a connection whose handshake
@@ -7,9 +7,9 @@
 // own timeouts made ioredis do.
 import { once } from 'node:events';
 import { Redis } from '@upstash/redis';
-import { openRedis } from '../../../server/src/limiter/redis-connection';
-import { RedisRequester } from '../../../server/src/limiter/redis-requester';
-import { createScriptClient } from '../../../server/src/limiter/script-client';
+import { openRedis } from '../../../server/src/store/redis/redis-connection';
+import { RedisRequester } from '../../../server/src/store/redis/redis-requester';
+import { createScriptClient } from '../../../server/src/store/script-client';
 import { parseStoreUrl, type RedisAddress } from '../../../shared/store-address';
 import { ThrowawayRedisServer } from '../../fixtures/redis-server';
 import { describeWithRedisBinary } from '../../support/installed-program';

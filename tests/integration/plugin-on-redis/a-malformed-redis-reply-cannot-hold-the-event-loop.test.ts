@@ -6,7 +6,7 @@
 // decoder. A chunk the meter refuses now reaches no reader: the command fails as a store failure
 // naming the malformed reply, and the next command is answered on a new connection.
 import { parseStoreUrl, type RedisAddress } from '../../../shared/store-address';
-import { openRedis } from '../../../server/src/limiter/redis-connection';
+import { openRedis } from '../../../server/src/store/redis/redis-connection';
 import { eventually } from '../../fixtures/eventually';
 import { ScriptedRedisServer } from '../../fixtures/scripted-redis-server';
 

@@ -2,17 +2,17 @@
 // buffers a reply until it ends, so a huge value under the prefix (a 64 MiB string read by the usage
 // view, a set of 450,000 members read as the deny list) or a hostile Redis took the app's memory
 // with it, where the REST transport stops at MAX_ANSWER_BYTES. One reply is now bounded by the same
-// figure while it is read (limiter/redis-reply-bound.ts): the command fails as a store failure (the
+// figure while it is read (store/redis/redis-reply-bound.ts): the command fails as a store failure (the
 // failure mode applies) naming the bound, the connection is dropped, and the next command is answered
 // on a new one. A real redis-server of the test's own, so its INFO counts only what this test sent;
 // and a Redis Cluster, whose node connections ioredis opens itself.
 import { Redis } from '@upstash/redis';
 import { parseStoreUrl, type RedisAddress } from '../../../shared/store-address';
 import type { Cluster } from 'ioredis';
-import { openRedis } from '../../../server/src/limiter/redis-connection';
-import { RedisRequester } from '../../../server/src/limiter/redis-requester';
-import { MAX_ANSWER_BYTES } from '../../../server/src/limiter/store-requester';
-import { StoreUnavailableError } from '../../../server/src/limiter/store-connections';
+import { openRedis } from '../../../server/src/store/redis/redis-connection';
+import { RedisRequester } from '../../../server/src/store/redis/redis-requester';
+import { MAX_ANSWER_BYTES } from '../../../server/src/store/rest/rest-requester';
+import { StoreUnavailableError } from '../../../server/src/store/rest/rest-connections';
 import { eventually } from '../../fixtures/eventually';
 import { asText } from '../../fixtures/plain-replies';
 import { RedisClient } from '../../fixtures/redis-client';

@@ -14,8 +14,8 @@ import { fakeStrapi } from '../../support/fake-strapi';
 import { describeWithRedisBinary, describeWithRedisOfTheRun } from '../../support/installed-program';
 import { limitedApp, strategy, type LimitedApp } from '../plugin/support';
 import { Redis } from '@upstash/redis';
-import { openRedis } from '../../../server/src/limiter/redis-connection';
-import { RedisRequester } from '../../../server/src/limiter/redis-requester';
+import { openRedis } from '../../../server/src/store/redis/redis-connection';
+import { RedisRequester } from '../../../server/src/store/redis/redis-requester';
 import { parseStoreUrl, type RedisAddress } from '../../../shared/store-address';
 
 const apiStrategy = { methods: ['GET'], path: '/api/*', identifierSource: 'ip', limiter: { algorithm: 'sliding-window', tokens: 5, window: '1m' } };

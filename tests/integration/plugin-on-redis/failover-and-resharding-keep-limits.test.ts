@@ -5,7 +5,7 @@
 // follows it and limits exactly again. Cluster: the slot of a hot caller moves to another primary
 // (what `redis-cli --cluster reshard` does) while two instances admit its requests: none is admitted
 // past its limit and none fails open (ioredis follows ASK and retries TRYAGAIN for each command while
-// a slot moves, limiter/redis-command-turn.ts).
+// a slot moves, store/redis/redis-command-turn.ts).
 import { strategy, type LimitedApp, limitedApp } from '../plugin/support';
 import { describeWithRedisBinary, describeWithRedisCluster } from '../../support/installed-program';
 import { useRedisCluster, useRedisSentinel } from '../../support/redis-topologies';

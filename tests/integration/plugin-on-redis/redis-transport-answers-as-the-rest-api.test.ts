@@ -1,16 +1,16 @@
-// Issue 26: the plugin's Redis transport (limiter/redis-requester.ts) must answer @upstash/redis as
+// Issue 26: the plugin's Redis transport (store/redis/redis-requester.ts) must answer @upstash/redis as
 // the REST API does, or the admin API, the deny list and the limiters would read something else on
 // Redis than on Upstash. A property test sends the same random sequences of the commands the plugin
 // uses (strings, counters, expiry, hashes, sets, sorted sets, scripts, pipelines, transactions,
 // errors) through @upstash/redis over the Redis transport and over the REST transport
-// (limiter/store-requester.ts) to the key-value REST server in front of the same kind of Redis (its
+// (store/rest/rest-requester.ts) to the key-value REST server in front of the same kind of Redis (its
 // redis engine), and compares every answer and error.
 import fc from 'fast-check';
 import { Redis } from '@upstash/redis';
 import { parseStoreUrl, type RedisAddress } from '../../../shared/store-address';
-import { openRedis } from '../../../server/src/limiter/redis-connection';
-import { RedisRequester } from '../../../server/src/limiter/redis-requester';
-import { PipeliningRequester } from '../../../server/src/limiter/store-requester';
+import { openRedis } from '../../../server/src/store/redis/redis-connection';
+import { RedisRequester } from '../../../server/src/store/redis/redis-requester';
+import { PipeliningRequester } from '../../../server/src/store/rest/rest-requester';
 import { startServer } from '../../support/kv-servers';
 import type { KvRestServer } from '../../../mock';
 import { describeWithRedisOfTheRun } from '../../support/installed-program';

@@ -8,8 +8,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Http1ProtocolError } from '../../../server/src/limiter/http1-response-parser';
-import { StoreConnections, StoreUnavailableError, type StoreConnectionOptions } from '../../../server/src/limiter/store-connections';
+import { Http1ProtocolError } from '../../../server/src/store/rest/http1-response-parser';
+import { StoreConnections, StoreUnavailableError, type StoreConnectionOptions } from '../../../server/src/store/rest/rest-connections';
 import { advanceDate, fakeDateOnly } from '../../support/fake-date';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;

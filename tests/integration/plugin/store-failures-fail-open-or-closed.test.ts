@@ -1,8 +1,8 @@
 // When the store is down (connection refused) or hangs (accepts, never answers), each request is
 // decided within the timeout: let through (fail open, one warning per outage) or 503 (fail closed).
-// After a failure the store is not called for a while (server/src/limiter/store-circuit.ts): the
+// After a failure the store is not called for a while (server/src/store/store-circuit.ts): the
 // tests that wait for it to be used again move Date past that interval instead of sleeping.
-import { CIRCUIT_LONGEST_INTERVAL_MS } from '../../../server/src/limiter/store-circuit';
+import { CIRCUIT_LONGEST_INTERVAL_MS } from '../../../server/src/store/store-circuit';
 import { closedPortUrl } from '../../fixtures/ports';
 import { fakeDateOnly } from '../../support/fake-date';
 import { startStoreProxy, type StoreProxy } from './store-proxy';

@@ -1,7 +1,7 @@
 // The plugin's store transport under the real @upstash/redis client: same results and errors as the
 // default transport, commands of one tick in one /pipeline request, a failed command failing alone.
 import { Redis } from '@upstash/redis';
-import { PipeliningRequester } from '../../../server/src/limiter/store-requester';
+import { PipeliningRequester } from '../../../server/src/store/rest/rest-requester';
 import { startStoreProxy, type StoreProxy } from './store-proxy';
 import { type KvRestServer, startKvRestServer } from './support';
 

@@ -2,7 +2,7 @@
 // through unchecked because the store failed): the admin API and the middleware are one rate limiter.
 import type { Context } from 'koa';
 import { usageController } from '../../../server/src/admin-api/controllers';
-import { CIRCUIT_LONGEST_INTERVAL_MS } from '../../../server/src/limiter/store-circuit';
+import { CIRCUIT_LONGEST_INTERVAL_MS } from '../../../server/src/store/store-circuit';
 import { startStoreProxy } from './store-proxy';
 import { fakeDateOnly } from '../../support/fake-date';
 import { limitedApp, startKvRestServer, statuses, strategy, type KvRestServer, type LimitedApp } from './support';

@@ -5,7 +5,7 @@
 import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
 import type { Algorithm, WindowText } from '../../../server/src';
 import { readUsage } from '../../../server/src/admin-api/usage-service';
-import { PipeliningRequester } from '../../../server/src/limiter/store-requester';
+import { PipeliningRequester } from '../../../server/src/store/rest/rest-requester';
 import { fakeDateOnly, moveToNextWindow } from '../../support/fake-date';
 import { hit, startAdminStore, type AdminStoreFixture } from './support';
 

@@ -6,8 +6,8 @@
 import { Redis, type Requester, type UpstashRequest } from '@upstash/redis';
 import { DenyCheck } from '../../../server/src/deny/deny-check';
 import { denyListKeys } from '../../../server/src/deny/deny-members';
-import { EmbeddedRequester } from '../../../server/src/limiter/embedded-requester';
-import { createScriptClient } from '../../../server/src/limiter/script-client';
+import { EmbeddedRequester } from '../../../server/src/store/embedded/embedded-requester';
+import { createScriptClient } from '../../../server/src/store/script-client';
 
 const NOW = 1_800_000_000_000;
 

@@ -6,7 +6,7 @@
 import { Redis, type Requester } from '@upstash/redis';
 import { DenyCheck } from '../../../server/src/deny/deny-check';
 import { denyListKeys } from '../../../server/src/deny/deny-members';
-import { createScriptClient } from '../../../server/src/limiter/script-client';
+import { createScriptClient } from '../../../server/src/store/script-client';
 import { storeAnswering } from './deny-store-stand-in';
 
 const keys = denyListKeys('p');

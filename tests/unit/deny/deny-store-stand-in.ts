@@ -1,10 +1,10 @@
 // A stand-in store for the deny check's unit tests: a Requester that answers every script call with
-// one reply, under the plugin's own script client (limiter/script-client.ts), which the check runs
+// one reply, under the plugin's own script client (store/script-client.ts), which the check runs
 // on, and the check's SMISMEMBER as a set would that held the members the reply names (any reply
 // that is not a list of numbers as it is); it records what was sent, naming the deny check's SHA or
 // text when that is what went.
 import { Redis, type Requester } from '@upstash/redis';
-import { createScriptClient, type ScriptClient } from '../../../server/src/limiter/script-client';
+import { createScriptClient, type ScriptClient } from '../../../server/src/store/script-client';
 import { DENY_CHECK_SCRIPT, DENY_CHECK_SHA } from '../../../shared/deny-check-script';
 
 /** A store whose deny check answers `reply`, recording what was sent; EVALSHA answers NOSCRIPT while `cold`. */

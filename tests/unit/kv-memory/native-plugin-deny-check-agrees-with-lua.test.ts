@@ -14,7 +14,7 @@ import { checkPluginDenyList } from '../../../mock/kv-rest/memory/scripting/nati
 import type { Reply } from '../../../mock/kv-rest/reply';
 import { DenyCheck } from '../../../server/src/deny/deny-check';
 import { denyListKeys } from '../../../server/src/deny/deny-members';
-import { createScriptClient } from '../../../server/src/limiter/script-client';
+import { createScriptClient } from '../../../server/src/store/script-client';
 import { DENY_CHECK_SCRIPT, DENY_CHECK_SHA } from '../../../shared/deny-check-script';
 import { plain } from '../../fixtures/plain-replies';
 import { executeAsSent } from '../../support/engine-commands';

@@ -10,9 +10,9 @@ import type { Algorithm } from '../../../server/src';
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { algorithmOf, createLimiter } from '../../../server/src/limiter/create-limiter';
-import { EmbeddedRequester } from '../../../server/src/limiter/embedded-requester';
+import { EmbeddedRequester } from '../../../server/src/store/embedded/embedded-requester';
 import { liveLimitKey, readLiveLimitAt } from '../../../server/src/limiter/live-limit-scope';
-import { createScriptClient } from '../../../server/src/limiter/script-client';
+import { createScriptClient } from '../../../server/src/store/script-client';
 import { advanceDate, fakeDateOnly } from '../../support/fake-date';
 
 const START = 1_800_000_000_000;

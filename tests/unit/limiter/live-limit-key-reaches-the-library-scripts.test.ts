@@ -10,7 +10,7 @@ import type { Algorithm } from '../../../server/src';
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { createLimiter } from '../../../server/src/limiter/create-limiter';
-import { EmbeddedRequester } from '../../../server/src/limiter/embedded-requester';
+import { EmbeddedRequester } from '../../../server/src/store/embedded/embedded-requester';
 import { liveLimitKey } from '../../../server/src/limiter/live-limit-scope';
 import { fakeDateOnly } from '../../support/fake-date';
 

@@ -4,7 +4,7 @@
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { ForeignLiveLimitError, scriptFailure } from '../../../server/src/limiter/foreign-live-limit';
-import { StoreCommandError } from '../../../server/src/limiter/script-client';
+import { StoreCommandError } from '../../../server/src/store/script-client';
 
 const [rule] = compileConfig(
   parseConfig({ url: 'http://127.0.0.1:9', token: 't', prefix: 'p', strategy: [{ methods: ['GET'], path: '/a', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } }] }),

@@ -5,8 +5,8 @@
 // saying so, and the connection is dropped (the store sees it closed long before its answer ends).
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { Redis } from '@upstash/redis';
-import { Http1ResponseParser, StoreAnswerTooLargeError } from '../../../server/src/limiter/http1-response-parser';
-import { MAX_ANSWER_BYTES, PipeliningRequester, StoreUnavailableError } from '../../../server/src/limiter/store-requester';
+import { Http1ResponseParser, StoreAnswerTooLargeError } from '../../../../server/src/store/rest/http1-response-parser';
+import { MAX_ANSWER_BYTES, PipeliningRequester, StoreUnavailableError } from '../../../../server/src/store/rest/rest-requester';
 
 const MIB = 1024 * 1024;
 /** What each hostile store offers to send: four times the bound. */

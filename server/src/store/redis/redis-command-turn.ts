@@ -17,7 +17,7 @@
 // 20.3 µs of CPU per command against 23.8 and 25.9 with auto-pipelining and `commandTimeout`; on
 // one node no difference beyond the measurement's own (the same build against itself differs 5%).
 import type { Command } from 'ioredis';
-import { TurnBatch } from '../../../shared/turn-batch';
+import { TurnBatch } from '../../../../shared/turn-batch';
 
 /** What a command that outlived its deadline is rejected with (ioredis's own `commandTimeout`'s words). */
 export const TIMED_OUT = 'Command timed out';

@@ -1,12 +1,12 @@
-// Review of the Redis transport's TLS (server/src/limiter/redis-tls.ts): `?tlsCa=` gave Node the file
+// Review of the Redis transport's TLS (server/src/store/redis/redis-tls.ts): `?tlsCa=` gave Node the file
 // as its `ca` option, which replaces Node's bundled CAs instead of adding to them, as the docs said it
 // did: a url naming a private CA refused any certificate a public CA signed (a sentinel's, another
 // node's). The url's CA is now trusted beside Node's bundled ones.
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { tlsOptionsFor } from '../../../server/src/limiter/redis-tls';
-import { parseStoreUrl, type RedisAddress } from '../../../shared/store-address';
-import { ThrowawayCertificates } from '../../fixtures/throwaway-tls';
+import { tlsOptionsFor } from '../../../../server/src/store/redis/redis-tls';
+import { parseStoreUrl, type RedisAddress } from '../../../../shared/store-address';
+import { ThrowawayCertificates } from '../../../fixtures/throwaway-tls';
 
 describe("a url's private CA is trusted beside Node's bundled CAs", () => {
   let certificates: ThrowawayCertificates;

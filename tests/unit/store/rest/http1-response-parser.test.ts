@@ -1,6 +1,6 @@
 // The store client's HTTP/1.1 response reader: every framing, any split of the bytes, and clear
 // errors for answers that break the protocol.
-import { Http1ProtocolError, Http1ResponseParser } from '../../../server/src/limiter/http1-response-parser';
+import { Http1ProtocolError, Http1ResponseParser } from '../../../../server/src/store/rest/http1-response-parser';
 
 /** Feeds `text` in pieces of `size` bytes and returns what the parser completed. */
 function parse(text: string, size: number) {

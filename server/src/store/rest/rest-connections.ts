@@ -6,7 +6,7 @@
 // undici's Pool about 18 us (same machine, same store, `npm run bench` measures the whole plugin).
 import net from 'node:net';
 import tls from 'node:tls';
-import { failureMessage } from '../failure-message';
+import { failureMessage } from '../../failure-message';
 import { Http1ResponseParser, type Http1Response } from './http1-response-parser';
 
 /** The store could not be used: no answer in time, a refused or broken connection, an answer that is not one. */

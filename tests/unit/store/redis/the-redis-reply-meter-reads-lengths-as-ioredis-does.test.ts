@@ -6,7 +6,7 @@
 // `_` and `#`, and ends lines at CR, not LF. The meter now refuses any framing the decoder
 // would read otherwise than Redis writes it, and drops the connection as for a reply over the bound.
 import fc from 'fast-check';
-import { ReplyMeter } from '../../../server/src/limiter/redis-reply-bound';
+import { ReplyMeter } from '../../../../server/src/store/redis/redis-reply-bound';
 
 // ioredis's own decoder, with the type mapping the transport's connections use (DataHandler.js's legacy mapping).
 // eslint-disable-next-line @typescript-eslint/no-require-imports

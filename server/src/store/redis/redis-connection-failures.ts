@@ -7,7 +7,7 @@
 // kept, worded, and a command that failed while the client was not connected fails with it instead.
 // Mistakes of configuration no retry mends (a master the sentinels do not know, nodes that are not a
 // Cluster, credentials Redis refuses) are RedisSetupError, with what to do: the boot check reports
-// them as an error line (limiter/store-check.ts), not as an outage. A certificate Node refuses is
+// them as an error line (store/store-check.ts), not as an outage. A certificate Node refuses is
 // named where the connection is made (redis-tls.ts).
 import type { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './redis-connection';

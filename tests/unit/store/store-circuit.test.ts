@@ -1,7 +1,7 @@
 // The circuit breaker in front of the store, on a clock the test moves: open after a transport
 // failure, one probe at a time when the interval ends, the interval doubling per failed probe.
-import { CIRCUIT_FIRST_INTERVAL_MS, CIRCUIT_LONGEST_INTERVAL_MS, StoreCircuit } from '../../../server/src/limiter/store-circuit';
-import { StoreUnavailableError } from '../../../server/src/limiter/store-connections';
+import { CIRCUIT_FIRST_INTERVAL_MS, CIRCUIT_LONGEST_INTERVAL_MS, StoreCircuit } from '../../../server/src/store/store-circuit';
+import { StoreUnavailableError } from '../../../server/src/store/rest/rest-connections';
 
 describe('the store circuit', () => {
   let clock: number;

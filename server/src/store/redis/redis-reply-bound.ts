@@ -2,7 +2,7 @@
 // pieces until the reply ends, with no limit of its own, so a confused or hostile Redis (or a huge
 // value someone wrote under the prefix: a 100 MB string read by the usage view, a giant set read as
 // the deny list) would be buffered whole. The REST transport caps one answer at MAX_ANSWER_BYTES
-// (store-requester.ts); this is the same cap per reply on the Redis transport.
+// (rest-requester.ts); this is the same cap per reply on the Redis transport.
 // A ReplyMeter follows the reply framing of RESP2 and RESP3 (https://redis.io/docs/latest/develop/reference/protocol-spec/)
 // without keeping any of it: a declared length or element count over the bound is refused when its
 // header is read, before any of its body arrives, and a reply's bytes are counted chunk by chunk.
@@ -24,7 +24,7 @@
 // that crossed the bound does not reach the decoder, so what it keeps is the bound at most; a
 // malformed reply fails them the same way (RedisMalformedReplyError).
 import type { Cluster, Redis } from 'ioredis';
-import { MAX_ANSWER_BYTES } from './store-requester';
+import { MAX_ANSWER_BYTES } from '../rest/rest-requester';
 
 /** A reply over the bound: the connection it came on was dropped. */
 class RedisReplyTooLargeError extends Error {

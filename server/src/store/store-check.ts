@@ -9,17 +9,17 @@
 // cluster slots (CROSSSLOT). A transport failure (no answer, refused connection, not a store) is
 // `unreachable`; an answer that refuses is `refused`, with what to do about it: different mistakes,
 // one of configuration and one of operations, logged differently (strapi/boot-report.ts). A Redis
-// certificate that Node refused (limiter/redis-tls.ts) is `tls`: a mistake of configuration, with
+// certificate that Node refused (store/redis/redis-tls.ts) is `tls`: a mistake of configuration, with
 // what to do.
 import type { Redis } from '@upstash/redis';
 import type { CompiledConfig } from '../config/rules';
 import type { StoreAddress } from '../../../shared/store-address';
 import { denyListKeys } from '../deny/deny-members';
 import { failureMessage } from '../failure-message';
-import { liveLimitKeyFor } from './live-limit-scope';
-import { RedisSetupError } from './redis-connection-failures';
-import { RedisCertificateError } from './redis-tls';
-import { StoreUnavailableError } from './store-connections';
+import { liveLimitKeyFor } from '../limiter/live-limit-scope';
+import { RedisSetupError } from './redis/redis-connection-failures';
+import { RedisCertificateError } from './redis/redis-tls';
+import { StoreUnavailableError } from './rest/rest-connections';
 
 export type StoreCheck =
   | { readonly ok: true }

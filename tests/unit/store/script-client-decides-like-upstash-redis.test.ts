@@ -1,4 +1,4 @@
-// The limiters run @upstash/ratelimit's scripts on the plugin's script client (limiter/script-client.ts)
+// The limiters run @upstash/ratelimit's scripts on the plugin's script client (store/script-client.ts)
 // instead of an @upstash/redis client over the same requester: the library must decide exactly the
 // same either way, for every algorithm, refunds (negative rates) included, and a reply no
 // rate-limit script gives is refused, never passed on as a decision.
@@ -9,7 +9,7 @@ import { createEmbeddedStore } from '../../../mock/kv-rest/embedded-store';
 import { compileConfig } from '../../../server/src/config/rules';
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { createLimiter } from '../../../server/src/limiter/create-limiter';
-import { createScriptClient } from '../../../server/src/limiter/script-client';
+import { createScriptClient } from '../../../server/src/store/script-client';
 import { advanceDate, fakeDateOnly } from '../../support/fake-date';
 
 const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const;

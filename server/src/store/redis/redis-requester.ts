@@ -1,5 +1,5 @@
 // @upstash/redis's Requester over a team's own Redis (redis-connection.ts): the third transport beside
-// the REST one (store-requester.ts) and the embedded one (embedded-requester.ts), so the limiters, the
+// the REST one (rest-requester.ts) and the embedded one (embedded-requester.ts), so the limiters, the
 // deny list, live limits and the admin API run unchanged on Redis. It answers what the REST API
 // would: one command as `{ result }` or `{ error }`; a `/pipeline` as one envelope per command (sent
 // command by command: a turn's commands leave in one write per node with one deadline,
@@ -18,14 +18,14 @@
 // runs under, which EVALSHA of the client's SHA then names (until then Redis answers NOSCRIPT and the
 // client falls back to EVAL, once per script and process).
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
-import { scriptForRedis70, scriptSha } from '../../../shared/script-shebang';
-import { failureMessage } from '../failure-message';
+import { scriptForRedis70, scriptSha } from '../../../../shared/script-shebang';
+import { failureMessage } from '../../failure-message';
 import type { Cluster, Redis } from 'ioredis';
 import { clusterTarget, CommandTurn, nodeTarget, TIMED_OUT } from './redis-command-turn';
 import { redisCommand, type RedisClient } from './redis-connection';
 import { ConnectionFailures } from './redis-connection-failures';
-import { StoreCircuit } from './store-circuit';
-import { StoreUnavailableError } from './store-connections';
+import { StoreCircuit } from '../store-circuit';
+import { StoreUnavailableError } from '../rest/rest-connections';
 
 /** A command as @upstash/redis sends it to the REST API: its name, then its arguments. */
 type RestCommand = readonly unknown[];

@@ -6,11 +6,11 @@
 import { Redis, type Requester, type UpstashResponse } from '@upstash/redis';
 import type { Cluster } from 'ioredis';
 import type { CompiledConfig } from '../config/rules';
-import { EmbeddedRequester } from './embedded-requester';
-import { openRedis } from './redis-connection';
-import { RedisRequester } from './redis-requester';
+import { EmbeddedRequester } from './embedded/embedded-requester';
+import { openRedis } from './redis/redis-connection';
+import { RedisRequester } from './redis/redis-requester';
 import { createScriptClient, type ScriptClient } from './script-client';
-import { PipeliningRequester, StoreUnavailableError } from './store-requester';
+import { PipeliningRequester, StoreUnavailableError } from './rest/rest-requester';
 import type { StoreInUse } from '../admin-api/usage-types';
 import { storeInUse } from './store-in-use';
 

@@ -4,7 +4,7 @@
 // 20 concurrent, for as long as the store hung). When the interval ends, one call at a time probes the
 // store: its success closes the circuit, its failure doubles the interval, up to a bound, so a store
 // that is back is used again within that bound.
-import { StoreUnavailableError } from './store-connections';
+import { StoreUnavailableError } from './rest/rest-connections';
 
 /** The first interval after a failure, and the longest one. */
 export const CIRCUIT_FIRST_INTERVAL_MS = 100;

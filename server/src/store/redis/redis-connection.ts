@@ -19,12 +19,12 @@
 // - after a Sentinel failover the old primary answers READONLY until ioredis has asked the
 //   sentinels again: that reply reconnects and resends the command (once: it did not run) to the
 //   new primary. A plain redis:// url names one node, so a READONLY there is its answer, which the
-//   boot check reports (limiter/store-check.ts);
+//   boot check reports (store/store-check.ts);
 // - nothing connects before the first command (a limiter built and closed in a test opens nothing);
 // - reconnection attempts at most 500 ms apart, and the circuit breaker closes as soon as ioredis is
 //   connected again (redis-requester.ts), so a failover costs what the sentinels take to promote.
 import type { Cluster, ClusterOptions, Command, Redis, RedisOptions } from 'ioredis';
-import type { RedisAddress } from '../../../shared/store-address';
+import type { RedisAddress } from '../../../../shared/store-address';
 import { boundReplies } from './redis-reply-bound';
 import { nameCertificateFailures, tlsOptionsFor } from './redis-tls';
 

@@ -1,7 +1,7 @@
 // The store client every script of the plugin runs on: @upstash/ratelimit's (EVALSHA and EVAL, which
 // the library calls itself and falls back between on NOSCRIPT) and the plugin's own deny check
 // (`run`, EVALSHA with the same fallback, after its SMISMEMBER, `membersIn`), all sent straight
-// through the plugin's Requester (store-requester.ts, redis-requester.ts or embedded-requester.ts), so a request's scripts go in one turn of the event
+// through the plugin's Requester (rest-requester.ts, redis-requester.ts or embedded-requester.ts), so a request's scripts go in one turn of the event
 // loop and the pipelining requester sends them in one round trip. The library's `redis` option is
 // typed `Pick<Redis, 'evalsha' | 'get' | 'set'>` (it falls back to `eval` on NOSCRIPT), so this
 // stays inside its public API while skipping @upstash/redis's command layer, which costs a Command
@@ -12,7 +12,7 @@
 // this client does not know, and is refused rather than guessed at. The scripts are sent keys and
 // numbers (and the deny list's members, strings), which @upstash/redis would pass on unchanged too.
 import type { Redis, Requester } from '@upstash/redis';
-import { StoreUnavailableError } from './store-connections';
+import { StoreUnavailableError } from './rest/rest-connections';
 
 export type ScriptReply = number | null | number[];
 

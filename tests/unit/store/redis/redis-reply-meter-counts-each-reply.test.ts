@@ -1,10 +1,10 @@
-// The meter behind the Redis transport's reply bound (limiter/redis-reply-bound.ts) must find each
+// The meter behind the Redis transport's reply bound (store/redis/redis-reply-bound.ts) must find each
 // reply's end where ioredis's decoder does, however the socket splits the bytes: a reply of exactly
 // the bound passes and one byte more is refused. Replies are random RESP2 and RESP3 values (nested
 // aggregates, nulls, maps, pushes), sent one after another and cut into random chunks (issue 26
 // gap 3).
 import fc from 'fast-check';
-import { ReplyMeter } from '../../../server/src/limiter/redis-reply-bound';
+import { ReplyMeter } from '../../../../server/src/store/redis/redis-reply-bound';
 
 const line = (type: string, text: string): string => `${type}${text}\r\n`;
 const blob = (type: string, text: string): string => `${type}${Buffer.byteLength(text)}\r\n${text}\r\n`;

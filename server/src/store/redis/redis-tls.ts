@@ -9,12 +9,12 @@
 // (redis-connection.ts), and fails the waiting commands with "Reached the max retries per request
 // limit", which names nothing. So the commands waiting on such a connection fail with
 // RedisCertificateError saying what Node refused, and the boot check reports it as an error line
-// with what to do (limiter/store-check.ts), not as an outage. On a Cluster, whose node connections
+// with what to do (store/store-check.ts), not as an outage. On a Cluster, whose node connections
 // ioredis opens and retries itself, it is not named (yet): the boot check says Redis did not answer.
 import { rootCertificates, type ConnectionOptions } from 'node:tls';
 import type { Redis } from 'ioredis';
-import type { RedisAddress } from '../../../shared/store-address';
-import { readTlsCa } from '../config/tls-ca-file';
+import type { RedisAddress } from '../../../../shared/store-address';
+import { readTlsCa } from '../../config/tls-ca-file';
 
 /** Verification failures Node reports by OpenSSL's name for them (https://nodejs.org/api/tls.html#x509-certificate-error-codes), and its own for a name mismatch. */
 const CERTIFICATE_CODES = new Set([

@@ -1,13 +1,13 @@
 // How the plugin talks to the key-value REST store: @upstash/redis's Requester over our own
-// keep-alive HTTP/1.1 connections (store-connections.ts), a timeout on every call, a circuit breaker
+// keep-alive HTTP/1.1 connections (rest-connections.ts), a timeout on every call, a circuit breaker
 // that stops calling a store that has just failed (store-circuit.ts), and the commands issued in the
 // same turn of the event loop sent as one /pipeline request (shared/turn-batch.ts). It replaces
 // @upstash/redis's default transport (global fetch, one request per command), which costs several
 // times more CPU per request and cannot batch commands from different limiters.
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
-import { TurnBatch } from '../../../shared/turn-batch';
-import { StoreCircuit } from './store-circuit';
-import { StoreConnections, StoreUnavailableError } from './store-connections';
+import { TurnBatch } from '../../../../shared/turn-batch';
+import { StoreCircuit } from '../store-circuit';
+import { StoreConnections, StoreUnavailableError } from './rest-connections';
 
 export { StoreUnavailableError };
 
