@@ -5,6 +5,7 @@
 // count every operation, GET counts as POST, cost charges what the model says, a login strategy
 // leaves queries alone, route strategies still count /graphql as one request, and what the plugin
 // will not read is a GraphQL error.
+import { gzipSync } from 'node:zlib';
 import { graphql } from 'graphql';
 import type { Context } from 'koa';
 import supertest from 'supertest';
@@ -117,6 +118,13 @@ describe('GraphQL strategies in a Koa app', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await app.request.post('/graphql').send(logins(10))).status);
     expect([statuses, app.runs.login]).toEqual([[200, 200, 429], 20]);
+  });
+
+  it('read compressed and form-encoded bodies as the GraphQL route would, and count them', async () => {
+    const app = graphqlApp({ strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter: fixed(5) }] });
+    const gzipped = await app.request.post('/graphql').set('Content-Type', 'application/json').set('Content-Encoding', 'gzip').serialize((body) => body).send(gzipSync(JSON.stringify(logins(3))));
+    const form = await app.request.post('/graphql').type('form').send({ query: logins(3).query });
+    expect([gzipped.status, form.status, form.body.errors[0].extensions.cost, app.runs.login]).toEqual([200, 429, 3, 3]);
   });
 
   it('answer what it will not read with a GraphQL error: not JSON, too large, too slow', async () => {

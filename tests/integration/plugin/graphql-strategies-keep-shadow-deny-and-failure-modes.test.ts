@@ -64,6 +64,22 @@ describe('GraphQL strategies with the rest of the plugin', () => {
     ]);
   });
 
+  it('show their callers in the usage view and follow a live limit', async () => {
+    const app = graphqlApp({ strategy: [login(3)] });
+    const before = (await app.request.post('/graphql').send(logins(5))).status;
+    await app.limiter.setLiveLimit(0, 10, 'test');
+    const after = (await app.request.post('/graphql').send(logins(5))).status;
+    const [usage] = (await app.limiter.readUsage()).strategies;
+    expect([before, after, usage.methods, usage.path, usage.liveTokens, usage.callers.map(({ identifier, method, used, remaining, limit }) => ({ identifier, method, used, remaining, limit }))]).toEqual([
+      400,
+      200,
+      ['ALL'],
+      '/graphql#mutation(login)',
+      10,
+      [{ identifier: '127.0.0.1', method: 'ALL', used: 5, remaining: 5, limit: 10 }],
+    ]);
+  });
+
   it("judge what is too costly by the caller's tier", async () => {
     const verifyCaller: CallerVerifier = async (ctx) => (ctx.get('Authorization') ? { id: 'user:1', kind: 'user', type: 'authenticated' } : undefined);
     const app = graphqlApp({ strategy: [{ ...login(2), identifierSource: 'user', tiers: { roles: { authenticated: { tokens: 10 } } } }] }, { verifyCaller });
