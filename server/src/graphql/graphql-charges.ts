@@ -9,7 +9,7 @@
 // with the reason by the plugin itself. This module loads graphql-js; load-graphql.ts loads it only
 // for a config with GraphQL strategies.
 import type { Context } from 'koa';
-import type { GraphQLCompositeType, GraphQLSchema } from 'graphql';
+import type { FieldNode, GraphQLCompositeType, GraphQLSchema, OperationDefinitionNode } from 'graphql';
 import type { GraphqlBounds, GraphqlSelection } from '../config/graphql-schema';
 import { readOperations, UnreadableRequest, type OperationRequest } from './graphql-request';
 import { ParsedDocuments } from './parsed-documents';
@@ -34,6 +34,8 @@ const add = (a: number, b: number): number => Math.min(MAX_COST, a + b);
 export class GraphqlCharges {
   private readonly documents: ParsedDocuments;
   private readonly ones: readonly number[];
+  /** Each operation's root fields, found once per remembered document (they depend on nothing else). */
+  private readonly fieldsOf = new WeakMap<OperationDefinitionNode, Map<string, FieldNode[]>>();
   /** Each strategy's field names by operation type, as sets ('*' kept as a name). */
   private readonly names: ReadonlyArray<Partial<Record<'query' | 'mutation', ReadonlySet<string>>>>;
 
@@ -80,7 +82,8 @@ export class GraphqlCharges {
     const { operation } = selected;
     const type = operation.operation;
     if (type === 'subscription') return { kind: 'charged', charges: this.selections.map(() => 0) };
-    const fields = rootFields(operation, parsed.fragments);
+    let fields = this.fieldsOf.get(operation);
+    if (!fields) this.fieldsOf.set(operation, (fields = rootFields(operation, parsed.fragments)));
     const rootType: GraphQLCompositeType | undefined | null = type === 'query' ? schema?.getQueryType() : schema?.getMutationType();
     let cost: QueryCost | undefined;
     const charges = this.selections.map((selection, index) => {

@@ -91,7 +91,10 @@ function decoded(ctx: Context): Readable {
   const encoding = (ctx.get('Content-Encoding') || 'identity').toLowerCase();
   if (encoding === 'identity') return ctx.req;
   const decoder = encoding === 'gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
-  if (!decoder) throw new UnreadableRequest(400, `The request's Content-Encoding "${encoding.slice(0, 32)}" is not supported (gzip, deflate, br or none)`);
+  if (!decoder) {
+    ctx.set('Connection', 'close');
+    throw new UnreadableRequest(400, `The request's Content-Encoding "${encoding.slice(0, 32)}" is not supported (gzip, deflate, br or none)`);
+  }
   return ctx.req.pipe(decoder);
 }
 
