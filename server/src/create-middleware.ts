@@ -75,7 +75,9 @@ const consoleLogger: RateLimitLogger = { info: (message) => console.info(message
 
 /** Builds the limiter of a validated config (see the file header for who calls this). */
 export function createRateLimiter(validated: RateLimitConfig, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
-  const graphqlOptions: GraphqlOptions = { ...DEFAULT_GRAPHQL_OPTIONS, ...options.graphql };
+  // A field left undefined (a GraphQL plugin config without defaultLimit) keeps its default.
+  const given = Object.fromEntries(Object.entries(options.graphql ?? {}).filter(([, value]) => value !== undefined));
+  const graphqlOptions: GraphqlOptions = { ...DEFAULT_GRAPHQL_OPTIONS, ...given };
   const config = compileConfig(validated, graphqlOptions.endpoint);
   const { redis, scripts, store, close } = asConfigError('url', () => openStore(config, config.timeout));
   // The secret every instance sharing the store holds: the REST token, or a Redis url (its password).

@@ -53,3 +53,23 @@ describe('the cost of a request', () => {
     expect(await cost(`{ articles(pagination: { pageSize: 100 }) { ${nested(9)} } }`)).toBe(2 ** 40);
   });
 });
+
+describe('the GraphQL options of the middleware', () => {
+  it('keep their defaults for fields given as undefined (a GraphQL plugin config without defaultLimit)', async () => {
+    const { createRateLimitMiddleware } = await import('../../../server/src');
+    const { default: supertest } = await import('supertest');
+    const { startKoaApp } = await import('../../fixtures/koa-app');
+    const limiter = createRateLimitMiddleware(
+      { strategy: [{ graphql: { query: ['articles'], charge: 'cost' }, identifierSource: 'ip', limiter: { algorithm: 'token-bucket', tokens: 1000, window: '1h' } }], graphql: { extensions: true } },
+      { environment: 'development', graphql: { endpoint: '/graphql', defaultLimit: undefined, maxLimit: undefined, schema: () => schema } },
+    );
+    const app = startKoaApp([limiter], (ctx) => void (ctx.body = { data: {} }));
+    try {
+      const response = await supertest(app.server).post('/graphql').send({ query: '{ a: articles { title } b: articles(pagination: { pageSize: 500 }) { title } }' });
+      expect(response.body.extensions.rateLimit.cost).toBe(25 + 100);
+    } finally {
+      app.close();
+      limiter.close();
+    }
+  });
+});
