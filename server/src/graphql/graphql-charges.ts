@@ -29,7 +29,8 @@ export type RequestCharges =
   /** The plugin answers the request itself once the strategies admit it (each charged `charges`). */
   | { readonly kind: 'answer'; readonly charges: readonly number[]; readonly status: number; readonly message: string; readonly code: string };
 
-const add = (a: number, b: number): number => Math.min(MAX_COST, a + b);
+// A sum that is not a number would make a strategy not apply: anything but a number counts as MAX_COST.
+const add = (a: number, b: number): number => (Number.isNaN(a + b) ? MAX_COST : Math.min(MAX_COST, a + b));
 
 export class GraphqlCharges {
   private readonly documents: ParsedDocuments;

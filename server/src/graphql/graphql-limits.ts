@@ -42,6 +42,8 @@ export function compileGraphqlLimits(config: CompiledConfig, rules: readonly Com
   if (graphqlRules.length === 0) return undefined;
   const endpoint = parsePathPattern(options.endpoint);
   if (endpoint.kind === 'invalid' || endpoint.kind === 'content-api') throw new RateLimitConfigError([`graphql.endpoint (an option of the middleware): ${endpoint.kind === 'invalid' ? endpoint.problem : 'must be a path, such as "/graphql"'}`]);
+  if (!Number.isInteger(options.defaultLimit) || options.defaultLimit < 1) throw new RateLimitConfigError([`graphql.defaultLimit (an option of the middleware): ${JSON.stringify(options.defaultLimit)} is not a whole number of at least 1`]);
+  if (!Number.isInteger(options.maxLimit)) throw new RateLimitConfigError([`graphql.maxLimit (an option of the middleware): ${JSON.stringify(options.maxLimit)} is not a whole number (0 or less: none)`]);
   const { GraphqlCharges } = loadGraphqlCharges(graphqlRules[0].rule.index);
   const charges = new GraphqlCharges(
     graphqlRules.map(({ selection }) => selection),
