@@ -20,6 +20,9 @@ import { configuredReport, DEFAULT_USAGE_LIMITS, readUsage, resetCaller, type Us
 import type { ConfiguredReport, FailOpenReport, LiveLimitResult, StoreInUse, UsageReport } from './admin-api/usage-types';
 import { changeLiveLimit } from './admin-api/change-live-limit';
 import { createDenyAdmin, type DenyAdmin } from './deny/deny-admin';
+import { compileGraphqlLimits, DEFAULT_GRAPHQL_OPTIONS, type GraphqlOptions } from './graphql/graphql-limits';
+
+export type { GraphqlOptions } from './graphql/graphql-limits';
 
 export interface RateLimitMiddlewareOptions {
   /** Where debug lines and store warnings go (default: console). */
@@ -32,6 +35,12 @@ export interface RateLimitMiddlewareOptions {
   verifyCaller?: CallerVerifier;
   /** `production` requires url and token; elsewhere a config without url runs the embedded store. Default: NODE_ENV. */
   environment?: string;
+  /**
+   * Where GraphQL strategies count (docs/graphql.md): the GraphQL endpoint, its page sizes and its
+   * schema. Default `{ endpoint: '/graphql', defaultLimit: 25, maxLimit: 100 }`, no schema. The
+   * Strapi plugin fills it from the GraphQL plugin's config and built schema.
+   */
+  graphql?: Partial<GraphqlOptions>;
 }
 
 export type RateLimitMiddleware = Middleware & DenyAdmin & {
@@ -81,13 +90,23 @@ function headerHashKeyOf(config: CompiledConfig, store: StoreInUse, redis: Redis
 
 /** Builds the limiter of a validated config (see the file header for who calls this). */
 export function createRateLimiter(validated: RateLimitConfig, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
-  const config = compileConfig(validated);
+  // A field left undefined (a GraphQL plugin config without defaultLimit) keeps its default.
+  const given = Object.fromEntries(Object.entries(options.graphql ?? {}).filter(([, value]) => value !== undefined));
+  const graphqlOptions: GraphqlOptions = { ...DEFAULT_GRAPHQL_OPTIONS, ...given };
+  const config = compileConfig(validated, graphqlOptions.endpoint);
   const { redis, scripts, store, close } = asConfigError('url', () => openStore(config, config.timeout));
   const privacy = compileHeaderPrivacy(config.hashHeaderValues, headerHashKeyOf(config, store, redis));
   const { hasherFor } = privacy;
   const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes, scripts);
   const logger = options.logger ?? consoleLogger;
-  const limiter = new RateLimiter(config, rules, logger, options.refuse ?? jsonRefusal, redis, scripts, privacy, options.verifyCaller);
+  let graphql: ReturnType<typeof compileGraphqlLimits>;
+  try {
+    graphql = compileGraphqlLimits(config, rules, graphqlOptions);
+  } catch (failure) {
+    close();
+    throw failure;
+  }
+  const limiter = new RateLimiter(config, rules, logger, options.refuse ?? jsonRefusal, redis, scripts, privacy, options.verifyCaller, graphql);
   const keyNeeded = rules.some((rule) => privacy.hashes(rule.strategy.identifierSource));
   const denyAdmin = createDenyAdmin(redis, config, hasherFor, limiter.allowed, limiter.denyList, logger);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
