@@ -12,6 +12,21 @@ export type PluginStore = 'memory' | 'redis' | 'redis url' | 'embedded';
 
 /** The route every app serves, Koa and Strapi alike (the demo Strapi app's public `ping`). */
 export const ROUTE = '/api/ping';
+
+/** What each request of a scenario's load is (default: GET ROUTE). */
+export interface BenchRequest {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly body?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export const PING: BenchRequest = { method: 'GET', path: ROUTE };
+/** A read of the demo app's articles over REST, and the same read as a GraphQL query (POST, as GraphQL clients send it). */
+export const REST_ARTICLES: BenchRequest = { method: 'GET', path: '/api/articles' };
+export const GRAPHQL_ARTICLES: BenchRequest = { method: 'POST', path: '/graphql', body: JSON.stringify({ query: '{ articles { title } }' }), headers: { 'content-type': 'application/json' } };
+/** The GraphQL plugin's config in the Strapi + GraphQL rows (page sizes bounded, as its boot warning asks). */
+export const BENCH_GRAPHQL_CONFIG = { defaultLimit: 25, maxLimit: 100 };
 /** The header that names the caller; each load connection sends its own value. */
 export const IDENTIFIER_HEADER = 'x-bench-id';
 
@@ -33,12 +48,29 @@ export type LimiterSpec =
  * ioredis and redis-server; plugin on redis: the plugin over redis:// on the peer's redis-server; blocked and bare refusal: a blocked caller, and Koa sending the same 429
  * itself; one strategy and three strategies: the same store, one or three strategies on the route.
  */
-export type ScenarioRole = 'plugin' | 'peer' | 'plugin on redis' | 'blocked' | 'bare refusal' | 'one strategy' | 'three strategies';
+export type ScenarioRole =
+  | 'plugin'
+  | 'peer'
+  | 'plugin on redis'
+  | 'blocked'
+  | 'bare refusal'
+  | 'one strategy'
+  | 'three strategies'
+  | 'REST read unlimited'
+  | 'REST read limited'
+  | 'GraphQL read unlimited'
+  | 'GraphQL read by operation'
+  | 'GraphQL read by cost';
 
 export interface AppScenario {
   readonly name: string;
-  /** The app; the first scenario of each app is the baseline its ratios are taken against. */
-  readonly app: 'koa' | 'strapi';
+  /**
+   * The app; the first scenario of each app is the baseline its ratios are taken against. `strapi
+   * graphql`: the demo Strapi app serving Strapi's GraphQL plugin too (BENCH_GRAPHQL_CONFIG).
+   */
+  readonly app: 'koa' | 'strapi' | 'strapi graphql';
+  /** What each request is (default PING). */
+  readonly request?: BenchRequest;
   readonly limiter: LimiterSpec;
   /** What the scenario is expected to answer: every request allowed, or every one refused (429). */
   readonly expect: 'allowed' | 'refused';
@@ -90,6 +122,43 @@ const withTiers: LimiterSpec = plugin('memory', {
 
 /** The same requests (a valid API token each) limited by IP: the `user` rows' baseline, so their ratios are the verification's cost. */
 const STRAPI_IP_WITH_TOKEN: AppScenario = { name: 'Strapi + plugin, ip, API token sent', app: 'strapi', limiter: bySource('ip'), expect: 'allowed', credential: 'api-token', latency: true };
+
+/** One caller per connection on the articles read, by `graphql` root fields (count or cost) or by route. */
+const articlesBy = (selection: { readonly graphql: { readonly query: string[]; readonly charge?: 'cost' } } | { readonly methods: ['GET']; readonly path: string }): LimiterSpec =>
+  plugin('memory', { ...selection, identifierSource: `header.${IDENTIFIER_HEADER}`, limiter: { algorithm: 'fixed-window', tokens: HIGH, window: '1m' } } as Strategy);
+
+/**
+ * Issue 35: the same read of articles over REST and over GraphQL, each unlimited and limited, in one
+ * Strapi app serving both, so what limiting a GraphQL request adds (reading its body, parsing,
+ * counting or costing) is compared with what limiting the REST request adds (targets.ts).
+ */
+const STRAPI_GRAPHQL_REST: AppScenario = { name: 'Strapi + GraphQL plugin, REST read, no limiter', app: 'strapi graphql', request: REST_ARTICLES, limiter: { kind: 'none' }, expect: 'allowed', role: 'REST read unlimited', latency: true };
+const STRAPI_GRAPHQL_QUERY: AppScenario = { name: 'Strapi + GraphQL plugin, GraphQL read, no limiter', app: 'strapi graphql', request: GRAPHQL_ARTICLES, limiter: { kind: 'none' }, expect: 'allowed', role: 'GraphQL read unlimited', latency: true };
+const GRAPHQL_SCENARIOS: readonly AppScenario[] = [
+  STRAPI_GRAPHQL_REST,
+  { name: 'Strapi + GraphQL plugin, REST read, plugin by route', app: 'strapi graphql', request: REST_ARTICLES, limiter: articlesBy({ methods: ['GET'], path: REST_ARTICLES.path }), expect: 'allowed', role: 'REST read limited', latency: true },
+  STRAPI_GRAPHQL_QUERY,
+  {
+    name: 'Strapi + GraphQL plugin, GraphQL read, plugin by operation (vs the GraphQL read, no limiter)',
+    app: 'strapi graphql',
+    request: GRAPHQL_ARTICLES,
+    limiter: articlesBy({ graphql: { query: ['articles'] } }),
+    expect: 'allowed',
+    role: 'GraphQL read by operation',
+    baseline: STRAPI_GRAPHQL_QUERY.name,
+    latency: true,
+  },
+  {
+    name: 'Strapi + GraphQL plugin, GraphQL read, plugin by cost (vs the GraphQL read, no limiter)',
+    app: 'strapi graphql',
+    request: GRAPHQL_ARTICLES,
+    limiter: articlesBy({ graphql: { query: ['articles'], charge: 'cost' } }),
+    expect: 'allowed',
+    role: 'GraphQL read by cost',
+    baseline: STRAPI_GRAPHQL_QUERY.name,
+    latency: true,
+  },
+];
 
 export const APP_SCENARIOS: readonly AppScenario[] = [
   { name: 'Koa, no limiter', app: 'koa', limiter: { kind: 'none' }, expect: 'allowed', latency: true },
@@ -153,6 +222,7 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
   { name: 'Strapi + plugin, user, API token verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'api-token', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
   { name: 'Strapi + plugin, user, JWT verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'jwt', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
   { name: 'Strapi + plugin, user with tiers, JWT verified (vs the ip row)', app: 'strapi', limiter: withTiers, expect: 'allowed', credential: 'jwt', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
+  ...GRAPHQL_SCENARIOS,
 ];
 
 /** Scenarios that need a redis-server: the plugin on the redis engine or over redis://, and rate-limiter-flexible's Redis store. */
@@ -188,8 +258,13 @@ function pluginStoreConfig(store: PluginStore, stores: StoreReady, redisUrl: str
   return { url: endpoint.url, token: endpoint.token };
 }
 
-/** The app's row with no limiter (bare Koa, Strapi with no limiter): what a limiter's CPU is counted over. */
+/**
+ * The app's row with no limiter (bare Koa, Strapi with no limiter): what a limiter's CPU is counted
+ * over; the baseline a row names when that has no limiter (the GraphQL read's, for GraphQL rows).
+ */
 export function bareRowOf(scenario: AppScenario, scenarios: readonly AppScenario[]): AppScenario | undefined {
+  const named = scenario.baseline === undefined ? undefined : scenarios.find((candidate) => candidate.name === scenario.baseline);
+  if (named?.limiter.kind === 'none') return named;
   return scenarios.find((candidate) => candidate.app === scenario.app && candidate.limiter.kind === 'none');
 }
 
