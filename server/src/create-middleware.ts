@@ -18,6 +18,9 @@ import { configuredReport, DEFAULT_USAGE_LIMITS, readUsage, resetCaller, type Us
 import type { ConfiguredReport, FailOpenReport, LiveLimitResult, StoreInUse, UsageReport } from './admin-api/usage-types';
 import { changeLiveLimit } from './admin-api/change-live-limit';
 import { createDenyAdmin, type DenyAdmin } from './deny/deny-admin';
+import { compileGraphqlLimits, DEFAULT_GRAPHQL_OPTIONS, type GraphqlOptions } from './graphql/graphql-limits';
+
+export type { GraphqlOptions } from './graphql/graphql-limits';
 
 export interface RateLimitMiddlewareOptions {
   /** Where debug lines and store warnings go (default: console). */
@@ -30,6 +33,12 @@ export interface RateLimitMiddlewareOptions {
   verifyCaller?: CallerVerifier;
   /** `production` requires url and token; elsewhere a config without url runs the embedded store. Default: NODE_ENV. */
   environment?: string;
+  /**
+   * Where GraphQL strategies count (docs/graphql.md): the GraphQL endpoint, its page sizes and its
+   * schema. Default `{ endpoint: '/graphql', defaultLimit: 25, maxLimit: 100 }`, no schema. The
+   * Strapi plugin fills it from the GraphQL plugin's config and built schema.
+   */
+  graphql?: Partial<GraphqlOptions>;
 }
 
 export type RateLimitMiddleware = Middleware & DenyAdmin & {
@@ -66,14 +75,22 @@ const consoleLogger: RateLimitLogger = { info: (message) => console.info(message
 
 /** Builds the limiter of a validated config (see the file header for who calls this). */
 export function createRateLimiter(validated: RateLimitConfig, options: RateLimitMiddlewareOptions = {}): RateLimitMiddleware {
-  const config = compileConfig(validated);
+  const graphqlOptions: GraphqlOptions = { ...DEFAULT_GRAPHQL_OPTIONS, ...options.graphql };
+  const config = compileConfig(validated, graphqlOptions.endpoint);
   const { redis, scripts, store, close } = asConfigError('url', () => openStore(config, config.timeout));
   // The secret every instance sharing the store holds: the REST token, or a Redis url (its password).
   const sharedSecret = config.storeAddress?.kind === 'redis' ? config.url : config.token;
   const hasherFor = compileHeaderPrivacy(config.hashHeaderValues, headerHashKey(sharedSecret));
   const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes, scripts);
   const logger = options.logger ?? consoleLogger;
-  const limiter = new RateLimiter(config, rules, logger, options.refuse ?? jsonRefusal, redis, scripts, hasherFor, options.verifyCaller);
+  let graphql: ReturnType<typeof compileGraphqlLimits>;
+  try {
+    graphql = compileGraphqlLimits(config, rules, graphqlOptions);
+  } catch (failure) {
+    close();
+    throw failure;
+  }
+  const limiter = new RateLimiter(config, rules, logger, options.refuse ?? jsonRefusal, redis, scripts, hasherFor, options.verifyCaller, graphql);
   const middleware: Middleware = config.enabled ? limiter.middleware : (_ctx, next) => next();
   const failOpen = (): FailOpenReport => limiter.health.report();
   return Object.assign(middleware, {

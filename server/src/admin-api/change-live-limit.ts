@@ -25,6 +25,6 @@ export async function changeLiveLimit(owner: LiveLimitOwner, strategyIndex: numb
   const to = after ?? rule.limit.tokens;
   owner.changed(strategyIndex, from, to);
   const was = before === 'invalid' ? `${from} (an invalid stored value)` : String(from);
-  owner.logger.info(`[ratelimit] live limit of strategy[${strategyIndex}] (${rule.methods.join(',')} ${rule.strategy.path}) ${was} -> ${to}${after === null ? ' (back to config)' : ''} by ${logText(by)}`);
+  owner.logger.info(`[ratelimit] live limit of strategy[${strategyIndex}] (${rule.methods.join(',')} ${rule.route}) ${was} -> ${to}${after === null ? ' (back to config)' : ''} by ${logText(by)}`);
   return { strategy: strategyIndex, configured: rule.limit.tokens, live: after };
 }

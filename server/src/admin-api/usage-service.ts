@@ -92,7 +92,7 @@ function configuredStrategy(rule: Rule): ConfiguredStrategy {
   return {
     index: rule.index,
     methods: [...rule.methods],
-    path: strategy.path,
+    path: rule.route,
     algorithm: rule.limit.algorithm,
     tokens: strategy.limiter.tokens,
     window: strategy.limiter.window,

@@ -11,12 +11,18 @@
 // The window number and which keys each algorithm keeps are @upstash/ratelimit's layout (docs/limiting.md,
 // "How a strategy applies"); `counterKeys` is the one place that restates it, and a test drives the
 // library and checks that the keys it writes are these.
+// A GraphQL strategy (docs/graphql.md) counts under method `ALL` and a route naming the endpoint, its
+// charge and its root fields (`graphqlRoute`): `/graphql#mutation(login,register)`,
+// `/graphql#cost.query(articles)`. A path strategy can never write one: `(` and `)` are refused in
+// paths (path-pattern.ts), so the two forms never share keys; GraphQL strategies that name the same
+// fields with the same charge and limiter would, and the schema refuses them (shared-keys.ts).
 // A strategy's live limit (docs/live-limits.md) sits apart from every counter, at
 //   `<prefix>:live:<methods>:<route>:<limiter>` + the library's `:dynamic:global`
 // with the methods sorted and joined by `,`: `live` is no method (methods are upper case), so no
 // counter's parse or MATCH pattern reaches it, and it names the strategy by what decides its keys,
 // not by its position, so reordering the config keeps each strategy's live limit.
 import type { Algorithm } from './config-literals';
+import { GRAPHQL_OPERATION_TYPES, type GraphqlSelection } from './graphql-schema';
 import { identifierFromKey, identifierInKey, type KeyPlacement } from './key-placement';
 
 /** What of a strategy decides its keys, parsed: the methods collapsed (`keyMethods`), the window in ms. */
@@ -52,6 +58,24 @@ export function compileKeyMethod(methods: readonly string[]): (requestMethod: st
     const method = requestMethod === 'HEAD' ? 'GET' : requestMethod;
     return listed.has(method) ? method : undefined;
   };
+}
+
+/** The GraphQL plugin's endpoint unless configured otherwise. */
+export const DEFAULT_GRAPHQL_ENDPOINT = '/graphql';
+
+/** A GraphQL strategy's route in keys and in the usage view: the endpoint, the charge and the fields of each type, sorted. */
+export function graphqlRoute(endpoint: string, selection: GraphqlSelection): string {
+  const types = GRAPHQL_OPERATION_TYPES.flatMap((type) => {
+    const names = selection[type];
+    return names ? [`${type}(${[...new Set(names)].sort().join(',')})`] : [];
+  });
+  return `${endpoint}#${selection.charge === 'cost' ? 'cost.' : ''}${types.join('')}`;
+}
+
+/** What of a strategy, either form, names its route and methods in keys. */
+export function routeOf(strategy: { readonly graphql?: GraphqlSelection; readonly path?: string; readonly methods?: readonly string[] }, endpoint = DEFAULT_GRAPHQL_ENDPOINT): { route: string; methods: readonly string[] } {
+  if (strategy.graphql) return { route: graphqlRoute(endpoint, strategy.graphql), methods: ['ALL'] };
+  return { route: strategy.path ?? '', methods: strategy.methods ?? [] };
 }
 
 const UNITS: ReadonlyArray<[string, number]> = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]];

@@ -2,10 +2,13 @@
 // strategy becomes a rule whose window is a parsed duration, whose methods are collapsed (`ALL`
 // alone, else each listed method once in upper case) and which owns its store keys. The middleware,
 // the usage view and reset read these rules and never the strategy's text again, so no window is
-// parsed twice and a reset can only reach the keys of the rule it is given.
+// parsed twice and a reset can only reach the keys of the rule it is given. A GraphQL strategy
+// (docs/graphql.md) becomes a rule without a path: its `graphql` selection says which root fields it
+// counts at the endpoint, and its route (keys.ts `graphqlRoute`) names the endpoint and the fields.
 import { DURATION_FORMAT, parseDuration, type Duration } from './duration';
 import { RateLimitConfigError } from './errors';
-import { compileKeyMethod, keyMethods, StrategyKeys } from './keys';
+import { compileKeyMethod, DEFAULT_GRAPHQL_ENDPOINT, keyMethods, routeOf, StrategyKeys } from './keys';
+import type { GraphqlSelection } from './graphql-schema';
 import { parsePathPattern, type PathPattern } from './path-pattern';
 import type { Algorithm, Mode } from './config-literals';
 import type { RateLimitConfig, StrategyConfig } from './schema';
@@ -31,7 +34,12 @@ export interface Rule {
   readonly methods: readonly string[];
   /** The method in the rule's keys for a request method, or undefined when the rule does not apply. */
   keyMethod(requestMethod: string): string | undefined;
-  readonly path: PathPattern;
+  /** The path a route strategy matches; undefined for a GraphQL strategy. */
+  readonly path: PathPattern | undefined;
+  /** The root fields a GraphQL strategy counts (and its charge); undefined for a route strategy. */
+  readonly graphql: GraphqlSelection | undefined;
+  /** The route in the rule's keys, debug lines and the usage view: the path as written, or the GraphQL route. */
+  readonly route: string;
   readonly limit: Limit;
   /** The limits of the strategy's tiers (tiers.ts) by the class of caller they apply to, in the documented order; empty without tiers. */
   readonly tiers: ReadonlyMap<CallerClass, Limit>;
@@ -62,31 +70,36 @@ function compileStoreAddress(url: string | undefined): StoreAddress | undefined 
   return address;
 }
 
-function compileRule(config: RateLimitConfig, placement: KeyPlacement, strategy: StrategyConfig, index: number): Rule {
+function compileRule(config: RateLimitConfig, placement: KeyPlacement, graphqlEndpoint: string, strategy: StrategyConfig, index: number): Rule {
   const field = `strategy[${index}]`;
+  const graphql = 'graphql' in strategy ? strategy.graphql : undefined;
   // The schema refuses both; a config that skipped it still gets an error naming the field.
-  const path = parsePathPattern(strategy.path);
-  if (path.kind === 'invalid') throw new RateLimitConfigError([`${field}.path: ${path.problem}`]);
+  const path = 'path' in strategy ? parsePathPattern(strategy.path) : undefined;
+  if (path?.kind === 'invalid') throw new RateLimitConfigError([`${field}.path: ${path.problem}`]);
   const window = parseDuration(strategy.limiter.window);
   if (!window) throw new RateLimitConfigError([`${field}.limiter.window: ${JSON.stringify(strategy.limiter.window)} is not ${DURATION_FORMAT}`]);
   const { algorithm, tokens, refillRate = tokens } = strategy.limiter;
-  const methods = keyMethods(strategy.methods);
+  const route = routeOf(strategy, graphqlEndpoint);
+  const methods = keyMethods(route.methods);
   return {
     index,
     strategy,
     methods,
     keyMethod: compileKeyMethod(methods),
     path,
+    graphql,
+    route: route.route,
     limit: { algorithm, tokens, refillRate, window },
     tiers: new Map(tierEntries(strategy.tiers).map(([name, tier]) => [name, { algorithm, tokens: tier.tokens, refillRate: tier.refillRate ?? tier.tokens, window }])),
-    keys: new StrategyKeys(config.prefix, { methods, path: strategy.path, algorithm, windowMs: window.milliseconds }, placement),
+    keys: new StrategyKeys(config.prefix, { methods, path: route.route, algorithm, windowMs: window.milliseconds }, placement),
     debug: strategy.debug === true || strategy.debug === 'true',
     mode: strategy.mode ?? config.mode,
   };
 }
 
-export function compileConfig(config: RateLimitConfig): CompiledConfig {
+/** `graphqlEndpoint`: where the GraphQL plugin answers (its `endpoint`), named in GraphQL strategies' keys. */
+export function compileConfig(config: RateLimitConfig, graphqlEndpoint = DEFAULT_GRAPHQL_ENDPOINT): CompiledConfig {
   const storeAddress = compileStoreAddress(config.url);
   const placement = keyPlacementOf(storeAddress);
-  return { ...config, rules: config.strategy.map((strategy, index) => compileRule(config, placement, strategy, index)), storeAddress, placement };
+  return { ...config, rules: config.strategy.map((strategy, index) => compileRule(config, placement, graphqlEndpoint, strategy, index)), storeAddress, placement };
 }

@@ -5,10 +5,12 @@ import { MAX_DENY_CACHE_MS, MAX_KEY_LIFETIME_MS, MAX_TOKENS, MAX_WINDOW_DAYS, MA
 import { DURATION_FORMAT, DURATION_PATTERN, parseDuration } from './duration';
 import { MAX_PATH_PATTERN_LENGTH, parsePathPattern } from './path-pattern';
 import { strategiesSharingKeys } from './shared-keys';
+import { routeOf } from './keys';
 import { ALLOW_LIST_FORMAT, parseAllowListEntry } from './allow-list-entry';
 import { isRestUrl, parseStoreUrl, STORE_URL_FORMS } from '../../../shared/store-address';
 
 import { tierEntries } from './tiers';
+import { graphqlBoundsSchema, graphqlSelectionSchema, strategyForms } from './graphql-schema';
 import { ALGORITHMS, API_TOKEN_TYPES, METHODS, MODES, typedAs, type Algorithm, type IdentifierSource, type MethodName, type StrategyPath, type WindowText } from './config-literals';
 
 export { ALGORITHMS, METHODS, MODES };
@@ -137,7 +139,27 @@ const tiersSchema = z
       'identifierSource "user" only: other limits by who is calling, from the verified credential. A caller gets the first that applies: apiTokens.<its type>, roles.<its role type>, anonymous; else the strategy\'s limiter. One counter per caller whatever its tier (docs/tiers.md).',
   });
 
-export const strategySchema = z.strictObject(
+// What route and GraphQL strategies share (graphql-schema.ts has the GraphQL form's own fields).
+const identifierSource = typedAs<IdentifierSource>()(z
+  .string({ error: 'must be "ip", "user" or "header.<HEADER_NAME>"' })
+  .refine((value) => IDENTIFIER_SOURCE.test(value), { error: (issue) => `${quote(issue.input)} is not "ip", "user" or "header.<HEADER_NAME>"` })
+  .meta({
+    pattern: IDENTIFIER_SOURCE.source,
+    description: 'ip; user (a verified users-permissions JWT or API token, else the IP); or header.<NAME> (any case; callers without the header are limited by IP).',
+  }));
+const debug = z
+  .union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' })
+  .optional()
+  .meta({ description: 'Log one line per request (method, route, identifier, remaining, verdict) at info level.' });
+const sharedStrategyShape = {
+  identifierSource,
+  debug,
+  mode: mode.optional().meta({ description: `${MODE_DESCRIPTION} Default: the top-level mode.` }),
+  limiter: limiterSchema,
+  tiers: tiersSchema.optional(),
+};
+
+const routeStrategySchema = z.strictObject(
   {
     methods: z
       .array(method, { error: `must be a list such as ["GET"] (items from ${METHODS.join(', ')})` })
@@ -155,23 +177,28 @@ export const strategySchema = z.strictObject(
         description:
           'Matched on the raw request path, as Strapi\'s router matches it (percent-encoding as sent, any letter case, one trailing slash ignored): literal segments, :name for one whole segment, * for any run of characters across segments; a lone * is every content-API route. ( ) ? + { } [ ] \\ and a : inside a segment are refused.',
       })),
-    identifierSource: typedAs<IdentifierSource>()(z
-      .string({ error: 'must be "ip", "user" or "header.<HEADER_NAME>"' })
-      .refine((value) => IDENTIFIER_SOURCE.test(value), { error: (issue) => `${quote(issue.input)} is not "ip", "user" or "header.<HEADER_NAME>"` })
-      .meta({
-        pattern: IDENTIFIER_SOURCE.source,
-        description: 'ip; user (a verified users-permissions JWT or API token, else the IP); or header.<NAME> (any case; callers without the header are limited by IP).',
-      })),
-    debug: z
-      .union([z.boolean(), z.enum(['true', 'false'])], { error: 'must be true or false' })
-      .optional()
-      .meta({ description: 'Log one line per request (method, route, identifier, remaining, verdict) at info level.' }),
-    mode: mode.optional().meta({ description: `${MODE_DESCRIPTION} Default: the top-level mode.` }),
-    limiter: limiterSchema,
-    tiers: tiersSchema.optional(),
+    ...sharedStrategyShape,
   },
-  { error: 'must be an object with methods, path, identifierSource and limiter' },
-).superRefine((strategy, context) => {
+  { error: 'must be an object with methods, path, identifierSource and limiter (or graphql, identifierSource and limiter)' },
+).superRefine(refineTiers);
+
+const graphqlStrategySchema = z
+  .strictObject({ graphql: graphqlSelectionSchema, ...sharedStrategyShape }, { error: 'must be an object with graphql, identifierSource and limiter' })
+  .superRefine(refineTiers);
+
+type StrategyForm<Schema extends z.ZodType, Other extends z.ZodType> = Schema extends z.ZodType<infer Output, infer Input>
+  ? { output: Output; input: Input & { [Key in Exclude<keyof z.input<Other>, keyof Input>]?: never } }
+  : never;
+type RouteForm = StrategyForm<typeof routeStrategySchema, typeof graphqlStrategySchema>;
+type GraphqlForm = StrategyForm<typeof graphqlStrategySchema, typeof routeStrategySchema>;
+
+/** A strategy: a route strategy (methods + path) or a GraphQL strategy (graphql), never both. */
+export const strategySchema = strategyForms<typeof routeStrategySchema, typeof graphqlStrategySchema, RouteForm['input'] | GraphqlForm['input'], RouteForm['output'] | GraphqlForm['output']>(
+  routeStrategySchema,
+  graphqlStrategySchema,
+);
+
+function refineTiers(strategy: z.output<z.ZodObject<typeof sharedStrategyShape>>, context: z.RefinementCtx): void {
   if (strategy.tiers === undefined) return;
   if (strategy.identifierSource !== 'user') {
     context.addIssue({ code: 'custom', path: ['tiers'], message: `need identifierSource "user" (the tier is read from the verified credential), not ${quote(strategy.identifierSource)}` });
@@ -189,7 +216,7 @@ export const strategySchema = z.strictObject(
     const problem = algorithm === 'token-bucket' ? bucketLifetimeProblem(tier.tokens, tier.refillRate ?? tier.tokens, strategy.limiter.window) : undefined;
     if (problem) context.addIssue({ code: 'custom', path, message: problem });
   }
-});
+}
 
 // Checked after trimming: a secret file's last newline is harmless, a CR or LF inside would reach
 // the store request's headers (and a token that can never authenticate turns limiting off).
@@ -233,6 +260,7 @@ const optionsShape = {
   analytics: z.boolean({ error: 'must be true or false' }).default(false).meta({ description: "Record allowed/blocked events with @upstash/ratelimit's analytics." }),
   mode: mode.default('enforce').meta({ description: `The mode of strategies that name none. ${MODE_DESCRIPTION}` }),
   strategy: z.array(strategySchema, { error: 'must be a list of strategies' }).default([]).meta({ description: 'Every strategy matching a request applies; any refusal refuses.' }),
+  graphql: graphqlBoundsSchema,
   timeout: z
     .number({ error: 'must be a number of milliseconds' })
     .int({ error: 'must be a whole number of milliseconds' })
@@ -302,12 +330,14 @@ const optionsShape = {
     .meta({ description: `Milliseconds an instance answers a denied caller from memory without asking the store (0 to ${MAX_DENY_CACHE_MS}, default 10000): a lift applies on the other instances within this time.` }),
 };
 
+const describeRoute = (strategy: z.output<typeof strategySchema>): string => ('graphql' in strategy ? `GraphQL route "${routeOf(strategy).route}"` : `path "${strategy.path}"`);
+
 export const configSchema = z.strictObject(optionsShape, { error: 'must be an object' }).superRefine((config, context) => {
   for (const [earlier, later, method] of strategiesSharingKeys(config.strategy)) {
     context.addIssue({
       code: 'custom',
       path: ['strategy', later],
-      message: `shares its store keys with strategy[${earlier}] (path "${config.strategy[later].path}", method ${method}), so their counters would mix: use another path, method or identifier source, or a different window`,
+      message: `shares its store keys with strategy[${earlier}] (${describeRoute(config.strategy[later])}, method ${method}), so their counters would mix: use another ${'graphql' in config.strategy[later] ? 'field list or charge' : 'path, method or identifier source'}, or a different window`,
     });
   }
   // Without url, development uses the embedded store and production refuses to boot (parse-config.ts).
@@ -331,4 +361,8 @@ export type RateLimitConfigInput = z.input<typeof configSchema>;
 /** The config with defaults applied. */
 export type RateLimitConfig = z.output<typeof configSchema>;
 export type StrategyConfig = z.output<typeof strategySchema>;
+/** A strategy of methods and a path. */
+export type RouteStrategyConfig = RouteForm['output'];
+/** A strategy of GraphQL root fields (docs/graphql.md). */
+export type GraphqlStrategyConfig = GraphqlForm['output'];
 export type { ApiTokenType, Algorithm, IdentifierSource, Method, MethodName, Mode, StrategyPath, WindowText } from './config-literals';

@@ -2,14 +2,17 @@
 // overlapping key methods and the same limiter part (algorithm and window), whatever their
 // identifier sources (a header value can equal an IP's identifier). Strategies that differ in their
 // limiter part write keys of their own (see keys.ts), so burst and sustained windows, or a
-// window beside a token bucket, share a route freely. It runs inside the schema, on strategies
+// window beside a token bucket, share a route freely. GraphQL strategies are compared by their
+// route in keys (keys.ts `graphqlRoute`), which no path strategy's can equal. It runs inside the schema, on strategies
 // whose other fields may have failed their own checks, so it parses their windows itself.
 import { parseDuration } from './duration';
-import { keyMethods, limiterInKey } from './keys';
+import type { GraphqlSelection } from './graphql-schema';
+import { keyMethods, limiterInKey, routeOf } from './keys';
 
 interface StrategyShape {
-  readonly methods: readonly string[];
-  readonly path: string;
+  readonly methods?: readonly string[];
+  readonly path?: string;
+  readonly graphql?: GraphqlSelection;
   readonly limiter: { readonly algorithm: string; readonly window: string };
 }
 
@@ -21,12 +24,12 @@ export function strategiesSharingKeys(strategies: readonly StrategyShape[]): [nu
     const window = typeof strategy.limiter?.window === 'string' ? parseDuration(strategy.limiter.window) : undefined;
     return window && limiterInKey(strategy.limiter.algorithm, window.milliseconds);
   });
-  strategies.forEach((later, j) => {
+  const routes = strategies.map((strategy) => routeOf(strategy));
+  strategies.forEach((_later, j) => {
     for (let i = 0; i < j; i++) {
-      const earlier = strategies[i];
-      if (earlier.path !== later.path || limiters[i] === undefined || limiters[i] !== limiters[j]) continue;
-      const laterMethods = new Set(keyMethods(later.methods));
-      const shared = keyMethods(earlier.methods).find((method) => laterMethods.has(method));
+      if (routes[i].route !== routes[j].route || limiters[i] === undefined || limiters[i] !== limiters[j]) continue;
+      const laterMethods = new Set(keyMethods(routes[j].methods));
+      const shared = keyMethods(routes[i].methods).find((method) => laterMethods.has(method));
       if (shared) clashes.push([i, j, shared]);
     }
   });

@@ -48,7 +48,8 @@ function compileStrategy(rule: Rule, redis: Redis, hasherFor: (header: string) =
   }
   return {
     ...rule,
-    matches: compilePathMatcher(rule.path, contentApiPrefixes),
+    // A GraphQL rule matches no path: the middleware charges it at the GraphQL endpoint (graphql/).
+    matches: rule.path ? compilePathMatcher(rule.path, contentApiPrefixes) : () => false,
     identify: compileIdentifier(rule.strategy.identifierSource, hasherFor),
     limiter: own.limiter,
     own,

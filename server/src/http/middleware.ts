@@ -14,6 +14,12 @@
 // and the tokens its checks took are given back. A `user` strategy with tiers (docs/tiers.md) counts
 // each caller on the same keys with the limiter of its tier (caller-tier.ts): everything above then
 // works per check with that tier's limit; only the strategy's own limiter reads its live limit.
+// At the GraphQL endpoint, GraphQL strategies (docs/graphql.md) take what the request's operations
+// run: each check carries a `rate` (its count or cost; a strategy charged 0 does not apply), passed
+// to @upstash/ratelimit's `rate`. A request costing more than a strategy's whole budget is refused
+// before any store call; a refusal gives back every token the request took (a fixed window's
+// refused check took its rate too); the block cache answers only requests at least as large as the
+// one refused; answers there are GraphQL errors (graphql/graphql-answers.ts).
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
@@ -26,7 +32,7 @@ import { LastSeenLimits } from '../limiter/last-seen-limits';
 import { MemoryLimiter } from '../limiter/memory-limiter';
 import { StoreHealth } from '../limiter/store-health';
 import type { ScriptClient } from '../limiter/script-client';
-import { giveBack } from '../limiter/token-refunds';
+import { giveBack, type TakenToken } from '../limiter/token-refunds';
 import { DenyCheck } from '../deny/deny-check';
 import { denyListKeys, identityMember, ipMembers } from '../deny/deny-members';
 import { compileAllowList, type AllowList } from './allow-list';
@@ -41,6 +47,8 @@ import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { compileIpIdentity, verifiedIdentity, type IpIdentity } from './identify';
 import { DENIED, STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type Refusal, type RefusalResponder } from './refusal';
 import { USER_SOURCE, type CallerVerifier, type VerifiedCaller } from './verified-caller';
+import type { GraphqlLimits } from '../graphql/graphql-limits';
+import { addRateLimitExtensions, graphqlError, graphqlRefusal, graphqlTooCostly } from '../graphql/graphql-answers';
 
 export { jsonRefusal, type RefusalResponder } from './refusal';
 
@@ -60,6 +68,8 @@ class Check {
     readonly caller: string,
     /** The limit the caller gets: the strategy's own, or its tier's. */
     readonly tier: TierLimiter,
+    /** The tokens the request takes: 1, or a GraphQL request's count or cost. */
+    readonly rate: number,
   ) {}
 
   /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see config/keys.ts). */
@@ -72,6 +82,8 @@ interface Match {
   readonly rule: CompiledRule;
   /** The method in the rule's keys. */
   readonly method: string;
+  /** The tokens the request takes (1 on a route strategy). */
+  readonly rate: number;
 }
 
 interface Outcome {
@@ -96,6 +108,11 @@ async function answeredOutcomes(pending: ReadonlyArray<Promise<Outcome>> | undef
   const settled = await Promise.allSettled(pending);
   return settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
 }
+
+/** Whether a refused store outcome still holds tokens it took: a fixed window adds a request's rate before comparing (for 1, the caller is past its limit anyway). */
+const keptByRefusal = (outcome: Outcome): boolean => !outcome.success && outcome.from === 'store' && outcome.check.rate > 1 && outcome.check.rule.limit.algorithm === 'fixed-window';
+
+const takenToken = ({ check, reset }: Outcome): TakenToken => ({ limiter: check.tier.limiter, limiterKey: check.limiterKey, reset, tokens: check.rate });
 
 /** What the middleware returns once it has answered by itself: one settled promise, shared. */
 const ANSWERED: Promise<void> = Promise.resolve();
@@ -132,6 +149,8 @@ export class RateLimiter {
     scripts: ScriptClient,
     hasherFor: (header: string) => HeaderValueHasher,
     private readonly verifyCaller?: CallerVerifier,
+    /** With GraphQL strategies: where they count and what a request takes (graphql/graphql-limits.ts). */
+    private readonly graphql?: GraphqlLimits,
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
     this.health = new StoreHealth(logger, config.failureMode);
@@ -159,25 +178,52 @@ export class RateLimiter {
    */
   readonly middleware = (ctx: Context, next: Next): Promise<void> => {
     try {
-      const matched = this.matchingRules(ctx);
-      if (matched.length === 0) return next();
-      // The principal of `user` strategies is verified once per request, and only when one matches.
-      if (matched.some((match) => this.userRules[match.rule.index])) return this.verifiedCaller(ctx).then((verified) => this.decide(ctx, next, matched, verified));
-      return this.decide(ctx, next, matched, undefined);
+      if (this.graphql?.atEndpoint(ctx.path)) return this.atGraphqlEndpoint(ctx, next, this.graphql);
+      return this.limitMatches(ctx, next, this.matchingRules(ctx));
     } catch (failure) {
       return Promise.reject(failure);
     }
   };
 
+  private limitMatches(ctx: Context, next: Next, matched: readonly Match[]): Promise<void> {
+    if (matched.length === 0) return next();
+    // The principal of `user` strategies is verified once per request, and only when one matches.
+    if (matched.some((match) => this.userRules[match.rule.index])) return this.verifiedCaller(ctx).then((verified) => this.decide(ctx, next, matched, verified));
+    return this.decide(ctx, next, matched, undefined);
+  }
+
+  /** Route strategies count the request as anywhere; each GraphQL strategy takes the request's charge, when above 0. */
+  private async atGraphqlEndpoint(ctx: Context, next: Next, graphql: GraphqlLimits): Promise<void> {
+    const charged = await graphql.charge(ctx);
+    const matched = this.matchingRules(ctx);
+    charged.charges.forEach((rate, index) => {
+      const rule = graphql.rules[index];
+      if (rate > 0) matched.push({ rule, method: 'ALL', rate });
+    });
+    if (charged.kind === 'charged') return this.limitMatches(ctx, next, matched);
+    // A request the plugin will not pass on (it consumed the body, or a document is past a bound) is answered once admitted.
+    const answer = (): Promise<void> => {
+      graphqlError(ctx, charged.status, charged.message, { code: charged.code });
+      return ANSWERED;
+    };
+    return this.limitMatches(ctx, answer, matched);
+  }
+
   private decide(ctx: Context, next: Next, matched: readonly Match[], verified: VerifiedCaller | undefined): Promise<void> {
     // With the deny list on, the request's members (deny/deny-members.ts) are collected with its checks.
     const denyMembers: string[] | undefined = this.denyList && [];
-    const checks = this.checksFor(ctx, matched, verified, denyMembers);
+    let checks = this.checksFor(ctx, matched, verified, denyMembers);
     if (checks.length === 0) return next();
     const now = Date.now();
     // A caller denied in memory is refused before anything else, whatever the store's state.
     const denied = denyMembers && this.denyList?.cached(denyMembers, now);
     if (denied !== undefined) return this.deny(ctx, checks, denied, []);
+    if (checks.some((check) => check.rate > 1)) {
+      const affordable = this.affordable(ctx, checks, now);
+      if (affordable === undefined) return ANSWERED;
+      if (affordable.length === 0) return next();
+      checks = affordable;
+    }
     // A caller blocked by any strategy is refused from memory: no store call, no token spent elsewhere.
     const cached = this.cachedRefusal(checks, now);
     return cached ? this.answer(ctx, next, [cached], now) : this.decideInStore(ctx, next, checks, now, denyMembers);
@@ -208,26 +254,63 @@ export class RateLimiter {
       const denied = denial && (await denial.catch(() => undefined));
       if (denied !== undefined) return this.deny(ctx, checks, denied, await answeredOutcomes(pending));
       // Closed refuses what an enforcing strategy covers; shadow strategies alone refuse nothing.
-      if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
+      if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.respond(ctx, { status: 503, message: STORE_UNAVAILABLE });
       const memory = this.memory;
       if (!memory) return next();
-      outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now, this.limitOf(check.tier, check.rule.index), check.tier.limit.refillRate), from: 'memory' as const }));
+      outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now, this.limitOf(check.tier, check.rule.index), check.tier.limit.refillRate, check.rate), from: 'memory' as const }));
     }
     return this.answer(ctx, next, outcomes, now);
+  }
+
+  /**
+   * A request taking more tokens than a strategy's whole budget (its caller's tier, or the live limit
+   * last seen) can never be admitted: an enforcing strategy refuses it at once (400, consuming
+   * nothing anywhere); a shadow one logs the would-be refusal and takes nothing. Returns the checks
+   * left to ask the store, or undefined once the request is answered.
+   */
+  private affordable(ctx: Context, checks: Check[], now: number): Check[] | undefined {
+    const left: Check[] = [];
+    for (const check of checks) {
+      const limit = this.limitOf(check.tier, check.rule.index);
+      if (check.rate <= limit) {
+        left.push(check);
+        continue;
+      }
+      if (check.rule.debug) this.logger.info(`[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${check.method} ${check.rule.route} ${check.caller}: costs ${check.rate}, more than the limit ${limit}${check.rule.mode === 'shadow' ? ' (shadow: not refused)' : ''}`);
+      if (check.rule.mode === 'shadow') {
+        this.shadowLog.wouldBlock(ctx.method, ctx.path, { check, reset: now }, now);
+        continue;
+      }
+      graphqlTooCostly(ctx, check.rate, limit, check.rule.index);
+      return undefined;
+    }
+    return left;
+  }
+
+  /** Answers a refusal: in GraphQL's shape at the GraphQL endpoint (with the refusing check's cost), else through the configured responder. */
+  private respond(ctx: Context, refusal: Refusal, cost?: number): void {
+    if (this.graphql?.atEndpoint(ctx.path)) graphqlRefusal(ctx, refusal, cost);
+    else this.refuse(ctx, refusal);
   }
 
   /** The headers of the tightest enforcing outcome, then next, or a 429 after giving the admitting strategies their tokens back. */
   private answer(ctx: Context, next: Next, outcomes: readonly Outcome[], now: number): Promise<void> {
     // One pass over the enforcing outcomes: the tightest limit for the headers, and the latest reset among refusals.
     let tightest: Outcome | undefined;
+    let tightestGraphql: Outcome | undefined;
     let retryAt = 0;
     for (const outcome of outcomes) {
       if (outcome.check.rule.debug) this.logDebug(ctx, outcome);
       if (outcome.check.rule.mode === 'shadow') {
-        if (!outcome.success) this.shadowLog.wouldBlock(ctx.method, ctx.path, outcome, now);
+        if (!outcome.success) {
+          this.shadowLog.wouldBlock(ctx.method, ctx.path, outcome, now);
+          // Enforced, this refusal would have given its tokens back: so does the shadow count.
+          if (keptByRefusal(outcome)) void giveBack([takenToken(outcome)]);
+        }
         continue;
       }
       if (tightest === undefined || outcome.remaining < tightest.remaining || (!outcome.success && tightest.success)) tightest = outcome;
+      if (outcome.check.rule.graphql && (tightestGraphql === undefined || outcome.remaining < tightestGraphql.remaining)) tightestGraphql = outcome;
       if (!outcome.success && outcome.reset > retryAt) retryAt = outcome.reset;
     }
     void this.events?.record(outcomes, retryAt === 0, now);
@@ -235,22 +318,27 @@ export class RateLimiter {
     if (tightest === undefined) return next();
     const state: LimitState = { limit: tightest.limit, remaining: tightest.remaining, reset: tightest.reset, windowSeconds: tightest.check.rule.windowSeconds };
     setRateLimitHeaders(ctx, this.config.headers, state, now);
-    if (retryAt === 0) return next();
+    if (retryAt === 0) {
+      if (!tightestGraphql || !this.graphql?.extensions) return next();
+      const { check, limit, remaining, reset } = tightestGraphql;
+      return next().then(() => addRateLimitExtensions(ctx, { cost: check.rate, limit, remaining, reset }));
+    }
     setRetryAfter(ctx, retryAt, now);
     const refusal = { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt } as const;
-    // A refusal consumes nothing: the strategies that admitted the request get their token back.
-    // (A lone outcome that refuses took nothing; a refusal from the block cache is always alone.)
-    return this.refuseGivingBack(ctx, refusal, outcomes.length === 1 ? [] : outcomes);
+    // A refusal consumes nothing: the strategies that admitted the request get their tokens back.
+    return this.refuseGivingBack(ctx, refusal, outcomes, tightest.check.rate);
   }
 
   /** Answers `refusal` once the tokens the store outcomes among `outcomes` took are given back (at once when none took one). */
-  private refuseGivingBack(ctx: Context, refusal: Refusal, outcomes: readonly Outcome[]): Promise<void> {
-    const taken = outcomes.filter((outcome) => outcome.success && outcome.from === 'store');
+  private refuseGivingBack(ctx: Context, refusal: Refusal, outcomes: readonly Outcome[], cost?: number): Promise<void> {
+    // An admitting store outcome took its rate; so did a fixed window's refusal of more than 1 (the
+    // library's script adds before it compares). A lone refusal of 1 and the block cache's took nothing.
+    const taken = outcomes.filter((outcome) => outcome.from === 'store' && (outcome.success || keptByRefusal(outcome)));
     if (taken.length === 0) {
-      this.refuse(ctx, refusal);
+      this.respond(ctx, refusal, cost);
       return ANSWERED;
     }
-    return giveBack(taken.map(({ check, reset }) => ({ limiter: check.tier.limiter, limiterKey: check.limiterKey, reset }))).then(() => this.refuse(ctx, refusal));
+    return giveBack(taken.map(takenToken)).then(() => this.respond(ctx, refusal, cost));
   }
 
   /** 403, no rate-limit headers, after giving back every token the request's checks took. */
@@ -266,7 +354,7 @@ export class RateLimiter {
     const matched: Match[] = [];
     for (const rule of this.rules) {
       const method = rule.keyMethod(ctx.method);
-      if (method !== undefined && rule.matches(path)) matched.push({ rule, method });
+      if (method !== undefined && rule.matches(path)) matched.push({ rule, method, rate: 1 });
     }
     return matched;
   }
@@ -276,11 +364,11 @@ export class RateLimiter {
     const checks: Check[] = [];
     let ip: IpIdentity | undefined;
     const byIp = (): IpIdentity => (ip ??= this.ipIdentity(ctx));
-    for (const { rule, method } of matched) {
+    for (const { rule, method, rate } of matched) {
       const byPrincipal = this.userRules[rule.index];
       const identity = verified && byPrincipal ? verifiedIdentity(verified) : rule.identify(ctx, byIp);
       if (this.allowed(identity)) continue;
-      checks.push(new Check(rule, method, identity.id, byPrincipal && rule.tierLimiters.size > 0 ? this.tierOf(rule, identity.id, verified) : rule.own));
+      checks.push(new Check(rule, method, identity.id, byPrincipal && rule.tierLimiters.size > 0 ? this.tierOf(rule, identity.id, verified) : rule.own, rate));
       if (members) {
         const member = identityMember(identity);
         if (member !== undefined && !members.includes(member)) members.push(member);
@@ -334,7 +422,7 @@ export class RateLimiter {
     let longest: Check | undefined;
     let longestReset = 0;
     for (const check of checks) {
-      const reset = this.blocked.blockedUntil(check.rule.index, check.method, check.caller, now, check.tier.name);
+      const reset = this.blocked.blockedUntil(check.rule.index, check.method, check.caller, now, check.tier.name, check.rate);
       if (reset !== undefined && reset > longestReset) {
         longest = check;
         longestReset = reset;
@@ -352,7 +440,7 @@ export class RateLimiter {
   private limit(check: Check): Promise<Outcome> {
     // The limiters keep no analytics of their own (decision-events.ts records), so `pending` is settled.
     const { rule, tier } = check;
-    return tier.limiter.limit(check.limiterKey).then(
+    return tier.limiter.limit(check.limiterKey, check.rate === 1 ? undefined : { rate: check.rate }).then(
       (result) => {
         // The answer of a script that read a foreign live value is no verdict (foreign-live-limit.ts).
         if (!isValidLimit(result.limit)) throw invalidLimitAnswer(rule, result.limit);
@@ -380,19 +468,21 @@ export class RateLimiter {
   private async remembered(outcome: Outcome): Promise<Outcome> {
     const { check } = outcome;
     const { rule } = check;
+    // A sliding window's reopening is computed for a request of 1 (sliding-window-reopening.ts): a larger one is not remembered.
+    if (check.rate > 1 && rule.limit.algorithm === 'sliding-window') return outcome;
     const reopensAt = await rule.reopensAt(check.method, check.caller, outcome.reset, outcome.limit);
     if (reopensAt === undefined) return outcome;
     // A window refusal is held at most blockedCacheMaxMs, so a limit raised elsewhere reaches this
     // instance within it; a raised limit adds no token to an empty bucket, so bucket refusals last to the refill.
     const heldUntil = rule.limit.algorithm === 'token-bucket' ? reopensAt : Date.now() + this.config.blockedCacheMaxMs;
-    this.blocked.block(rule.index, check.method, check.caller, reopensAt, heldUntil, check.tier.name);
+    this.blocked.block(rule.index, check.method, check.caller, reopensAt, heldUntil, check.tier.name, check.rate);
     return { ...outcome, reset: reopensAt };
   }
 
   private logDebug(ctx: Context, outcome: Outcome): void {
     const verdict = outcome.success ? 'allowed' : outcome.check.rule.mode === 'shadow' ? 'would be blocked (shadow)' : 'blocked';
     this.logger.info(
-      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.method} ${outcome.check.rule.strategy.path} ${outcome.check.caller}${outcome.check.rule.tierLimiters.size > 0 ? ` (tier ${outcome.check.tier.name})` : ''}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${FROM_NOTE[outcome.from]}`,
+      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.method} ${outcome.check.rule.route} ${outcome.check.caller}${outcome.check.rule.tierLimiters.size > 0 ? ` (tier ${outcome.check.tier.name})` : ''}${outcome.check.rule.graphql ? ` costs ${outcome.check.rate}` : ''}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${FROM_NOTE[outcome.from]}`,
     );
   }
 }

@@ -33,7 +33,7 @@ export class ShadowLog {
     const { tokens, window } = rule.strategy.limiter;
     const resetsIn = Math.max(0, Math.ceil((refusal.reset - now) / 1000));
     this.logger.info(
-      `[ratelimit] shadow: would block ${requestMethod} ${requestPath} for ${caller} (strategy ${rule.index}, ${method} ${rule.strategy.path}, ${tokens} per ${window}, resets in ${resetsIn}s)`,
+      `[ratelimit] shadow: would block ${requestMethod} ${requestPath} for ${caller} (strategy ${rule.index}, ${method} ${rule.route}, ${tokens} per ${window}, resets in ${resetsIn}s)`,
     );
   }
 }

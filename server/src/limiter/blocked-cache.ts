@@ -10,7 +10,10 @@
 // flatten and hash at a cost that grows with its length; it was the blocked path's largest cost. The
 // caller's identifier is usually a string the request already holds (its IP, a header's value).
 // A block remembers the tier (docs/tiers.md) the caller was refused under: a caller whose tier has
-// changed since is asked about in the store again, under its new limit.
+// changed since is asked about in the store again, under its new limit. A block also remembers the
+// tokens the refused request asked for (its `rate`: a GraphQL request's count or cost, docs/graphql.md):
+// a caller refused a request of 50 may still have 10 left, so only requests of at least as many are
+// answered from memory; smaller ones ask the store.
 import { DEFAULT_TIER } from '../config/tiers';
 
 /** One remembered refusal of a caller: answered with `reset` while now < `until`. */
@@ -22,6 +25,8 @@ interface Block {
   readonly until: number;
   /** The tier it was refused under (`limiter` without tiers). */
   readonly tier: string;
+  /** The tokens the refused request asked for: requests of fewer are not refused from memory. */
+  readonly rate: number;
 }
 
 /** Where a caller's block of one strategy and method is among its blocks, or -1. */
@@ -37,24 +42,24 @@ export class BlockedCache {
 
   constructor(private readonly capacity: number) {}
 
-  /** The reset time (ms epoch) while `caller`, in `tier`, is blocked on one strategy and method, else undefined. */
-  blockedUntil(strategyIndex: number, method: string, caller: string, now: number, tier: string = DEFAULT_TIER): number | undefined {
+  /** The reset time (ms epoch) while `caller`, in `tier`, is blocked on one strategy and method for requests of `rate` tokens, else undefined. */
+  blockedUntil(strategyIndex: number, method: string, caller: string, now: number, tier: string = DEFAULT_TIER, rate = 1): number | undefined {
     const blocks = this.callers.get(caller);
     if (blocks === undefined) return undefined;
     const index = indexOfBlock(blocks, strategyIndex, method);
     if (index < 0) return undefined;
-    if (blocks[index].until > now && blocks[index].tier === tier) return blocks[index].reset;
+    if (blocks[index].until > now && blocks[index].tier === tier) return rate >= blocks[index].rate ? blocks[index].reset : undefined;
     this.remove(caller, blocks, index);
     return undefined;
   }
 
-  /** Refuses `caller`, in `tier`, on one strategy and method from memory until `until` (default: `reset`), answering with `reset`. */
-  block(strategyIndex: number, method: string, caller: string, reset: number, until = reset, tier: string = DEFAULT_TIER): void {
+  /** Refuses `caller`, in `tier`, requests of `rate` tokens or more on one strategy and method from memory until `until` (default: `reset`), answering with `reset`. */
+  block(strategyIndex: number, method: string, caller: string, reset: number, until = reset, tier: string = DEFAULT_TIER, rate = 1): void {
     if (this.capacity === 0) return;
     this.forget(strategyIndex, method, caller);
     while (this.blocks >= this.capacity) this.forgetOldest();
     const blocks = this.callers.get(caller) ?? [];
-    blocks.push({ strategyIndex, method, reset, until: Math.min(reset, until), tier });
+    blocks.push({ strategyIndex, method, reset, until: Math.min(reset, until), tier, rate });
     this.blocks++;
     // The caller blocked last goes last, so the one blocked longest ago is forgotten first.
     this.callers.delete(caller);

@@ -20,7 +20,7 @@ export class ForeignLiveLimitError extends Error {
 
   constructor(rule: Rule, reason: string) {
     super(
-      `[ratelimit] strategy[${rule.index}] (${rule.methods.join(',')} ${rule.strategy.path}): the live limit at ${liveLimitKey(rule.keys.liveLimitScope())} is not a whole number from 1 to ${MAX_TOKENS}, so the store's answers for it are not used (failureMode applies) until "Back to config" removes it (${reason})`,
+      `[ratelimit] strategy[${rule.index}] (${rule.methods.join(',')} ${rule.route}): the live limit at ${liveLimitKey(rule.keys.liveLimitScope())} is not a whole number from 1 to ${MAX_TOKENS}, so the store's answers for it are not used (failureMode applies) until "Back to config" removes it (${reason})`,
     );
     this.ruleIndex = rule.index;
   }

@@ -7,7 +7,9 @@
 // letting everything through. Bounded: past `capacity` callers, the oldest is forgotten first.
 // The limit is given per call: the middleware passes the last limit the store applied to the rule
 // (a live limit, else the configured one), so an outage keeps the limit an admin set, or the limit
-// and refill of the caller's tier (docs/tiers.md).
+// and refill of the caller's tier (docs/tiers.md). A request may take several tokens (`rate`, a
+// GraphQL request's count or cost): one that finds fewer left is refused and takes none, which is
+// what the store's answer comes to once the plugin gives back what a refusal took.
 import type { Limit } from '../config/rules';
 
 export interface MemoryDecision {
@@ -42,10 +44,10 @@ export class MemoryLimiter {
   }
 
   /** Counts one request of `limiterKey` against `limit` tokens (for token-bucket: the bucket size, refilled `refillRate` per window). */
-  limit(limiterKey: string, now: number, limit: number, refillRate = this.counting.refillRate): MemoryDecision {
+  limit(limiterKey: string, now: number, limit: number, refillRate = this.counting.refillRate, rate = 1): MemoryDecision {
     const { algorithm } = this.counting;
-    if (algorithm === 'token-bucket') return this.takeToken(limiterKey, now, limit, refillRate);
-    return algorithm === 'fixed-window' ? this.countFixed(limiterKey, now, limit) : this.countSliding(limiterKey, now, limit);
+    if (algorithm === 'token-bucket') return this.takeToken(limiterKey, now, limit, refillRate, rate);
+    return algorithm === 'fixed-window' ? this.countFixed(limiterKey, now, limit, rate) : this.countSliding(limiterKey, now, limit, rate);
   }
 
   private remember<T extends Counter | Bucket>(key: string, entry: T): T {
@@ -63,24 +65,25 @@ export class MemoryLimiter {
     return this.remember(key, { window, current: 0, previous });
   }
 
-  private countFixed(key: string, now: number, limit: number): MemoryDecision {
+  private countFixed(key: string, now: number, limit: number, rate: number): MemoryDecision {
     const window = Math.floor(now / this.windowMs);
     const counter = this.counter(key, window);
-    counter.current += 1;
+    if (rate > 1 && counter.current + rate > limit) return { success: false, limit, remaining: Math.max(0, limit - counter.current), reset: (window + 1) * this.windowMs };
+    counter.current += rate;
     return { success: counter.current <= limit, limit, remaining: Math.max(0, limit - counter.current), reset: (window + 1) * this.windowMs };
   }
 
-  private countSliding(key: string, now: number, limit: number): MemoryDecision {
+  private countSliding(key: string, now: number, limit: number, rate: number): MemoryDecision {
     const window = Math.floor(now / this.windowMs);
     const counter = this.counter(key, window);
     const weighted = Math.floor((1 - (now % this.windowMs) / this.windowMs) * counter.previous);
     const reset = (window + 1) * this.windowMs;
-    if (weighted + counter.current >= limit) return { success: false, limit, remaining: 0, reset };
-    counter.current += 1;
+    if (weighted + counter.current + rate > limit) return { success: false, limit, remaining: Math.max(0, limit - (weighted + counter.current)), reset };
+    counter.current += rate;
     return { success: true, limit, remaining: limit - (weighted + counter.current), reset };
   }
 
-  private takeToken(key: string, now: number, limit: number, refillRate: number): MemoryDecision {
+  private takeToken(key: string, now: number, limit: number, refillRate: number, rate: number): MemoryDecision {
     const known = this.entries.get(key) as Bucket | undefined;
     const bucket = known && now < known.expiresAt ? known : this.remember(key, { refilledAt: now, tokens: limit, expiresAt: Infinity });
     if (now >= bucket.refilledAt + this.windowMs) {
@@ -89,8 +92,8 @@ export class MemoryLimiter {
       bucket.refilledAt += refills * this.windowMs;
     }
     const reset = bucket.refilledAt + this.windowMs;
-    if (bucket.tokens < 1) return { success: false, limit, remaining: 0, reset };
-    bucket.tokens -= 1;
+    if (bucket.tokens < rate) return { success: false, limit, remaining: bucket.tokens, reset };
+    bucket.tokens -= rate;
     const lifetime = Math.ceil((limit - bucket.tokens) / refillRate) * this.windowMs;
     if (lifetime > 0) bucket.expiresAt = now + lifetime;
     return { success: true, limit, remaining: bucket.tokens, reset };

@@ -6,7 +6,8 @@
 // token. A refund is exact only while the window (or, for the bucket, the refill interval) in which
 // the token was taken is still current: the refund lands in the current one, so after the reset it
 // would grant a token that was never taken (or push a full bucket past its size). Then nothing is
-// given back, which is what the algorithm itself would have ended with.
+// given back, which is what the algorithm itself would have ended with. A GraphQL request takes as
+// many tokens as its count or cost (docs/graphql.md), and gets as many back.
 import type { Ratelimit } from '@upstash/ratelimit';
 
 /** A token one strategy's limiter took for a request that was then refused. */
@@ -16,6 +17,8 @@ export interface TakenToken {
   readonly limiterKey: string;
   /** The reset of the window (or refill interval) it was taken in, ms epoch. */
   readonly reset: number;
+  /** How many tokens it took (1 for a request; a GraphQL request's count or cost). */
+  readonly tokens: number;
 }
 
 /**
@@ -24,6 +27,6 @@ export interface TakenToken {
  */
 export async function giveBack(tokens: readonly TakenToken[]): Promise<void> {
   const now = Date.now();
-  const refunds = tokens.filter((token) => now < token.reset).map((token) => token.limiter.limit(token.limiterKey, { rate: -1 }));
+  const refunds = tokens.filter((token) => now < token.reset).map((token) => token.limiter.limit(token.limiterKey, { rate: -token.tokens }));
   await Promise.allSettled(refunds);
 }

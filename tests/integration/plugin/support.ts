@@ -7,7 +7,8 @@ import { startKvRestServer, type KvRestServer } from '../../../mock';
 import { startKoaApp } from '../../fixtures/koa-app';
 import { createRateLimitMiddleware, type CallerVerifier, type RateLimitConfigInput, type RateLimitMiddleware } from '../../../server/src';
 
-type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
+/** A route strategy as written (GraphQL strategies have their own helper in the GraphQL suites). */
+type Strategy = Extract<NonNullable<RateLimitConfigInput['strategy']>[number], { methods: unknown }>;
 
 export interface LimitedApp {
   readonly request: ReturnType<typeof supertest>;

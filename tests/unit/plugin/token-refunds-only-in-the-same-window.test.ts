@@ -21,8 +21,8 @@ it('refunds tokens whose window is current, as rate -1, and skips those whose wi
   const now = Date.now();
 
   await giveBack([
-    { limiter, limiterKey: 'current', reset: now + 60_000 },
-    { limiter, limiterKey: 'turned', reset: now - 1 },
+    { limiter, limiterKey: 'current', reset: now + 60_000, tokens: 1 },
+    { limiter, limiterKey: 'turned', reset: now - 1, tokens: 1 },
   ]);
 
   expect(requester.sent).toHaveLength(1);

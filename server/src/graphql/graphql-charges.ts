@@ -1,0 +1,106 @@
+// What a request at the GraphQL endpoint takes from each GraphQL strategy (docs/graphql.md): its
+// operations read once (graphql-request.ts), their documents parsed once within the bounds
+// (parsed-documents.ts), then per strategy the executions of its root fields in the operations that
+// run (`charge: 'count'`, root-fields.ts) or their cost (`charge: 'cost'`, query-cost.ts), summed over
+// a batch. An operation the plugin cannot attribute to fields (no query text, a syntax error left to
+// Apollo, an operationName that names nothing) takes 1 from every GraphQL strategy: it runs nothing,
+// and a flood of them is still limited. A request the plugin refuses to read (a body that is not
+// JSON, too large, too slow; a document past a bound) takes 1 too and, when admitted, is answered
+// with the reason by the plugin itself. This module loads graphql-js; load-graphql.ts loads it only
+// for a config with GraphQL strategies.
+import type { Context } from 'koa';
+import type { GraphQLCompositeType, GraphQLSchema } from 'graphql';
+import type { GraphqlBounds, GraphqlSelection } from '../config/graphql-schema';
+import { readOperations, UnreadableRequest, type OperationRequest } from './graphql-request';
+import { ParsedDocuments } from './parsed-documents';
+import { QueryCost, MAX_COST, type PageLimits } from './query-cost';
+import { rootFields, selectOperation } from './root-fields';
+
+/** Where the GraphQL plugin answers, and how it pages lists (RateLimitMiddlewareOptions.graphql). */
+export interface GraphqlEndpoint extends PageLimits {
+  readonly endpoint: string;
+  /** The app's schema once built (the Strapi GraphQL plugin's), for the cost model's field types. */
+  readonly schema?: () => GraphQLSchema | undefined;
+}
+
+export type RequestCharges =
+  /** Per GraphQL strategy (in the order given), the tokens the request takes; 0: the strategy does not apply. */
+  | { readonly kind: 'charged'; readonly charges: readonly number[] }
+  /** The plugin answers the request itself once the strategies admit it (each charged `charges`). */
+  | { readonly kind: 'answer'; readonly charges: readonly number[]; readonly status: number; readonly message: string; readonly code: string };
+
+const add = (a: number, b: number): number => Math.min(MAX_COST, a + b);
+
+export class GraphqlCharges {
+  private readonly documents: ParsedDocuments;
+  private readonly ones: readonly number[];
+  /** Each strategy's field names by operation type, as sets ('*' kept as a name). */
+  private readonly names: ReadonlyArray<Partial<Record<'query' | 'mutation', ReadonlySet<string>>>>;
+
+  constructor(
+    private readonly selections: readonly GraphqlSelection[],
+    private readonly bounds: GraphqlBounds,
+    private readonly endpoint: GraphqlEndpoint,
+  ) {
+    this.documents = new ParsedDocuments(bounds);
+    this.ones = selections.map(() => 1);
+    this.names = selections.map((selection) => ({ query: selection.query && new Set(selection.query), mutation: selection.mutation && new Set(selection.mutation) }));
+  }
+
+  /** The request's charges; never rejects (what cannot be read becomes an answer). */
+  async charge(ctx: Context): Promise<RequestCharges> {
+    let operations: OperationRequest[];
+    try {
+      operations = await readOperations(ctx, this.bounds);
+    } catch (failure) {
+      if (failure instanceof UnreadableRequest) return { kind: 'answer', charges: this.ones, status: failure.status, message: failure.message, code: failure.status === 400 ? 'BAD_REQUEST' : failure.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'REQUEST_TIMEOUT' };
+      throw failure;
+    }
+    const charges = this.selections.map(() => 0);
+    const schema = this.endpoint.schema?.();
+    for (const operation of operations) {
+      const charged = this.chargeOperation(operation, schema);
+      if (charged.kind === 'answer') return charged;
+      charged.charges.forEach((charge, index) => (charges[index] = add(charges[index], charge)));
+    }
+    return { kind: 'charged', charges };
+  }
+
+  private chargeOperation(request: OperationRequest, schema: GraphQLSchema | undefined): RequestCharges {
+    let parsed = request.query === undefined ? undefined : this.documents.parse(request.query);
+    if (parsed === undefined && request.persistedHash !== undefined) {
+      parsed = this.documents.remembered(request.persistedHash);
+      // Apollo's own answer to a hash it does not know: the client sends the text again, which is read then.
+      if (parsed === undefined) return { kind: 'answer', charges: this.selections.map(() => 0), status: 200, message: 'PersistedQueryNotFound', code: 'PERSISTED_QUERY_NOT_FOUND' };
+    }
+    if (parsed === undefined || parsed.kind === 'unparsable') return { kind: 'charged', charges: this.ones };
+    if (parsed.kind === 'refused') return { kind: 'answer', charges: this.ones, status: 400, message: parsed.message, code: 'GRAPHQL_VALIDATION_FAILED' };
+    const selected = selectOperation(parsed.document.definitions, request.operationName);
+    if ('problem' in selected) return { kind: 'charged', charges: this.ones };
+    const { operation } = selected;
+    const type = operation.operation;
+    if (type === 'subscription') return { kind: 'charged', charges: this.selections.map(() => 0) };
+    const fields = rootFields(operation, parsed.fragments);
+    const rootType: GraphQLCompositeType | undefined | null = type === 'query' ? schema?.getQueryType() : schema?.getMutationType();
+    let cost: QueryCost | undefined;
+    const charges = this.selections.map((selection, index) => {
+      const names = this.names[index][type];
+      if (!names) return 0;
+      const every = names.has('*');
+      let charge = 0;
+      for (const nodes of fields.values()) {
+        const counted = nodes.filter((node) => (every ? node.name.value !== '__typename' : names.has(node.name.value)));
+        if (counted.length === 0) continue;
+        if (selection.charge !== 'cost') {
+          charge = add(charge, 1);
+          continue;
+        }
+        cost ??= new QueryCost({ schema, variables: request.variables, fragments: parsed.fragments, defaultLimit: this.endpoint.defaultLimit, maxLimit: this.endpoint.maxLimit });
+        // Fields merged under one response key run once; their costs are added, an upper bound. A root field costs at least 1.
+        for (const node of counted) charge = add(charge, Math.max(1, cost.field(node, rootType ?? undefined, undefined)));
+      }
+      return charge;
+    });
+    return { kind: 'charged', charges };
+  }
+}

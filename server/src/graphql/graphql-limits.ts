@@ -1,0 +1,52 @@
+// The GraphQL strategies of a limiter, compiled once (docs/graphql.md): the endpoint they count at
+// (matched as the router matches a route: any letter case, one trailing slash), their rules in
+// config order, and what charges a request (graphql-charges.ts, loaded with graphql-js only when a
+// GraphQL strategy exists). `RateLimitMiddlewareOptions.graphql` is the seam: the Strapi plugin fills
+// it from the GraphQL plugin's config and schema; plain Koa apps pass their own.
+import type { GraphQLSchema } from 'graphql';
+import { RateLimitConfigError } from '../config/errors';
+import { parsePathPattern } from '../config/path-pattern';
+import type { CompiledConfig } from '../config/rules';
+import type { CompiledRule } from '../http/compile-strategies';
+import { compilePathMatcher, type PathMatcher } from '../http/match';
+import type { RequestCharges } from './graphql-charges';
+import { loadGraphqlCharges } from './load-graphql';
+import type { Context } from 'koa';
+
+/** Where GraphQL is served and how it pages lists: the GraphQL plugin's `endpoint`, `defaultLimit` and `maxLimit`. */
+export interface GraphqlOptions {
+  /** The GraphQL endpoint's path (default `/graphql`). */
+  readonly endpoint: string;
+  /** The page size of a list field without a `pagination` argument (default 25). */
+  readonly defaultLimit: number;
+  /** The largest page size served (default 100); 0 or less: none (Strapi's -1). */
+  readonly maxLimit: number;
+  /** The app's schema once built, for the cost model's field types; without it the cost is an upper bound. */
+  readonly schema?: () => GraphQLSchema | undefined;
+}
+
+export const DEFAULT_GRAPHQL_OPTIONS: GraphqlOptions = { endpoint: '/graphql', defaultLimit: 25, maxLimit: 100 };
+
+export interface GraphqlLimits {
+  /** The GraphQL strategies' rules, in config order (a request's charges are in this order). */
+  readonly rules: readonly CompiledRule[];
+  readonly atEndpoint: PathMatcher;
+  charge(ctx: Context): Promise<RequestCharges>;
+  /** Whether allowed responses carry `extensions.rateLimit`. */
+  readonly extensions: boolean;
+}
+
+/** The GraphQL limits of a config, or undefined without GraphQL strategies (graphql-js is then never loaded). */
+export function compileGraphqlLimits(config: CompiledConfig, rules: readonly CompiledRule[], options: GraphqlOptions): GraphqlLimits | undefined {
+  const graphqlRules = rules.flatMap((rule) => (rule.graphql ? [{ rule, selection: rule.graphql }] : []));
+  if (graphqlRules.length === 0) return undefined;
+  const endpoint = parsePathPattern(options.endpoint);
+  if (endpoint.kind === 'invalid' || endpoint.kind === 'content-api') throw new RateLimitConfigError([`graphql.endpoint (an option of the middleware): ${endpoint.kind === 'invalid' ? endpoint.problem : 'must be a path, such as "/graphql"'}`]);
+  const { GraphqlCharges } = loadGraphqlCharges(graphqlRules[0].rule.index);
+  const charges = new GraphqlCharges(
+    graphqlRules.map(({ selection }) => selection),
+    config.graphql,
+    options,
+  );
+  return { rules: graphqlRules.map(({ rule }) => rule), atEndpoint: compilePathMatcher(endpoint), charge: (ctx) => charges.charge(ctx), extensions: config.graphql.extensions };
+}

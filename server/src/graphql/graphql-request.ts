@@ -1,0 +1,159 @@
+// The GraphQL operations of one request at the endpoint, read the way Apollo Server will read them:
+// GET from the query string (`query`, `operationName`, `variables` as JSON, each given once), POST
+// from the body, one operation object or a JSON array batch (every operation counts, whether or not
+// the app turned batching on: refused batches run nothing, so counting them is only conservative).
+// Strapi's body parser skips the exact endpoint path, so at the plugin's position `POST /graphql`
+// arrives unread (ctx.request.body undefined); it is read here, once, within `maxBodyBytes` and
+// `bodyTimeoutMs`, decompressed like koa-bodyparser does (gzip, deflate, br), and parsed as the
+// GraphQL route's koa-bodyparser would (JSON, or a form's fields), and `ctx.request.body` is set so
+// that parser skips and Apollo reads the same value. Other content types are left unread: the GraphQL
+// route's parser would not read them either, and Apollo refuses the empty body.
+import { once } from 'node:events';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import type { Context } from 'koa';
+
+/** One operation request: the document's text, the variables, the operation's name. */
+export interface OperationRequest {
+  /** undefined when the request carries no string query (Apollo refuses it, or runs a persisted query). */
+  readonly query: string | undefined;
+  readonly variables: Readonly<Record<string, unknown>>;
+  readonly operationName: string | undefined;
+  /** An automatic persisted query's SHA-256 (hex, lower case), sent instead of or beside the text. */
+  readonly persistedHash: string | undefined;
+}
+
+/** Why a request's operations cannot be read: the plugin answers it with this status and message. */
+export class UnreadableRequest extends Error {
+  override readonly name = 'UnreadableRequest';
+  constructor(readonly status: 400 | 408 | 413, message: string) {
+    super(message);
+  }
+}
+
+export interface RequestBounds {
+  readonly maxBodyBytes: number;
+  readonly bodyTimeoutMs: number;
+  readonly maxBatchOperations: number;
+}
+
+/** What koa-bodyparser reads as JSON (its jsonTypes) and as a form. */
+const JSON_TYPES = ['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/scim+json'];
+const FORM_TYPES = ['application/x-www-form-urlencoded'];
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Apollo's automatic persisted queries: `extensions.persistedQuery.sha256Hash`. */
+function persistedHashOf(extensions: unknown): string | undefined {
+  const persisted = isRecord(extensions) ? extensions.persistedQuery : undefined;
+  const hash = isRecord(persisted) ? persisted.sha256Hash : undefined;
+  return typeof hash === 'string' ? hash.toLowerCase() : undefined;
+}
+
+function operationOf(value: unknown): OperationRequest {
+  if (!isRecord(value)) return { query: undefined, variables: {}, operationName: undefined, persistedHash: undefined };
+  return {
+    query: typeof value.query === 'string' ? value.query : undefined,
+    variables: isRecord(value.variables) ? value.variables : {},
+    operationName: typeof value.operationName === 'string' ? value.operationName : undefined,
+    persistedHash: persistedHashOf(value.extensions),
+  };
+}
+
+/** The operations a parsed body holds: one, or each of an array batch (bounded). */
+function operationsOfBody(body: unknown, bounds: RequestBounds): OperationRequest[] {
+  if (!Array.isArray(body)) return [operationOf(body)];
+  if (body.length > bounds.maxBatchOperations) throw new UnreadableRequest(400, `This batch has ${body.length} operations, more than the ${bounds.maxBatchOperations} allowed (graphql.maxBatchOperations)`);
+  return body.map(operationOf);
+}
+
+/** A search parameter Apollo would accept: given once (twice is Apollo's 400, so the query is not read). */
+function once1(search: URLSearchParams, name: string): string | undefined {
+  const values = search.getAll(name);
+  return values.length === 1 ? values[0] : undefined;
+}
+
+/** A JSON search parameter; one that is not JSON is Apollo's 400, read here as absent. */
+function jsonParameter(search: URLSearchParams, name: string): unknown {
+  try {
+    return JSON.parse(once1(search, name) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+function operationsOfQueryString(querystring: string): OperationRequest[] {
+  const search = new URLSearchParams(querystring);
+  const variables = jsonParameter(search, 'variables');
+  return [{ query: once1(search, 'query'), variables: isRecord(variables) ? variables : {}, operationName: once1(search, 'operationName'), persistedHash: persistedHashOf(jsonParameter(search, 'extensions')) }];
+}
+
+function decoded(ctx: Context): Readable {
+  const encoding = (ctx.get('Content-Encoding') || 'identity').toLowerCase();
+  if (encoding === 'identity') return ctx.req;
+  const decoder = encoding === 'gzip' ? createGunzip() : encoding === 'deflate' ? createInflate() : encoding === 'br' ? createBrotliDecompress() : undefined;
+  if (!decoder) throw new UnreadableRequest(400, `The request's Content-Encoding "${encoding.slice(0, 32)}" is not supported (gzip, deflate, br or none)`);
+  return ctx.req.pipe(decoder);
+}
+
+/** The body's text, within `maxBodyBytes` (decompressed) and `bodyTimeoutMs`. */
+async function readBody(ctx: Context, bounds: RequestBounds): Promise<string> {
+  const tooLarge = () => new UnreadableRequest(413, `The request body is larger than ${bounds.maxBodyBytes} bytes (graphql.maxBodyBytes)`);
+  const declared = Number(ctx.get('Content-Length'));
+  if (declared > bounds.maxBodyBytes) throw tooLarge();
+  const source = decoded(ctx);
+  const chunks: Buffer[] = [];
+  let bytes = 0;
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), bounds.bodyTimeoutMs);
+  try {
+    const reading = (async () => {
+      for await (const chunk of source as AsyncIterable<Buffer>) {
+        bytes += chunk.length;
+        if (bytes > bounds.maxBodyBytes) throw tooLarge();
+        chunks.push(chunk);
+      }
+    })();
+    // Settled by the race below, or after it lost to the deadline (then nobody waits for it).
+    reading.catch(() => undefined);
+    const aborted = once(controller.signal, 'abort').then(() => {
+      throw new UnreadableRequest(408, `The request body did not arrive within ${bounds.bodyTimeoutMs} ms (graphql.bodyTimeoutMs)`);
+    });
+    await Promise.race([reading, aborted]);
+  } catch (failure) {
+    // Whatever stopped the reading, the rest of the body is not wanted: stop receiving it.
+    source.destroy();
+    if (failure instanceof UnreadableRequest) throw failure;
+    throw new UnreadableRequest(400, 'The request body could not be read (a malformed compressed body, or the client went away)');
+  } finally {
+    clearTimeout(timer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parsedBody(text: string, form: boolean): unknown {
+  if (form) return Object.fromEntries(new URLSearchParams(text));
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UnreadableRequest(400, 'The request body is not JSON: a GraphQL request is a JSON object such as {"query": "{ articles { title } }"}');
+  }
+}
+
+/**
+ * The operations of a GET or POST at the endpoint (none for other methods, which Apollo refuses);
+ * rejects with an UnreadableRequest the plugin answers itself (the body was consumed).
+ */
+export async function readOperations(ctx: Context, bounds: RequestBounds): Promise<OperationRequest[]> {
+  if (ctx.method === 'GET') return operationsOfQueryString(ctx.querystring);
+  if (ctx.method !== 'POST') return [];
+  if (ctx.request.body !== undefined) return operationsOfBody(ctx.request.body, bounds);
+  const form = Boolean(ctx.request.is(FORM_TYPES));
+  if (!form && !ctx.request.is(JSON_TYPES)) return [operationOf(undefined)];
+  const text = await readBody(ctx, bounds);
+  const body = parsedBody(text, form);
+  // koa-bodyparser (strict) takes only an object or an array, and skips once a body is set.
+  if (typeof body !== 'object' || body === null) throw new UnreadableRequest(400, 'The request body must be a JSON object (one operation) or an array of them (a batch)');
+  ctx.request.body = body;
+  return operationsOfBody(body, bounds);
+}

@@ -1,0 +1,138 @@
+// GraphQL documents parsed once, with bounds, and remembered by digest. graphql-js's own parser
+// (the one instance the app's GraphQL plugin uses) reads each document; before it, a linear scan
+// refuses brackets nested deeper than its recursion can take (nesting-scan.ts), and `maxTokens` stops
+// it on long documents; after it, one pass counts aliases and follows fragments to bound the depth of
+// selections and find fragment cycles. Apollo parses the same text again to run it, and spends about
+// 0.46 s validating a document of 10,000 aliases, so the plugin's share is kept to one parse per
+// distinct document: results (documents, and refusals) are remembered in an LRU keyed by the text's
+// SHA-256, bounded by entries and by the text bytes they hold (an AST is some tens of times its text).
+// The digest is hex, as Apollo's automatic persisted queries name a document, so a request that sends
+// only the hash is charged for the document it runs when the plugin has read that document
+// (`remembered`); otherwise the plugin answers PersistedQueryNotFound itself (graphql-charges.ts).
+import { createHash } from 'node:crypto';
+import { GraphQLError, Kind, parse, visit, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { firstNestingPast } from './nesting-scan';
+
+export interface DocumentBounds {
+  readonly maxTokens: number;
+  readonly maxDepth: number;
+  readonly maxAliases: number;
+}
+
+export type ParsedDocument =
+  /** Parsed within the bounds: its fragments by name, for the walks that follow them. */
+  | { readonly kind: 'document'; readonly document: DocumentNode; readonly fragments: ReadonlyMap<string, FragmentDefinitionNode> }
+  /** Not GraphQL: Apollo answers its own syntax error. */
+  | { readonly kind: 'unparsable' }
+  /** Past a bound (or a fragment cycle): the plugin answers 400 with this message. */
+  | { readonly kind: 'refused'; readonly message: string };
+
+/** Remembered documents: this many at most, holding at most this many bytes of text. */
+const CACHE_ENTRIES = 1000;
+const CACHE_TEXT_BYTES = 1_048_576;
+
+/**
+ * The brackets the parser may meet nested: selection sets up to maxDepth, and room for arguments'
+ * object and list values inside them. graphql-js overflowed at about 3,000; this stays below 450.
+ */
+const parserNesting = (maxDepth: number): number => maxDepth * 2 + 32;
+
+/** How deep selections nest in the operations, following fragments (each field, inline fragment and spread is a level). */
+function selectionDepthProblem(document: DocumentNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>, maxDepth: number): string | undefined {
+  // A fragment's height is the same wherever it is spread: computed once, so the walk is linear.
+  const heights = new Map<string, number>();
+  const inProgress = new Set<string>();
+  let problem: string | undefined;
+  const tooDeep = () => (problem ??= `This document nests selections more than ${maxDepth} deep (graphql.maxDepth)`);
+
+  const heightOf = (selectionSet: SelectionSetNode | undefined, depth: number): number => {
+    if (!selectionSet || problem) return 0;
+    if (depth > maxDepth) return tooDeep(), 0;
+    let height = 0;
+    for (const selection of selectionSet.selections) {
+      let below: number;
+      if (selection.kind === Kind.FRAGMENT_SPREAD) below = fragmentHeight(selection.name.value, depth);
+      else below = heightOf(selection.selectionSet, depth + 1);
+      height = Math.max(height, 1 + below);
+      if (depth + height - 1 > maxDepth) tooDeep();
+      if (problem) return 0;
+    }
+    return height;
+  };
+  const fragmentHeight = (name: string, depth: number): number => {
+    const known = heights.get(name);
+    if (known !== undefined) {
+      if (depth + known > maxDepth) tooDeep();
+      return known;
+    }
+    if (inProgress.has(name)) return (problem ??= `The fragment "${name.slice(0, 64)}" spreads itself (a fragment cycle)`), 0;
+    const fragment = fragments.get(name);
+    // An unknown fragment is Apollo's validation error: nothing below it runs.
+    if (!fragment) return 0;
+    inProgress.add(name);
+    const height = heightOf(fragment.selectionSet, depth + 1);
+    inProgress.delete(name);
+    heights.set(name, height);
+    return height;
+  };
+  for (const definition of document.definitions) if (definition.kind === Kind.OPERATION_DEFINITION) heightOf(definition.selectionSet, 1);
+  return problem;
+}
+
+function parseWithin(text: string, bounds: DocumentBounds): ParsedDocument {
+  const nesting = parserNesting(bounds.maxDepth);
+  if (firstNestingPast(text, nesting) >= 0) return { kind: 'refused', message: `This document nests brackets more than ${nesting} deep (twice graphql.maxDepth and 32)` };
+  let document: DocumentNode;
+  try {
+    document = parse(text, { maxTokens: bounds.maxTokens, noLocation: true });
+  } catch (failure) {
+    if (failure instanceof GraphQLError && failure.message.includes('tokens. Parsing aborted')) return { kind: 'refused', message: `This document has more than ${bounds.maxTokens} tokens (graphql.maxTokens)` };
+    if (failure instanceof RangeError) return { kind: 'refused', message: 'This document nests too deeply to be read' };
+    return { kind: 'unparsable' };
+  }
+  let aliases = 0;
+  visit(document, { Field: (node) => void (node.alias && aliases++) });
+  if (aliases > bounds.maxAliases) return { kind: 'refused', message: `This document has ${aliases} aliases, more than the ${bounds.maxAliases} allowed (graphql.maxAliases)` };
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION && !fragments.has(definition.name.value)) fragments.set(definition.name.value, definition);
+  const problem = selectionDepthProblem(document, fragments, bounds.maxDepth);
+  return problem ? { kind: 'refused', message: problem } : { kind: 'document', document, fragments };
+}
+
+/** The documents of one limiter: parsed with its bounds, remembered by digest. */
+export class ParsedDocuments {
+  private readonly entries = new Map<string, { readonly parsed: ParsedDocument; readonly bytes: number }>();
+  private bytes = 0;
+
+  constructor(private readonly bounds: DocumentBounds) {}
+
+  parse(text: string): ParsedDocument {
+    const digest = createHash('sha256').update(text).digest('hex');
+    const known = this.entries.get(digest);
+    if (known) {
+      // Most recently used last: the first entry is the one to forget.
+      this.entries.delete(digest);
+      this.entries.set(digest, known);
+      return known.parsed;
+    }
+    const parsed = parseWithin(text, this.bounds);
+    this.remember(digest, parsed, text.length);
+    return parsed;
+  }
+
+  /** The document whose SHA-256 (hex) is `hash`, when it is remembered. */
+  remembered(hash: string): ParsedDocument | undefined {
+    return this.entries.get(hash)?.parsed;
+  }
+
+  private remember(digest: string, parsed: ParsedDocument, bytes: number): void {
+    if (bytes > CACHE_TEXT_BYTES / 8) return;
+    while (this.entries.size >= CACHE_ENTRIES || this.bytes + bytes > CACHE_TEXT_BYTES) {
+      const [oldest, entry] = this.entries.entries().next().value as [string, { bytes: number }];
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+    this.entries.set(digest, { parsed, bytes });
+    this.bytes += bytes;
+  }
+}
