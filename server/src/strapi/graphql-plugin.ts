@@ -12,25 +12,19 @@
 // limiter applies its rule for a request without a schema.
 //
 // Page sizes follow the GraphQL plugin's own pagination (@strapi/utils `withDefaultPagination`):
-// with no `defaultLimit` configured a list returns 10 items, and a `maxLimit` of -1 (its default)
-// or any value that is not a positive number caps nothing.
+// with no `defaultLimit` configured a list returns 10 items; a `maxLimit` of -1 (its default) or any
+// value that is not a positive number caps nothing (passed on as -1), and a positive one caps the
+// default page size too.
 import type { GraphQLSchema } from 'graphql';
+import type { GraphqlOptions } from '../create-middleware';
 
 const GRAPHQL_CONFIG = 'plugin::graphql';
 const DEFAULT_ENDPOINT = '/graphql';
 /** What Strapi's pagination returns when the GraphQL plugin sets no `defaultLimit`. */
 export const STRAPI_DEFAULT_PAGE_SIZE = 10;
 
-export interface GraphqlPluginSettings {
-  /** Where the GraphQL plugin answers (its `endpoint`; `/graphql` unless configured). */
-  readonly endpoint: string;
-  /** Items a list field returns without a page size. */
-  readonly defaultLimit: number;
-  /** The largest page size the GraphQL plugin serves; Infinity when it caps nothing. */
-  readonly maxLimit: number;
-  /** The schema the GraphQL plugin serves, once Apollo has started with it. */
-  readonly schema: () => GraphQLSchema | undefined;
-}
+/** The seam's options (create-middleware.ts), with the schema getter always there. */
+export type GraphqlPluginSettings = GraphqlOptions & { readonly schema: () => GraphQLSchema | undefined };
 
 /** The parts of Strapi graphqlPluginSettings reads. */
 export interface ConfigReadingStrapi {
@@ -76,14 +70,19 @@ export function watchGraphqlSchema(strapi: GraphqlConfigStrapi): void {
   strapi.config.set(`${GRAPHQL_CONFIG}.apolloServer`, { ...apolloServer, plugins: [...plugins, watcher] });
 }
 
+/** What the GraphQL plugin's `maxLimit` means to Strapi's pagination: none. */
+export const NO_MAX_LIMIT = -1;
+
 /** The GraphQL plugin's endpoint, page sizes and schema getter (its defaults when it is not loaded). */
 export function graphqlPluginSettings(strapi: ConfigReadingStrapi): GraphqlPluginSettings {
   const config = graphqlConfig(strapi) ?? {};
   const holder = schemas.get(strapi);
+  const maxLimit = isPositiveNumber(config.maxLimit) ? config.maxLimit : NO_MAX_LIMIT;
+  const defaultLimit = isPositiveNumber(config.defaultLimit) ? config.defaultLimit : STRAPI_DEFAULT_PAGE_SIZE;
   return {
     endpoint: typeof config.endpoint === 'string' && config.endpoint !== '' ? config.endpoint : DEFAULT_ENDPOINT,
-    defaultLimit: isPositiveNumber(config.defaultLimit) ? config.defaultLimit : STRAPI_DEFAULT_PAGE_SIZE,
-    maxLimit: isPositiveNumber(config.maxLimit) ? config.maxLimit : Number.POSITIVE_INFINITY,
+    defaultLimit: maxLimit === NO_MAX_LIMIT ? defaultLimit : Math.min(defaultLimit, maxLimit),
+    maxLimit,
     schema: () => holder?.current,
   };
 }

@@ -81,6 +81,7 @@ function limiterFor(strapi: StrapiLike): RateLimitMiddleware {
     limiter = createRateLimiter(config, {
       logger: strapi.log,
       contentApiPrefixes: contentApiPrefixes(strapi),
+      graphql: graphqlPluginSettings(strapi),
       refuse: strapiRefusal(errorMiddlewareOutside(strapi)),
       verifyCaller: strapiCallerVerifier(strapi, { readRoles: config.strategy.some((strategy) => strategy.tiers?.roles !== undefined) }),
     });

@@ -3,7 +3,7 @@
 // applies them, and the schema Apollo starts with, caught by an Apollo plugin added in register()
 // beside the app's own Apollo settings.
 import { buildSchema } from 'graphql';
-import { graphqlPluginSettings, STRAPI_DEFAULT_PAGE_SIZE, watchGraphqlSchema, type GraphqlConfigStrapi } from '../../../server/src/strapi/graphql-plugin';
+import { graphqlPluginSettings, NO_MAX_LIMIT, STRAPI_DEFAULT_PAGE_SIZE, watchGraphqlSchema, type GraphqlConfigStrapi } from '../../../server/src/strapi/graphql-plugin';
 
 /** A Strapi whose config holds `graphql` as `plugin::graphql` (nothing when undefined), with get and set by dotted path. */
 function strapiWithGraphql(graphql: Record<string, unknown> | undefined): GraphqlConfigStrapi & { readonly stored: Record<string, unknown> } {
@@ -39,14 +39,19 @@ describe('the GraphQL plugin settings the limiter reads', () => {
 
   it('follow its pagination when it sets none: 10 items a list, no cap (maxLimit -1, its default)', () => {
     const settings = graphqlPluginSettings(strapiWithGraphql({ endpoint: '/graphql', maxLimit: -1 }));
-    expect([settings.endpoint, settings.defaultLimit, settings.maxLimit]).toEqual(['/graphql', STRAPI_DEFAULT_PAGE_SIZE, Number.POSITIVE_INFINITY]);
+    expect([settings.endpoint, settings.defaultLimit, settings.maxLimit]).toEqual(['/graphql', STRAPI_DEFAULT_PAGE_SIZE, NO_MAX_LIMIT]);
+  });
+
+  it('cap the default page size at maxLimit, as its pagination does', () => {
+    const settings = graphqlPluginSettings(strapiWithGraphql({ defaultLimit: 200, maxLimit: 50 }));
+    expect([settings.defaultLimit, settings.maxLimit]).toEqual([50, 50]);
   });
 
   it('are its defaults, with no schema, when the app does not serve the GraphQL plugin', () => {
     const strapi = strapiWithGraphql(undefined);
     watchGraphqlSchema(strapi);
     const settings = graphqlPluginSettings(strapi);
-    expect([settings.endpoint, settings.defaultLimit, settings.maxLimit, settings.schema(), strapi.stored]).toEqual(['/graphql', 10, Number.POSITIVE_INFINITY, undefined, {}]);
+    expect([settings.endpoint, settings.defaultLimit, settings.maxLimit, settings.schema(), strapi.stored]).toEqual(['/graphql', 10, NO_MAX_LIMIT, undefined, {}]);
   });
 
   it('give the schema Apollo starts with, through a plugin added after the app\'s own Apollo plugins', async () => {
