@@ -2,6 +2,9 @@
 // - the public role may read articles and comments, as an app whose admins ticked `find` and
 //   `findOne` in users-permissions: GraphQL queries go through those permissions (the REST routes'
 //   `auth: false` does not reach them);
+// - a `ping { ok }` query answering without the database, as GET /api/ping does over REST: the
+//   benchmark's GraphQL read beside that REST read (a database read costs milliseconds here, which
+//   would bury what the limiter adds);
 // - with FIXTURE_COUNT_PASSWORD_CHECKS=true, every password users-permissions checks (a login's
 //   bcrypt comparison) is counted, so a test can prove how many logins really ran.
 const READABLE_ACTIONS = ['api::article.article.find', 'api::article.article.findOne', 'api::comment.comment.find', 'api::comment.comment.findOne'];
@@ -28,6 +31,15 @@ function passwordChecksOf(strapi) {
   return counter.checks;
 }
 
+/** Adds the public `ping` query (call in register()). */
+function addPingQuery(strapi) {
+  strapi.plugin('graphql').service('extension').use({
+    typeDefs: 'type Ping { ok: Boolean! } extend type Query { ping: Ping! }',
+    resolvers: { Query: { ping: () => ({ ok: true }) } },
+    resolversConfig: { 'Query.ping': { auth: false } },
+  });
+}
+
 async function allowPublicReads(strapi) {
   const publicRole = await strapi.db.query('plugin::users-permissions.role').findOne({ where: { type: 'public' } });
   const permissions = strapi.db.query('plugin::users-permissions.permission');
@@ -36,4 +48,4 @@ async function allowPublicReads(strapi) {
   }
 }
 
-module.exports = { countPasswordChecks, passwordChecksOf, allowPublicReads };
+module.exports = { addPingQuery, countPasswordChecks, passwordChecksOf, allowPublicReads };

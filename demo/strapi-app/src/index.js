@@ -3,10 +3,11 @@
 // tables exist, before any plugin's bootstrap: an app whose admins created roles earlier, as the
 // ratelimit plugin's boot check of the roles its tiers name (docs/tiers.md) expects. The GraphQL
 // fixture's additions are in fixture-graphql.js.
-const { allowPublicReads, countPasswordChecks } = require('./fixture-graphql');
+const { addPingQuery, allowPublicReads, countPasswordChecks } = require('./fixture-graphql');
 
 module.exports = {
   register({ strapi }) {
+    if (process.env.FIXTURE_GRAPHQL === 'true') addPingQuery(strapi);
     if (process.env.FIXTURE_COUNT_PASSWORD_CHECKS === 'true') countPasswordChecks(strapi);
     const roles = JSON.parse(process.env.FIXTURE_ROLES || '[]');
     if (roles.length === 0) return;
