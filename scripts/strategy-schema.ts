@@ -4,7 +4,15 @@ import { z } from 'zod';
 import { configSchema } from '../server/src/config/schema';
 
 export function strategyJsonSchema(): string {
-  const schema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' });
+  const schema = z.toJSONSchema(configSchema, {
+    io: 'input',
+    unrepresentable: 'any',
+    // zod leaves a default out of an input schema whose items transform (a strategy's two forms do): restated here.
+    override: ({ zodSchema, jsonSchema }) => {
+      const definition = zodSchema._zod.def;
+      if (definition.type === 'default' && !('default' in jsonSchema)) jsonSchema.default = JSON.parse(JSON.stringify((definition as unknown as { defaultValue: unknown }).defaultValue)) as unknown;
+    },
+  });
   const document = {
     ...schema,
     $id: 'https://www.npmjs.com/package/strapi-plugin-ratelimit/strategy-schema.json',

@@ -110,24 +110,28 @@ export function strategyForms<Route extends AnySchema, Graphql extends AnySchema
   const formOf = (input: unknown) => (isObject(input) && 'graphql' in input ? graphql : route);
   return z
     .unknown()
-    .superRefine((input, context) => {
+    .transform((input, context) => {
       const form = formOf(input);
       let checked = input;
+      let problems = 0;
       if (form === graphql && isObject(input)) {
         const { methods, path, ...rest } = input;
         for (const [key, value] of Object.entries({ methods, path })) {
-          if (value !== undefined) context.addIssue({ code: 'custom', path: [key], message: 'is not used by a GraphQL strategy, which counts at the GraphQL endpoint, GET and POST alike: remove it' });
+          if (value === undefined) continue;
+          problems++;
+          context.addIssue({ code: 'custom', path: [key], message: 'is not used by a GraphQL strategy, which counts at the GraphQL endpoint, GET and POST alike: remove it' });
         }
         checked = rest;
         if (isObject(rest.graphql) && 'subscription' in rest.graphql) {
           const { subscription: _subscription, ...selection } = rest.graphql;
+          problems++;
           context.addIssue({ code: 'custom', path: ['graphql', 'subscription'], message: "is not served by Strapi's GraphQL plugin (it has no subscriptions): remove it" });
           checked = { ...rest, graphql: selection };
         }
       }
       const result = form.safeParse(checked);
       if (!result.success) for (const issue of result.error.issues) context.addIssue(issue as unknown as z.core.$ZodRawIssue);
+      return result.success && problems === 0 ? result.data : z.NEVER;
     })
-    .transform((input) => formOf(input).parse(input))
     .meta({ anyOf: [z.toJSONSchema(route, { io: 'input', unrepresentable: 'any' }), z.toJSONSchema(graphql, { io: 'input', unrepresentable: 'any' })].map(({ $schema: _schema, ...rest }) => rest) }) as unknown as z.ZodType<Output, Input>;
 }

@@ -8,8 +8,7 @@
 // GraphQL route's koa-bodyparser would (JSON, or a form's fields), and `ctx.request.body` is set so
 // that parser skips and Apollo reads the same value. Other content types are left unread: the GraphQL
 // route's parser would not read them either, and Apollo refuses the empty body.
-import { once } from 'node:events';
-import type { Readable } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Context } from 'koa';
 
@@ -96,39 +95,52 @@ function decoded(ctx: Context): Readable {
   return ctx.req.pipe(decoder);
 }
 
-/** The body's text, within `maxBodyBytes` (decompressed) and `bodyTimeoutMs`. */
-async function readBody(ctx: Context, bounds: RequestBounds): Promise<string> {
-  const tooLarge = () => new UnreadableRequest(413, `The request body is larger than ${bounds.maxBodyBytes} bytes (graphql.maxBodyBytes)`);
-  const declared = Number(ctx.get('Content-Length'));
-  if (declared > bounds.maxBodyBytes) throw tooLarge();
-  const source = decoded(ctx);
-  const chunks: Buffer[] = [];
-  let bytes = 0;
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), bounds.bodyTimeoutMs);
-  try {
-    const reading = (async () => {
-      for await (const chunk of source as AsyncIterable<Buffer>) {
-        bytes += chunk.length;
-        if (bytes > bounds.maxBodyBytes) throw tooLarge();
-        chunks.push(chunk);
-      }
-    })();
-    // Settled by the race below, or after it lost to the deadline (then nobody waits for it).
-    reading.catch(() => undefined);
-    const aborted = once(controller.signal, 'abort').then(() => {
-      throw new UnreadableRequest(408, `The request body did not arrive within ${bounds.bodyTimeoutMs} ms (graphql.bodyTimeoutMs)`);
-    });
-    await Promise.race([reading, aborted]);
-  } catch (failure) {
-    // Whatever stopped the reading, the rest of the body is not wanted: stop receiving it.
+/**
+ * Stops reading a body the plugin refuses, without destroying the request: its socket must still
+ * carry the answer, and is closed after it (`Connection: close`) rather than kept alive with unread
+ * bytes. (A `for await` over the request would destroy it when left early.)
+ */
+function stopReading(ctx: Context, source: Readable): void {
+  if (source instanceof Transform) {
+    ctx.req.unpipe(source);
     source.destroy();
-    if (failure instanceof UnreadableRequest) throw failure;
-    throw new UnreadableRequest(400, 'The request body could not be read (a malformed compressed body, or the client went away)');
-  } finally {
-    clearTimeout(timer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  ctx.req.pause();
+  ctx.set('Connection', 'close');
+}
+
+/** The body's text, within `maxBodyBytes` (decompressed) and `bodyTimeoutMs`. */
+function readBody(ctx: Context, bounds: RequestBounds): Promise<string> {
+  const tooLarge = () => new UnreadableRequest(413, `The request body is larger than ${bounds.maxBodyBytes} bytes (graphql.maxBodyBytes)`);
+  if (Number(ctx.get('Content-Length')) > bounds.maxBodyBytes) {
+    ctx.set('Connection', 'close');
+    return Promise.reject(tooLarge());
+  }
+  const source = decoded(ctx);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let settled = false;
+    const finish = (failure?: UnreadableRequest): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      source.off('data', onData);
+      if (!failure) return resolve(Buffer.concat(chunks).toString('utf8'));
+      stopReading(ctx, source);
+      reject(failure);
+    };
+    const onData = (chunk: Buffer): void => {
+      bytes += chunk.length;
+      if (bytes > bounds.maxBodyBytes) return finish(tooLarge());
+      chunks.push(chunk);
+    };
+    const timer = setTimeout(() => finish(new UnreadableRequest(408, `The request body did not arrive within ${bounds.bodyTimeoutMs} ms (graphql.bodyTimeoutMs)`)), bounds.bodyTimeoutMs);
+    source.on('data', onData);
+    source.once('end', () => finish());
+    source.once('error', () => finish(new UnreadableRequest(400, 'The request body could not be read (a malformed compressed body, or the client went away)')));
+    source.once('close', () => finish(new UnreadableRequest(400, 'The request body ended early (the client went away)')));
+  });
 }
 
 function parsedBody(text: string, form: boolean): unknown {

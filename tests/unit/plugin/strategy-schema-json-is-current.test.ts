@@ -5,7 +5,7 @@ import path from 'node:path';
 import { strategyJsonSchema } from '../../../scripts/strategy-schema';
 import { DURATION_PATTERN } from '../../../server/src/config/duration';
 
-type Node = { properties: Record<string, Node>; items: Node; pattern: string; enum: string[]; default: unknown; required: string[] } & Record<string, unknown>;
+type Node = { properties: Record<string, Node>; items: Node; anyOf: Node[]; pattern: string; enum: string[]; default: unknown; required: string[] } & Record<string, unknown>;
 
 describe('strategy-schema.json', () => {
   it('is the committed file exactly (after changing the config schema, run `npm run schema`)', () => {
@@ -14,12 +14,13 @@ describe('strategy-schema.json', () => {
   });
 
   const schema = JSON.parse(strategyJsonSchema()) as Node;
-  const strategy = schema.properties.strategy.items;
+  // A strategy is a route strategy or a GraphQL strategy (issue 35): one schema each.
+  const [strategy, graphqlStrategy] = schema.properties.strategy.items.anyOf;
   const limiter = strategy.properties.limiter;
 
   it('states the default of every top-level option', () => {
     const defaults = Object.fromEntries(Object.entries(schema.properties).filter(([, field]) => 'default' in field).map(([name, field]) => [name, field.default]));
-    expect(defaults).toEqual({ enabled: true, prefix: '@cms', analytics: false, strategy: [], timeout: 1000, failureMode: 'open', headers: 'standard', allowList: [], ipv6Subnet: 64, blockedCacheSize: 10000, blockedCacheMaxMs: 10000, denyList: true, denyCacheMs: 10000, hashHeaderValues: 'credentials', mode: 'enforce' });
+    expect(defaults).toEqual({ enabled: true, prefix: '@cms', analytics: false, strategy: [], timeout: 1000, failureMode: 'open', headers: 'standard', allowList: [], ipv6Subnet: 64, blockedCacheSize: 10000, blockedCacheMaxMs: 10000, denyList: true, denyCacheMs: 10000, hashHeaderValues: 'credentials', mode: 'enforce', graphql: { maxBodyBytes: 1048576, maxTokens: 10000, maxDepth: 20, maxAliases: 100, maxBatchOperations: 20, bodyTimeoutMs: 10000, extensions: false } });
   });
 
   it('requires a token with an http(s) url and refuses one with a Redis url (whether production needs the url depends on NODE_ENV, which a schema cannot see)', () => {
@@ -34,8 +35,11 @@ describe('strategy-schema.json', () => {
     const undocumented = [
       ...Object.entries(schema.properties).map(([name, field]) => [name, field] as const),
       ...Object.entries(strategy.properties).map(([name, field]) => [`strategy[].${name}`, field] as const),
+      ...Object.entries(graphqlStrategy.properties).map(([name, field]) => [`strategy[] (GraphQL).${name}`, field] as const),
+      ...Object.entries(graphqlStrategy.properties.graphql.properties).map(([name, field]) => [`strategy[].graphql.${name}`, field] as const),
+      ...Object.entries(schema.properties.graphql.properties).map(([name, field]) => [`graphql.${name}`, field] as const),
       ...Object.entries(limiter.properties).map(([name, field]) => [`strategy[].limiter.${name}`, field] as const),
-    ].filter(([name, field]) => typeof field.description !== 'string' && name !== 'strategy[].limiter');
+    ].filter(([name, field]) => typeof field.description !== 'string' && name !== 'strategy[].limiter' && name !== 'strategy[] (GraphQL).limiter');
     expect(undocumented.map(([name]) => name)).toEqual([]);
   });
 

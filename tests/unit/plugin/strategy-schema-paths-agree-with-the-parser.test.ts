@@ -5,8 +5,9 @@ import fc from 'fast-check';
 import { strategyJsonSchema } from '../../../scripts/strategy-schema';
 import { MAX_PATH_PATTERN_LENGTH, parsePathPattern } from '../../../server/src/config/path-pattern';
 
-type Node = { properties: Record<string, Node>; items: Node; pattern: string; maxLength: number } & Record<string, unknown>;
-const strategy = (JSON.parse(strategyJsonSchema()) as Node).properties.strategy.items;
+type Node = { properties: Record<string, Node>; items: Node; anyOf: Node[]; pattern: string; maxLength: number } & Record<string, unknown>;
+// The route form of a strategy (the other is the GraphQL form, which has no path).
+const strategy = (JSON.parse(strategyJsonSchema()) as Node).properties.strategy.items.anyOf[0];
 
 const PATH_CHARACTERS = [...'/:*aZ09_-.~%()?+{}[]\\# \t', '\n', '\u0000', '\u007f', 'é'];
 
