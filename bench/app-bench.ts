@@ -11,7 +11,7 @@ import { runFixedRate } from './fixed-rate-load';
 import type { AppChildInput, KoaAppReady } from './koa-app-process';
 import { runLoad } from './load';
 import { totalCpuPerDecision, type LoadKind } from './decision-cpu';
-import { bareRowOf, baselineOf, IDENTIFIER_HEADER, needsRedis, pluginConfig, ROUTE, type AppScenario, type LimiterSpec } from './scenarios';
+import { bareRowOf, baselineOf, BENCH_GRAPHQL_CONFIG, IDENTIFIER_HEADER, needsRedis, PING, pluginConfig, type AppScenario, type LimiterSpec } from './scenarios';
 import { countsBetween, redisCountsFromInfo, redisCpuMicrosFromInfo, storeCostCell, storeCostPerRequest, storeTransportOf, medianStoreCost, type StoreCost } from './store-cost';
 import type { StrapiAppExtra } from './strapi-app-extension';
 import type { EngineCounts, StoreReady, StoreUsage } from './store-process';
@@ -122,6 +122,7 @@ export async function startApp(scenario: AppScenario, context: Pick<AppBenchCont
       config: spec.kind === 'plugin' ? pluginConfig(spec, context.store.ready, context.redis?.url) : {},
       pluginEnabled: spec.kind === 'plugin',
       logLevel: 'error',
+      ...(scenario.app === 'strapi graphql' ? { graphql: BENCH_GRAPHQL_CONFIG } : {}),
       startTimeoutMs: 180_000,
       extension: { module: path.join(__dirname, 'strapi-app-extension.js'), input: scenario.credential },
     }),
@@ -133,12 +134,13 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
   const app = await startApp(scenario, context);
   const info = needsRedis(scenario) && context.redis ? new Redis(context.redis.url) : undefined;
   try {
-    const load = { url: `${app.url}${ROUTE}`, perConnectionHeader: IDENTIFIER_HEADER, headers: app.headers };
+    const request = scenario.request ?? PING;
+    const load = { url: `${app.url}${request.path}`, method: request.method, body: request.body, perConnectionHeader: IDENTIFIER_HEADER, headers: { ...app.headers, ...request.headers } };
     await runLoad({ ...load, requests: context.timing.warmupRequests });
     const measure = <T>(run: () => Promise<T>) => measured(scenario, context, app, info, run);
     const { result, appUsage, storeMicros, storeCounts } = await measure(() => runLoad({ ...load, seconds: context.timing.seconds }));
     const storeCost = storeCostPerRequest(storeCounts, result.requests);
-    const fixedRate = scenario.latency ? await measure(() => runFixedRate({ ...context.fixedRate, url: load.url, headers: load.headers, perCallerHeader: IDENTIFIER_HEADER })) : undefined;
+    const fixedRate = scenario.latency ? await measure(() => runFixedRate({ ...context.fixedRate, requestsPerSecond: scenario.fixedRatePerSecond ?? context.fixedRate.requestsPerSecond, url: load.url, method: load.method, body: load.body, headers: load.headers, perCallerHeader: IDENTIFIER_HEADER })) : undefined;
     const fixedRateSent = fixedRate?.result.sent ?? 0;
     return {
       requestsPerSecond: result.requestsPerSecond,

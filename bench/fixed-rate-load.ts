@@ -11,6 +11,9 @@ export interface FixedRateOptions {
   readonly seconds: number;
   /** Sent at the same rate before the timed part and not timed: whatever the previous run left queued drains first. */
   readonly warmupSeconds: number;
+  readonly method?: 'GET' | 'POST';
+  /** Sent with each request (a POST's), with its content-length. */
+  readonly body?: string;
   readonly headers?: Readonly<Record<string, string>>;
   /** A header whose value cycles over one caller per connection (`c0` ... `c<connections-1>`). */
   readonly perCallerHeader?: string;
@@ -36,6 +39,7 @@ function quantile(sorted: Float64Array, q: number): number {
 export async function runFixedRate(options: FixedRateOptions): Promise<FixedRateResult> {
   const agent = new Agent({ keepAlive: true, maxSockets: options.connections });
   const target = new URL(options.url);
+  const body = options.body === undefined ? undefined : Buffer.from(options.body);
   const untimed = Math.round(options.requestsPerSecond * options.warmupSeconds);
   const total = untimed + Math.round(options.requestsPerSecond * options.seconds);
   const latencies = new Float64Array(total);
@@ -50,10 +54,10 @@ export async function runFixedRate(options: FixedRateOptions): Promise<FixedRate
       if (answered === total) resolve();
     };
     const send = (index: number) => {
-      const headers: Record<string, string> = { ...options.headers };
+      const headers: Record<string, string> = { ...options.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
       if (options.perCallerHeader) headers[options.perCallerHeader] = `c${index % options.connections}`;
       const started = process.hrtime.bigint();
-      const outgoing = request({ agent, host: target.hostname, port: target.port, path: target.pathname, headers }, (response) => {
+      const outgoing = request({ agent, method: options.method ?? 'GET', host: target.hostname, port: target.port, path: target.pathname, headers }, (response) => {
         response.resume();
         response.once('end', () => {
           latencies[index] = Number(process.hrtime.bigint() - started) / 1000;
@@ -66,7 +70,7 @@ export async function runFixedRate(options: FixedRateOptions): Promise<FixedRate
         errors += 1;
         settle();
       });
-      outgoing.end();
+      outgoing.end(body);
     };
     const startedAt = performance.now();
     // Every millisecond or so, sends what is due by now: a steady rate, whatever the timer's jitter.

@@ -3,6 +3,7 @@
 // its store calls also batches the answers), against the row's baseline and against the peer.
 import type { AppSummary, FixedRate } from './app-bench';
 import { storeCostCell, storeTransportOf } from './store-cost';
+import { GRAPHQL_APP_FIXED_RATE } from './scenarios';
 import { cell, markdownTable, signedCell, spreadCell } from './table';
 
 const difference = (value: number | undefined, reference: number | undefined) => (value === undefined || reference === undefined ? undefined : value - reference);
@@ -36,7 +37,7 @@ export function latencyTable(summaries: readonly AppSummary[]): string {
 
 export function latencyLegend(load: FixedRate): string {
   return [
-    `- ${load.requestsPerSecond.toLocaleString('en-US')} requests per second sent at a steady rate over ${load.connections} keep-alive connections for ${load.seconds} s after ${load.warmupSeconds} s at that rate untimed (the scenario's throughput run has just warmed the app), one caller per connection; each response timed from its send in µs.`,
+    `- ${load.requestsPerSecond.toLocaleString('en-US')} requests per second sent at a steady rate over ${load.connections} keep-alive connections for ${load.seconds} s after ${load.warmupSeconds} s at that rate untimed (the scenario's throughput run has just warmed the app), one caller per connection; each response timed from its send in µs. The Strapi + GraphQL plugin rows are sent ${GRAPHQL_APP_FIXED_RATE.toLocaleString('en-US')} requests per second (Apollo's answer costs several times REST's CPU: at the rate above their requests would queue).`,
     "- added: the scenario's median over the rounds minus its baseline's (bare Koa, or Strapi with no limiter, or the row it names) or the peer's (Koa rows; the peer is rate-limiter-flexible on ioredis and redis-server).",
     '- app CPU: user + system time of the app process over the whole fixed-rate run, per request sent; "over baseline" per round, as in the table above (median, range, within noise).',
     "- total CPU per decision: as in the table above, from this run's CPU: the app's over bare Koa's plus the store processes' (their CPU over the whole fixed-rate run, per request sent).",

@@ -12,6 +12,29 @@ export type PluginStore = 'memory' | 'redis' | 'redis url' | 'embedded';
 
 /** The route every app serves, Koa and Strapi alike (the demo Strapi app's public `ping`). */
 export const ROUTE = '/api/ping';
+
+/** What each request of a scenario's load is (default: GET ROUTE). */
+export interface BenchRequest {
+  readonly method: 'GET' | 'POST';
+  readonly path: string;
+  readonly body?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export const PING: BenchRequest = { method: 'GET', path: ROUTE };
+/**
+ * The demo app's ping as a GraphQL query (POST, as GraphQL clients send it), beside PING over REST:
+ * neither touches the database (a read of articles costs milliseconds of CPU per request here, which
+ * would bury the tens of microseconds the limiter adds).
+ */
+export const GRAPHQL_PING: BenchRequest = { method: 'POST', path: '/graphql', body: JSON.stringify({ query: '{ ping { ok } }' }), headers: { 'content-type': 'application/json' } };
+/**
+ * The fixed moderate load of the Strapi + GraphQL plugin rows: Apollo's answer costs several times
+ * REST's CPU, and at the run's 1,000 requests/s a quick run queued GraphQL requests for seconds.
+ */
+export const GRAPHQL_APP_FIXED_RATE = 250;
+/** The GraphQL plugin's config in the Strapi + GraphQL rows (page sizes bounded, as its boot warning asks). */
+export const BENCH_GRAPHQL_CONFIG = { defaultLimit: 25, maxLimit: 100 };
 /** The header that names the caller; each load connection sends its own value. */
 export const IDENTIFIER_HEADER = 'x-bench-id';
 
@@ -33,12 +56,29 @@ export type LimiterSpec =
  * ioredis and redis-server; plugin on redis: the plugin over redis:// on the peer's redis-server; blocked and bare refusal: a blocked caller, and Koa sending the same 429
  * itself; one strategy and three strategies: the same store, one or three strategies on the route.
  */
-export type ScenarioRole = 'plugin' | 'peer' | 'plugin on redis' | 'blocked' | 'bare refusal' | 'one strategy' | 'three strategies';
+export type ScenarioRole =
+  | 'plugin'
+  | 'peer'
+  | 'plugin on redis'
+  | 'blocked'
+  | 'bare refusal'
+  | 'one strategy'
+  | 'three strategies'
+  | 'REST read unlimited'
+  | 'REST read limited'
+  | 'GraphQL read unlimited'
+  | 'GraphQL read by operation'
+  | 'GraphQL read by cost';
 
 export interface AppScenario {
   readonly name: string;
-  /** The app; the first scenario of each app is the baseline its ratios are taken against. */
-  readonly app: 'koa' | 'strapi';
+  /**
+   * The app; the first scenario of each app is the baseline its ratios are taken against. `strapi
+   * graphql`: the demo Strapi app serving Strapi's GraphQL plugin too (BENCH_GRAPHQL_CONFIG).
+   */
+  readonly app: 'koa' | 'strapi' | 'strapi graphql';
+  /** What each request is (default PING). */
+  readonly request?: BenchRequest;
   readonly limiter: LimiterSpec;
   /** What the scenario is expected to answer: every request allowed, or every one refused (429). */
   readonly expect: 'allowed' | 'refused';
@@ -46,6 +86,8 @@ export interface AppScenario {
   readonly role?: ScenarioRole;
   /** Also measured at a fixed moderate load (see fixed-rate-load.ts), for the latency and the app CPU the limiter adds when no request waits for another. */
   readonly latency?: boolean;
+  /** That load's rate for this row, where the run's would saturate the app (default: the run's). */
+  readonly fixedRatePerSecond?: number;
   /** Strapi only: every request carries this valid credential, made in the app (see credentials.ts). */
   readonly credential?: BenchCredential;
   /** The scenario (by name) its ratios are taken against, instead of the first scenario of its app. */
@@ -90,6 +132,45 @@ const withTiers: LimiterSpec = plugin('memory', {
 
 /** The same requests (a valid API token each) limited by IP: the `user` rows' baseline, so their ratios are the verification's cost. */
 const STRAPI_IP_WITH_TOKEN: AppScenario = { name: 'Strapi + plugin, ip, API token sent', app: 'strapi', limiter: bySource('ip'), expect: 'allowed', credential: 'api-token', latency: true };
+
+/** One caller per connection on the ping, by `graphql` root fields (count or cost) or by route. */
+const pingBy = (selection: Pick<Extract<Strategy, { graphql: unknown }>, 'graphql'> | Pick<Extract<Strategy, { path: unknown }>, 'methods' | 'path'>): LimiterSpec =>
+  plugin('memory', { ...selection, identifierSource: `header.${IDENTIFIER_HEADER}`, limiter: { algorithm: 'fixed-window', tokens: HIGH, window: '1m' } });
+
+/**
+ * Issue 35: the same read (the ping) over REST and over GraphQL, each unlimited and limited, in one
+ * Strapi app serving both, so what limiting a GraphQL request adds (reading its body, parsing,
+ * counting or costing) is compared with what limiting the REST request adds (targets.ts).
+ */
+const STRAPI_GRAPHQL_REST: AppScenario = { name: 'Strapi + GraphQL plugin, REST read, no limiter', app: 'strapi graphql', request: PING, limiter: { kind: 'none' }, expect: 'allowed', role: 'REST read unlimited', latency: true, fixedRatePerSecond: GRAPHQL_APP_FIXED_RATE };
+const STRAPI_GRAPHQL_QUERY: AppScenario = { name: 'Strapi + GraphQL plugin, GraphQL read, no limiter', app: 'strapi graphql', request: GRAPHQL_PING, limiter: { kind: 'none' }, expect: 'allowed', role: 'GraphQL read unlimited', latency: true, fixedRatePerSecond: GRAPHQL_APP_FIXED_RATE };
+const GRAPHQL_SCENARIOS: readonly AppScenario[] = [
+  STRAPI_GRAPHQL_REST,
+  { name: 'Strapi + GraphQL plugin, REST read, plugin by route', app: 'strapi graphql', request: PING, limiter: pingBy({ methods: ['GET'], path: ROUTE }), expect: 'allowed', role: 'REST read limited', latency: true, fixedRatePerSecond: GRAPHQL_APP_FIXED_RATE },
+  STRAPI_GRAPHQL_QUERY,
+  {
+    name: 'Strapi + GraphQL plugin, GraphQL read, plugin by operation (vs the GraphQL read, no limiter)',
+    app: 'strapi graphql',
+    request: GRAPHQL_PING,
+    limiter: pingBy({ graphql: { query: ['ping'] } }),
+    expect: 'allowed',
+    role: 'GraphQL read by operation',
+    baseline: STRAPI_GRAPHQL_QUERY.name,
+    latency: true,
+    fixedRatePerSecond: GRAPHQL_APP_FIXED_RATE,
+  },
+  {
+    name: 'Strapi + GraphQL plugin, GraphQL read, plugin by cost (vs the GraphQL read, no limiter)',
+    app: 'strapi graphql',
+    request: GRAPHQL_PING,
+    limiter: pingBy({ graphql: { query: ['ping'], charge: 'cost' } }),
+    expect: 'allowed',
+    role: 'GraphQL read by cost',
+    baseline: STRAPI_GRAPHQL_QUERY.name,
+    latency: true,
+    fixedRatePerSecond: GRAPHQL_APP_FIXED_RATE,
+  },
+];
 
 export const APP_SCENARIOS: readonly AppScenario[] = [
   { name: 'Koa, no limiter', app: 'koa', limiter: { kind: 'none' }, expect: 'allowed', latency: true },
@@ -153,6 +234,7 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
   { name: 'Strapi + plugin, user, API token verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'api-token', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
   { name: 'Strapi + plugin, user, JWT verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'jwt', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
   { name: 'Strapi + plugin, user with tiers, JWT verified (vs the ip row)', app: 'strapi', limiter: withTiers, expect: 'allowed', credential: 'jwt', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
+  ...GRAPHQL_SCENARIOS,
 ];
 
 /** Scenarios that need a redis-server: the plugin on the redis engine or over redis://, and rate-limiter-flexible's Redis store. */
@@ -188,8 +270,13 @@ function pluginStoreConfig(store: PluginStore, stores: StoreReady, redisUrl: str
   return { url: endpoint.url, token: endpoint.token };
 }
 
-/** The app's row with no limiter (bare Koa, Strapi with no limiter): what a limiter's CPU is counted over. */
+/**
+ * The app's row with no limiter (bare Koa, Strapi with no limiter): what a limiter's CPU is counted
+ * over; the baseline a row names when that has no limiter (the GraphQL read's, for GraphQL rows).
+ */
 export function bareRowOf(scenario: AppScenario, scenarios: readonly AppScenario[]): AppScenario | undefined {
+  const named = scenario.baseline === undefined ? undefined : scenarios.find((candidate) => candidate.name === scenario.baseline);
+  if (named?.limiter.kind === 'none') return named;
   return scenarios.find((candidate) => candidate.app === scenario.app && candidate.limiter.kind === 'none');
 }
 

@@ -6,7 +6,9 @@
 // redis-server and read the total CPU per decision, app and Redis together (decision-cpu.ts). Each ratio
 // is taken per round and the median reported with the rounds' range; a target whose threshold lies
 // inside that range is "within noise", neither met nor missed. Reported, never enforced: the
-// benchmark measures, CI does not gate on it.
+// benchmark measures, CI does not gate on it. Issue 35's targets compare, in one Strapi app serving
+// the GraphQL plugin, what limiting a GraphQL read adds to the app's CPU with what limiting the same
+// read over REST adds, each over its own unlimited row.
 import type { AppSample } from './app-bench';
 import { kvSampleKey, type KvOperation, type KvSample, type KvSamples } from './kv-bench';
 import { totalCpuPerDecision, type LoadKind } from './decision-cpu';
@@ -41,6 +43,10 @@ function ratioCheck(target: string, ratio: Spread | undefined, threshold: number
   return { target, measured, met, withinNoise: also.holds && withinNoise(ratio, threshold) };
 }
 
+type CpuOf = (sample: AppSample) => number | undefined;
+const closedLoopCpu: CpuOf = (sample) => sample.appCpuMicrosPerRequest;
+const fixedRateCpu: CpuOf = (sample) => sample.fixedRateCpuMicrosPerRequest;
+
 function appChecks({ scenarios, app }: TargetInputs): Check[] {
   const samplesOf = (find: (scenario: AppScenario) => boolean) => {
     const scenario = scenarios.find(find);
@@ -48,11 +54,11 @@ function appChecks({ scenarios, app }: TargetInputs): Check[] {
   };
   const role = (wanted: ScenarioRole) => samplesOf((scenario) => scenario.role === wanted);
   const bare = samplesOf((scenario) => scenario.app === 'koa' && scenario.limiter.kind === 'none');
-  /** Per round, a row's app CPU per request over bare Koa's, under the closed-loop load or at the fixed moderate one. */
-  const overBare = (samples: readonly AppSample[], cpuOf: (sample: AppSample) => number | undefined) =>
-    pairedByRound(samples, bare).map(({ sample, base }) => (cpuOf(sample) ?? Number.NaN) - (cpuOf(base) ?? Number.NaN));
-  const cpuOverBare = (samples: readonly AppSample[]) => overBare(samples, (sample) => sample.appCpuMicrosPerRequest);
-  const fixedRateCpuOverBare = (samples: readonly AppSample[]) => overBare(samples, (sample) => sample.fixedRateCpuMicrosPerRequest);
+  /** Per round, a row's app CPU per request over its baseline's, under the closed-loop load or at the fixed moderate one. */
+  const over = (samples: readonly AppSample[], baseline: readonly AppSample[], cpuOf: CpuOf) =>
+    pairedByRound(samples, baseline).map(({ sample, base }) => (cpuOf(sample) ?? Number.NaN) - (cpuOf(base) ?? Number.NaN));
+  const cpuOverBare = (samples: readonly AppSample[]) => over(samples, bare, closedLoopCpu);
+  const fixedRateCpuOverBare = (samples: readonly AppSample[]) => over(samples, bare, fixedRateCpu);
   const throughput = (sample: AppSample) => sample.requestsPerSecond;
   const cpu = (micros: number) => micros;
 
@@ -74,6 +80,13 @@ function appChecks({ scenarios, app }: TargetInputs): Check[] {
   const blockedRatio = pairedRatio(blocked, role('bare refusal'), throughput);
   const storeCalls = blocked.length === 0 ? undefined : Math.max(...blocked.map((sample) => sample.storeCost?.calls ?? Number.NaN));
   const three = pairedRatio(cpuOverBare(role('three strategies')), cpuOverBare(oneStrategy), cpu);
+  /** Issue 35: what limiting the GraphQL read adds over the GraphQL read's CPU, against what limiting the REST read adds over the REST read's. */
+  const graphqlAgainstRest = (limited: 'GraphQL read by operation' | 'GraphQL read by cost', cpuOf: CpuOf) =>
+    pairedRatio(over(role(limited), role('GraphQL read unlimited'), cpuOf), over(role('REST read limited'), role('REST read unlimited'), cpuOf), cpu);
+  const graphqlChecks = (['by operation', 'by cost'] as const).flatMap((charge) => [
+    ratioCheck(`Strapi + GraphQL plugin: limiting a GraphQL read ${charge} adds <= 1.3x the app CPU limiting the same REST read adds (memory engine)`, graphqlAgainstRest(`GraphQL read ${charge}`, closedLoopCpu), 1.3, 'at most'),
+    ratioCheck(`Strapi + GraphQL plugin: limiting a GraphQL read ${charge} adds <= 1.3x the app CPU limiting the same REST read adds (memory engine), at the fixed moderate load`, graphqlAgainstRest(`GraphQL read ${charge}`, fixedRateCpu), 1.3, 'at most'),
+  ]);
   return [
     ratioCheck('allowed path: plugin (sliding window, embedded store, defaults: deny list on) throughput >= 1.0x the peer', allowed, 1, 'at least'),
     ratioCheck("plugin's app CPU over bare Koa <= 0.75x the peer's (embedded store, deny list on: the store's work is in the app)", cpuEmbedded, 0.75, 'at most'),
@@ -85,6 +98,7 @@ function appChecks({ scenarios, app }: TargetInputs): Check[] {
     ratioCheck("plugin over redis://: total CPU per decision (app over bare Koa + redis-server) <= 0.75x the peer's at the fixed moderate load", totalOnRedisAtFixedRate, 0.75, 'at most'),
     ratioCheck('blocked caller: throughput >= 0.95x Koa answering the same 429 itself, zero store calls', blockedRatio, 0.95, 'at least', { measured: `, ${cell(storeCalls)} store calls`, holds: storeCalls === 0 }),
     ratioCheck("three strategies on one route: app CPU over bare Koa <= 1.5x one strategy's (memory engine)", three, 1.5, 'at most'),
+    ...graphqlChecks,
   ];
 }
 

@@ -34,6 +34,16 @@ export interface BootOptions {
    * `public`, as an app whose admins made them earlier does (default: none).
    */
   readonly roles?: readonly string[];
+  /**
+   * Serve Strapi's GraphQL plugin with this `config` (config/plugins.js `graphql.config`: endpoint,
+   * defaultLimit, maxLimit, apolloServer...), and let the public role read articles and comments
+   * (default: no GraphQL plugin).
+   */
+  readonly graphql?: Record<string, unknown>;
+  /** Count users-permissions' password checks, read with `passwordChecksOf` (default false). */
+  readonly countPasswordChecks?: boolean;
+  /** users-permissions' own login limiter (default true, as an app has it). */
+  readonly usersPermissionsRateLimit?: boolean;
 }
 
 /** The few members of a Strapi instance the demo and the tests use. */
@@ -60,6 +70,10 @@ export function fixtureEnvironment(options: BootOptions, databaseFile: string): 
     FIXTURE_LOG_LEVEL: options.logLevel ?? 'http',
     FIXTURE_PLUGIN_RESOLVE: options.resolve === null ? '' : (options.resolve ?? PACKAGE_ROOT),
     FIXTURE_ROLES: JSON.stringify(options.roles ?? []),
+    FIXTURE_GRAPHQL: String(options.graphql !== undefined),
+    FIXTURE_GRAPHQL_CONFIG: JSON.stringify(options.graphql ?? {}),
+    FIXTURE_COUNT_PASSWORD_CHECKS: String(options.countPasswordChecks ?? false),
+    FIXTURE_USERS_PERMISSIONS_RATELIMIT: String(options.usersPermissionsRateLimit ?? true),
   };
 }
 

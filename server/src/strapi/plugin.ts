@@ -4,7 +4,8 @@
 // with its RBAC actions, and releases everything in destroy(). Boot also refuses a tier naming a
 // users-permissions role the app does not have (role-check.ts). One rate limiter per Strapi instance
 // (create-middleware.ts) serves the middleware and the admin API alike: one parsed config, one
-// store client.
+// store client. GraphQL strategies count at the GraphQL plugin's endpoint with its page sizes and
+// schema (graphql-plugin.ts).
 import type { Middleware } from 'koa';
 import { adminRoutes, denyController, registerAdminPermissions, usageController, type PermissionStrapi } from '../admin-api';
 import { createRateLimiter, type RateLimitMiddleware } from '../create-middleware';
@@ -17,6 +18,7 @@ import { strapiCallerVerifier, type VerifyingStrapi } from './verify-caller';
 import { strapiAdminNames } from './admin-names';
 import { strapiCallerNames } from './caller-names';
 import { refuseUnknownRoles, type RoleCheckingStrapi } from './role-check';
+import { graphqlPluginSettings, watchGraphqlSchema, type GraphqlConfigStrapi } from './graphql-plugin';
 
 const PLUGIN_UID = 'plugin::ratelimit';
 const MIDDLEWARE_UID = `${PLUGIN_UID}.limit`;
@@ -51,9 +53,10 @@ function errorMiddlewareOutside(strapi: StrapiLike): boolean {
   return errorsAt >= 0 && errorsAt < limiterAt;
 }
 
+/** What a lone `*` path covers: the REST prefix and the GraphQL plugin's endpoint, as configured. */
 function contentApiPrefixes(strapi: StrapiLike): string[] {
   const restPrefix = strapi.config.get('api.rest.prefix', '/api');
-  return [typeof restPrefix === 'string' ? restPrefix : '/api', '/graphql'];
+  return [typeof restPrefix === 'string' ? restPrefix : '/api', graphqlPluginSettings(strapi).endpoint];
 }
 
 // Strapi runs config.validator on the merged config object, then stores that same object as
@@ -79,6 +82,7 @@ function limiterFor(strapi: StrapiLike): RateLimitMiddleware {
     limiter = createRateLimiter(config, {
       logger: strapi.log,
       contentApiPrefixes: contentApiPrefixes(strapi),
+      graphql: graphqlPluginSettings(strapi),
       refuse: strapiRefusal(errorMiddlewareOutside(strapi)),
       verifyCaller: strapiCallerVerifier(strapi, { readRoles: config.strategy.some((strategy) => strategy.tiers?.roles !== undefined) }),
     });
@@ -96,7 +100,9 @@ export const strapiServerPlugin = {
       if (typeof config === 'object' && config !== null) validated.set(config, { environment, config: parsed });
     },
   },
-  register(): void {},
+  register({ strapi }: { strapi: GraphqlConfigStrapi }): void {
+    watchGraphqlSchema(strapi);
+  },
   async bootstrap({ strapi }: { strapi: StrapiLike }): Promise<void> {
     // The limiter goes in before anything is awaited, so no request can arrive ahead of it.
     const limiter = limiterFor(strapi);

@@ -54,6 +54,15 @@ describe('the bench interleaves the rows and says when a ratio is within noise',
       'Strapi + plugin, user, API token verified (vs the ip row)',
       'Strapi + plugin, user, JWT verified (vs the ip row)',
       'Strapi + plugin, user with tiers, JWT verified (vs the ip row)',
+      'Strapi + GraphQL plugin, REST read, no limiter',
+      'Strapi + GraphQL plugin, REST read, plugin by route',
+      'Strapi + GraphQL plugin, GraphQL read, no limiter',
+      'Strapi + GraphQL plugin, GraphQL read, plugin by operation (vs the GraphQL read, no limiter)',
+      'Strapi + GraphQL plugin, GraphQL read, plugin by cost (vs the GraphQL read, no limiter)',
+    ]);
+    expect(selectScenarios(APP_SCENARIOS, 'by cost').map((scenario) => scenario.name)).toEqual([
+      'Strapi + GraphQL plugin, GraphQL read, no limiter',
+      'Strapi + GraphQL plugin, GraphQL read, plugin by cost (vs the GraphQL read, no limiter)',
     ]);
     expect(selectScenarios(APP_SCENARIOS, 'JWT').map((scenario) => scenario.name)).toEqual([
       'Strapi + plugin, ip, API token sent',
