@@ -140,7 +140,7 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
     const measure = <T>(run: () => Promise<T>) => measured(scenario, context, app, info, run);
     const { result, appUsage, storeMicros, storeCounts } = await measure(() => runLoad({ ...load, seconds: context.timing.seconds }));
     const storeCost = storeCostPerRequest(storeCounts, result.requests);
-    const fixedRate = scenario.latency ? await measure(() => runFixedRate({ ...context.fixedRate, requestsPerSecond: scenario.fixedRatePerSecond ?? context.fixedRate.requestsPerSecond, url: load.url, method: load.method, body: load.body, headers: load.headers, perCallerHeader: IDENTIFIER_HEADER })) : undefined;
+    const fixedRate = scenario.latency ? await measure(() => runFixedRate({ ...context.fixedRate, requestsPerSecond: scenario.fixedRatePerSecond ?? context.fixedRate.requestsPerSecond, url: load.url, method: load.method, body: load.body, headers: load.headers, perConnectionHeader: IDENTIFIER_HEADER })) : undefined;
     const fixedRateSent = fixedRate?.result.sent ?? 0;
     return {
       requestsPerSecond: result.requestsPerSecond,

@@ -3,20 +3,15 @@
 // mode sends each connection's whole second of requests back to back, and its histogram counts whole
 // milliseconds, while a limiter adds tens of microseconds at this load.
 import { Agent, request } from 'node:http';
+import type { LoadRequest } from './load';
 
-export interface FixedRateOptions {
+export interface FixedRateOptions extends LoadRequest {
   readonly url: string;
   readonly requestsPerSecond: number;
   readonly connections: number;
   readonly seconds: number;
   /** Sent at the same rate before the timed part and not timed: whatever the previous run left queued drains first. */
   readonly warmupSeconds: number;
-  readonly method?: 'GET' | 'POST';
-  /** Sent with each request (a POST's), with its content-length. */
-  readonly body?: string;
-  readonly headers?: Readonly<Record<string, string>>;
-  /** A header whose value cycles over one caller per connection (`c0` ... `c<connections-1>`). */
-  readonly perCallerHeader?: string;
 }
 
 export interface FixedRateResult {
@@ -55,7 +50,7 @@ export async function runFixedRate(options: FixedRateOptions): Promise<FixedRate
     };
     const send = (index: number) => {
       const headers: Record<string, string> = { ...options.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
-      if (options.perCallerHeader) headers[options.perCallerHeader] = `c${index % options.connections}`;
+      if (options.perConnectionHeader) headers[options.perConnectionHeader] = `c${index % options.connections}`;
       const started = process.hrtime.bigint();
       const outgoing = request({ agent, method: options.method ?? 'GET', host: target.hostname, port: target.port, path: target.pathname, headers }, (response) => {
         response.resume();

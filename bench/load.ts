@@ -2,17 +2,22 @@
 // and store processes, whose CPU time is measured). One call is one fixed-duration run.
 import autocannon from 'autocannon';
 
-export interface LoadOptions {
+export interface LoadOptions extends LoadRequest {
   readonly url: string;
   /** How long the run lasts, unless `requests` is given. */
   readonly seconds?: number;
   /** A run of exactly this many requests (a warm-up that is the same for every app, whatever its speed). */
   readonly requests?: number;
   readonly connections?: number;
+}
+
+/** What each request of a load carries, whichever generator sends it (this one or fixed-rate-load.ts). */
+export interface LoadRequest {
   readonly method?: 'GET' | 'POST';
+  /** Sent with each request (a POST's), with its content-length. */
   readonly body?: string;
   readonly headers?: Readonly<Record<string, string>>;
-  /** A header whose value differs per connection (`c0`, `c1`, ...): one caller per connection. */
+  /** A header whose value cycles over one caller per connection (`c0` ... `c<connections-1>`). */
   readonly perConnectionHeader?: string;
 }
 
