@@ -9,13 +9,15 @@
 // with a 1000 ms timeout, and 2.5 s with 500 ms: ioredis's auto-pipeline sends a command again after
 // `Connection is closed` and CLUSTERDOWN (every 100 ms, up to maxRedirections), its `commandTimeout`
 // arms the command's timer anew each time, and a node's next auto-pipeline waits for the one in flight.
-// Cost: one timer per turn (armed and cleared), a reaction on the last command's promise to clear it
-// once all are settled (and one more each time that finds an earlier command unsettled, as when a
-// Cluster's nodes answer at different times), and on a Cluster one list of its masters per turn; no timer per command, where ioredis's `commandTimeout` arms and clears one and deletes a
-// property of the command to clear it. Measured ad hoc (one process, 50 single-script pipelines per
-// turn, the variants alternating in 16 slices, a loaded machine): on a 3-master Cluster 18.4 and
-// 20.3 µs of CPU per command against 23.8 and 25.9 with auto-pipelining and `commandTimeout`; on
-// one node no difference beyond the measurement's own (the same build against itself differs 5%).
+// Cost: no timer of its own per turn (TurnDeadlines below: one timer for the oldest turn in flight,
+// re-armed when it fires, and no reaction on the turn's promises), and on a Cluster one list of its
+// masters per turn; no timer per command, where ioredis's `commandTimeout` arms and clears one and
+// deletes a property of the command to clear it. Measured ad hoc (one process, 50 single-script
+// pipelines per turn, the variants alternating in 16 slices, a loaded machine): on a 3-master Cluster
+// 18.4 and 20.3 µs of CPU per command against 23.8 and 25.9 with auto-pipelining and `commandTimeout`.
+// A timer armed and cleared per turn, with a reaction to clear it, was a share of what a lone request
+// (one per turn, issue 36) cost: under callgrind, a whole decision through the Koa middleware read
+// 818k instructions against 945k and 1,038k (two runs of the build before), bare Koa 272k.
 import type { Command } from 'ioredis';
 import { TurnBatch } from '../../../../shared/turn-batch';
 
@@ -41,14 +43,66 @@ function expire(commands: readonly Command[]): void {
   for (const command of commands) if (!command.isSettled) command.reject(new Error(TIMED_OUT));
 }
 
+/** Whether ioredis has settled every one of `commands`. */
+function allSettled(commands: readonly Command[]): boolean {
+  for (const command of commands) if (!command.isSettled) return false;
+  return true;
+}
+
+/** A turn's commands once they have left, and when their deadline falls (performance.now()). */
+interface SentTurn {
+  readonly commands: readonly Command[];
+  readonly due: number;
+}
+
+/**
+ * The deadlines of the turns in flight, oldest first, with one timer armed for the oldest's. A turn
+ * is not watched as it settles (no reaction on its promises, no clearTimeout): the timer finds the
+ * settled ones when it fires, and each new turn drops those at the front, so the list holds the
+ * turns from the oldest unsettled one on. With one request per turn (moderate load) that is one
+ * timer per `timeoutMs` instead of one armed and cleared per turn, plus a reaction per turn.
+ */
+class TurnDeadlines {
+  private readonly sent: SentTurn[] = [];
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly timeoutMs: number) {}
+
+  /** Watches `commands`, which have just left: those unsettled `timeoutMs` from now are rejected. */
+  watch(commands: readonly Command[]): void {
+    while (this.sent.length > 0 && allSettled(this.sent[0].commands)) this.sent.shift();
+    this.sent.push({ commands, due: performance.now() + this.timeoutMs });
+    if (this.timer === undefined) this.timer = setTimeout(this.expireDue, this.timeoutMs);
+  }
+
+  /** Stops the timer (the connection is closed: ioredis rejects what it still holds). */
+  stop(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.sent.length = 0;
+  }
+
+  private readonly expireDue = (): void => {
+    this.timer = undefined;
+    const now = performance.now();
+    while (this.sent.length > 0) {
+      const oldest = this.sent[0];
+      if (oldest.due > now && !allSettled(oldest.commands)) break;
+      this.sent.shift();
+      expire(oldest.commands);
+    }
+    if (this.sent.length > 0) this.timer = setTimeout(this.expireDue, Math.max(1, this.sent[0].due - now));
+  };
+}
+
 export class CommandTurn {
   private corked: Corkable[] | undefined;
   private readonly turn = new TurnBatch<Command>((commands) => this.ended(commands));
+  private readonly deadlines: TurnDeadlines;
 
-  constructor(
-    private readonly target: CommandTarget,
-    private readonly timeoutMs: number,
-  ) {}
+  constructor(private readonly target: CommandTarget, timeoutMs: number) {
+    this.deadlines = new TurnDeadlines(timeoutMs);
+  }
 
   /** Sends `command` with this turn's others; its promise is ioredis's. */
   send(command: Command): Promise<unknown> {
@@ -62,19 +116,16 @@ export class CommandTurn {
     return command.promise;
   }
 
+  /** Stops watching deadlines: the connection is being closed. */
+  close(): void {
+    this.deadlines.stop();
+  }
+
   private ended(commands: readonly Command[]): void {
     const corked = this.corked;
     this.corked = undefined;
     if (corked !== undefined) for (const stream of corked) stream.uncork();
-    const deadline = setTimeout(expire, this.timeoutMs, commands);
-    // The commands before `next` are settled; the last one is usually the last to settle.
-    let next = 0;
-    const whenSettled = (): void => {
-      while (next < commands.length && commands[next].isSettled) next++;
-      if (next === commands.length) clearTimeout(deadline);
-      else commands[next].promise.then(whenSettled, whenSettled);
-    };
-    commands[commands.length - 1].promise.then(whenSettled, whenSettled);
+    this.deadlines.watch(commands);
   }
 }
 

@@ -110,6 +110,7 @@ export class RedisRequester implements Requester {
   }
 
   close(): void {
+    this.turn.close();
     this.client.disconnect();
   }
 
