@@ -9,7 +9,7 @@
 // with the reason by the plugin itself. This module loads graphql-js; load-graphql.ts loads it only
 // for a config with GraphQL strategies.
 import type { Context } from 'koa';
-import type { FieldNode, GraphQLCompositeType, GraphQLSchema, OperationDefinitionNode } from 'graphql';
+import { valueFromASTUntyped, type FieldNode, type GraphQLCompositeType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { GraphqlBounds, GraphqlSelection } from '../config/graphql-schema';
 import { readOperations, UnreadableRequest, type OperationRequest } from './graphql-request';
 import { ParsedDocuments } from './parsed-documents';
@@ -28,6 +28,21 @@ export type RequestCharges =
   | { readonly kind: 'charged'; readonly charges: readonly number[] }
   /** The plugin answers the request itself once the strategies admit it (each charged `charges`). */
   | { readonly kind: 'answer'; readonly charges: readonly number[]; readonly status: number; readonly message: string; readonly code: string };
+
+/**
+ * The variables as graphql-js runs the operation: a variable the request does not give takes its
+ * declared default (`query ($n: Int = 100000)` sent without `n` pages 100,000 rows, not defaultLimit).
+ */
+function withDefaults(operation: OperationDefinitionNode, given: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  let variables: Record<string, unknown> | undefined;
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (definition.defaultValue === undefined || Object.hasOwn(given, name)) continue;
+    variables ??= { ...given };
+    variables[name] = valueFromASTUntyped(definition.defaultValue);
+  }
+  return variables ?? given;
+}
 
 // A sum that is not a number would make a strategy not apply: anything but a number counts as MAX_COST.
 const add = (a: number, b: number): number => (Number.isNaN(a + b) ? MAX_COST : Math.min(MAX_COST, a + b));
@@ -99,7 +114,7 @@ export class GraphqlCharges {
           charge = add(charge, 1);
           continue;
         }
-        cost ??= new QueryCost({ schema, variables: request.variables, fragments: parsed.fragments, defaultLimit: this.endpoint.defaultLimit, maxLimit: this.endpoint.maxLimit });
+        cost ??= new QueryCost({ schema, variables: withDefaults(operation, request.variables), fragments: parsed.fragments, defaultLimit: this.endpoint.defaultLimit, maxLimit: this.endpoint.maxLimit });
         // Fields merged under one response key run once; their costs are added, an upper bound. A root field costs at least 1.
         for (const node of counted) charge = add(charge, Math.max(1, cost.field(node, rootType ?? undefined, undefined)));
       }

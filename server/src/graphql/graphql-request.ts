@@ -6,8 +6,12 @@
 // arrives unread (ctx.request.body undefined); it is read here, once, within `maxBodyBytes` and
 // `bodyTimeoutMs`, decompressed like koa-bodyparser does (gzip, deflate, br), and parsed as the
 // GraphQL route's koa-bodyparser would (JSON, or a form's fields), and `ctx.request.body` is set so
-// that parser skips and Apollo reads the same value. Other content types are left unread: the GraphQL
-// route's parser would not read them either, and Apollo refuses the empty body.
+// that parser skips and Apollo reads the same value. Another content type is left unread, and the body
+// set to `{}` (koa-bodyparser's own value for a type it does not read), so no later parser reads what
+// the plugin did not count: with a type the plugin judged otherwise than that parser (it cuts one
+// trailing `;` before its check, and an app may extend its types), a whole document once ran for one
+// token. The type is read leniently (its media type, any parameters and trailing `;` dropped): reading
+// a body the route's parser would refuse only hands Apollo what was counted.
 import { Transform, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Context } from 'koa';
@@ -37,8 +41,14 @@ export interface RequestBounds {
 }
 
 /** What koa-bodyparser reads as JSON (its jsonTypes) and as a form. */
-const JSON_TYPES = ['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/scim+json'];
-const FORM_TYPES = ['application/x-www-form-urlencoded'];
+const JSON_TYPES = new Set(['application/json', 'application/json-patch+json', 'application/vnd.api+json', 'application/csp-report', 'application/scim+json']);
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** A Content-Type's media type, lower case, without its parameters (or a trailing `;`). */
+const mediaTypeOf = (contentType: string): string => {
+  const end = contentType.indexOf(';');
+  return (end < 0 ? contentType : contentType.slice(0, end)).trim().toLowerCase();
+};
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -163,8 +173,12 @@ export async function readOperations(ctx: Context, bounds: RequestBounds): Promi
   if (ctx.method === 'GET') return operationsOfQueryString(ctx.querystring);
   if (ctx.method !== 'POST') return [];
   if (ctx.request.body !== undefined) return operationsOfBody(ctx.request.body, bounds);
-  const form = Boolean(ctx.request.is(FORM_TYPES));
-  if (!form && !ctx.request.is(JSON_TYPES)) return [operationOf(undefined)];
+  const mediaType = mediaTypeOf(ctx.get('Content-Type'));
+  const form = mediaType === FORM_TYPE;
+  if (!form && !JSON_TYPES.has(mediaType)) {
+    ctx.request.body = {};
+    return [operationOf(undefined)];
+  }
   const text = await readBody(ctx, bounds);
   const body = parsedBody(text, form);
   // koa-bodyparser (strict) takes only an object or an array, and skips once a body is set.

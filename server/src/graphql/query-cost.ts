@@ -6,7 +6,7 @@
 //   lists multiply;
 // - the page size is the field's `pagination: { pageSize | limit }` argument (a literal or from the
 //   variables), else the `defaultLimit`, capped at `maxLimit` as Strapi caps it; `-1` and values
-//   that are not whole numbers mean `maxLimit` (unbounded without one); below 1 means 1, as Strapi reads it.
+//   that are not whole numbers or are negative mean `maxLimit` (unbounded without one); 0 means 1, as Strapi reads it.
 //   An object field with a `pagination` argument (Strapi's `<name>_connection`) gives its page size
 //   to the lists right under it (`nodes`).
 // - Without a schema the field types are unknown, and every field with selections is taken for a

@@ -41,6 +41,15 @@ describe('the cost of a request', () => {
     ]).toEqual([20, 10, 20]);
   });
 
+  it('pages a list by a variable\'s declared default when the request does not give the variable', async () => {
+    // Review of issue 35: the default was ignored, so `$n: Int = 100000` sent without n cost defaultLimit.
+    expect([
+      await cost('query ($n: Int = 50) { articles(pagination: { pageSize: $n }) { title } }'),
+      await cost('query ($p: PaginationArg = { pageSize: 60 }) { articles(pagination: $p) { title } }'),
+      await cost('query ($n: Int = 50) { articles(pagination: { pageSize: $n }) { title } }', { variables: { n: 3 } }),
+    ]).toEqual([50, 60, 3]);
+  });
+
   it('without a schema takes every field with selections for a list (an upper bound)', async () => {
     expect([
       await cost('{ articles(pagination: { pageSize: 10 }) { title author { name } } }', { withSchema: false }),
