@@ -6,6 +6,8 @@
 // release before did; with headerHashSecret set nothing changes.
 import { createHmac, hkdfSync } from 'node:crypto';
 import { limitedApp, storeForSuite, strategy } from './support';
+import { describeWithRedisOfTheRun } from '../../support/installed-program';
+import { freshPrefix } from '../plugin-on-redis/support';
 
 const store = storeForSuite();
 const API_KEY = 'sk_live_upgrade_caller';
@@ -36,5 +38,20 @@ describe('an upgraded deployment', () => {
 
   it('keys it by headerHashSecret when that is set, as before the upgrade', async () => {
     expect(await identifierCountedIn('with-secret', { headerHashSecret: HEADER_HASH_SECRET })).toEqual([identifierKeyedBy(HEADER_HASH_SECRET)]);
+  });
+});
+
+describeWithRedisOfTheRun('an upgraded deployment on redis://', () => {
+  it('keys an API-key caller on an empty store as the release before did, from its whole url', async () => {
+    const url = process.env.REDIS_URL!;
+    const prefix = freshPrefix('upgraded');
+    const app = limitedApp({ url, prefix, blockedCacheSize: 0, strategy: [strategy({ identifierSource: 'header.x-api-key' }, { tokens: 5 })] });
+    try {
+      await app.request.get('/limited').set('x-api-key', API_KEY);
+      const callers = (await app.limiter.readUsage()).strategies[0].callers.map(({ identifier }) => identifier);
+      expect(callers).toEqual([identifierKeyedBy(url)]);
+    } finally {
+      app.close();
+    }
   });
 });
