@@ -1,5 +1,6 @@
 // Starts the key-value REST server: an Upstash-compatible Redis REST API on an engine of choice,
 // for local development and tests. `startKvRestServer()` with no options is ready to use.
+import { checkWholeNumbers, CONNECTION_BOUND_NAMES } from '../http-kit/check-bounds';
 import { closeBoundedServer, CONNECTION_BOUNDS_DEFAULTS, createBoundedServer } from '../http-kit/bounded-server';
 import { listen } from '../http-kit/listen';
 import { withDefaults } from '../http-kit/with-defaults';
@@ -76,6 +77,7 @@ export const KV_REST_DEFAULTS = {
 } as const;
 
 export async function startKvRestServer(options: KvRestServerOptions = {}): Promise<KvRestServer> {
+  checkWholeNumbers('key-value server', options, CONNECTION_BOUND_NAMES);
   const settings = withDefaults(KV_REST_DEFAULTS, options);
   const token = options.token ?? generateToken();
   const readonlyToken = options.readonlyToken ?? generateToken();

@@ -4,6 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { closeBoundedServer, CONNECTION_BOUNDS_DEFAULTS, createBoundedServer } from '../http-kit/bounded-server';
+import { checkWholeNumbers, CONNECTION_BOUND_NAMES } from '../http-kit/check-bounds';
 import { answerFailure, failureAnswer } from '../http-kit/error-funnel';
 import { HttpError } from '../http-kit/http-error';
 import { listen } from '../http-kit/listen';
@@ -90,11 +91,8 @@ const MAX_PAGE = 1000;
 
 /** A bound of 0 would refuse or stall everything: each must be a whole number of at least 1. */
 function checkBounds(options: WorkflowServerOptions): void {
-  const bounds = ['deliveryTimeoutMs', 'maxBodyBytes', 'maxActiveRuns', 'maxPendingBodyBytes', 'maxConcurrentDeliveries', 'keptFinishedRuns', 'keptAnswerBytes', 'headersTimeoutMs', 'requestTimeoutMs', 'maxConnections', 'lingerTimeoutMs', 'maxLingerBytes'] as const;
-  for (const name of bounds) {
-    const value = options[name];
-    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1)) throw new RangeError(`workflow server option ${name} must be a whole number of at least 1, got ${value}`);
-  }
+  const bounds = ['deliveryTimeoutMs', 'maxBodyBytes', 'maxActiveRuns', 'maxPendingBodyBytes', 'maxConcurrentDeliveries', 'keptFinishedRuns', 'keptAnswerBytes', ...CONNECTION_BOUND_NAMES] as const;
+  checkWholeNumbers('workflow server', options, bounds);
   if (options.timeScale !== undefined && !(options.timeScale > 0 && Number.isFinite(options.timeScale))) throw new RangeError(`workflow server option timeScale must be a positive number, got ${options.timeScale}`);
 }
 

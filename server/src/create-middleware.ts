@@ -85,7 +85,9 @@ const consoleLogger: RateLimitLogger = { info: (message) => console.info(message
 /** The key of hashed header identifiers (http/header-hash-key.ts): the config's secret, the shared store's, or this process's own. */
 function headerHashKeyOf(config: CompiledConfig, store: StoreInUse, redis: Redis): HeaderHashKey {
   if (config.headerHashSecret !== undefined) return HeaderHashKey.fromSecret(config.headerHashSecret);
-  return store.kind === 'embedded' || store.kind === 'none' ? HeaderHashKey.random() : HeaderHashKey.inStore(redis, config.prefix);
+  if (store.kind === 'embedded' || store.kind === 'none') return HeaderHashKey.random();
+  // The credential every instance sharing the store holds, the key's source before it was stored: an upgrade keeps the identifiers.
+  return HeaderHashKey.inStore(redis, config.prefix, config.storeAddress?.kind === 'redis' ? config.url : config.token);
 }
 
 /** Builds the limiter of a validated config (see the file header for who calls this). */

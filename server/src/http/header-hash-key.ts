@@ -3,10 +3,15 @@
 // credential it was given: otherwise each counts the caller apart (each admitting the whole limit)
 // and a deny made on one misses on the others. So the key owes nothing to the url or the token:
 // - the config's `headerHashSecret` when set (nothing stored, nothing to read);
-// - else a random key created once in the store: one script sets `<prefix>:headerHashKey` unless it
+// - else a key created once in the store: one script sets `<prefix>:headerHashKey` unless it
 //   exists and answers what the key holds, so instances starting together agree on whichever value
 //   was written first; it never expires, and each instance reads it once (the Strapi plugin at boot,
-//   before it serves; a plain Koa app at the first request that needs it);
+//   before it serves; a plain Koa app at the first request that needs it). What the first instance
+//   writes is the key releases before this one used, derived from its store credential (the REST
+//   token, or the whole redis:// url), marked `hkdf:` so it is used as is: an upgraded deployment
+//   keeps every identifier, and so its header deny entries and counters (issue 34 review); the
+//   credential itself is never stored (HKDF is one-way). Any other value (a random key written by a
+//   build of the day before, one set by hand) is a secret the key is derived from;
 // - with the embedded store (development, one process) or no store (`enabled: false`), random per
 //   process, like the counters themselves.
 // Until the store has answered, the key is unknown: requests that need it get the failure mode
@@ -30,9 +35,22 @@ export class HeaderHashKeyError extends Error {
 
 const derive = (secret: string): Buffer => Buffer.from(hkdfSync('sha256', secret, 'strapi-plugin-ratelimit', 'header identifiers', 32));
 
-async function createOrRead(redis: Redis, name: string): Promise<string> {
-  const held: unknown = await redis.eval(CREATE_OR_READ, [name], [randomBytes(32).toString('base64url')]);
-  if (typeof held === 'string' && held.length >= MIN_HEADER_HASH_SECRET_LENGTH && held.length <= MAX_HEADER_HASH_SECRET_LENGTH) return held;
+/** Marks a stored value that is the key itself (base64url, 43 characters), not a secret to derive it from; `:` is no base64url character. */
+const DERIVED = 'hkdf:';
+
+/** The value the first instance stores: the key derived as releases before the stored key did, from the store credential when there is one. */
+const firstValue = (storeSecret: string | undefined): string =>
+  storeSecret === undefined ? randomBytes(32).toString('base64url') : `${DERIVED}${derive(storeSecret).toString('base64url')}`;
+
+/** The key a stored value stands for: a marked derived key as is, any other value derived. */
+function keyOf(held: string): Buffer {
+  const key = held.startsWith(DERIVED) ? Buffer.from(held.slice(DERIVED.length), 'base64url') : undefined;
+  return key !== undefined && key.length === 32 && key.toString('base64url') === held.slice(DERIVED.length) ? key : derive(held);
+}
+
+async function createOrRead(redis: Redis, name: string, storeSecret: string | undefined): Promise<Buffer> {
+  const held: unknown = await redis.eval(CREATE_OR_READ, [name], [firstValue(storeSecret)]);
+  if (typeof held === 'string' && held.length >= MIN_HEADER_HASH_SECRET_LENGTH && held.length <= MAX_HEADER_HASH_SECRET_LENGTH) return keyOf(held);
   throw new HeaderHashKeyError(`the store's ${name} holds no header hash key (a string of ${MIN_HEADER_HASH_SECRET_LENGTH} to ${MAX_HEADER_HASH_SECRET_LENGTH} characters): delete it, and the next read creates a new one`);
 }
 
@@ -40,7 +58,7 @@ export class HeaderHashKey {
   private key: Buffer | undefined;
   private reading: Promise<void> | undefined;
 
-  private constructor(key: Buffer | undefined, private readonly read?: () => Promise<string>) {
+  private constructor(key: Buffer | undefined, private readonly read?: () => Promise<Buffer>) {
     this.key = key;
   }
 
@@ -54,9 +72,9 @@ export class HeaderHashKey {
     return new HeaderHashKey(randomBytes(32));
   }
 
-  /** The key every instance sharing `redis` reads (created by the first one). */
-  static inStore(redis: Redis, prefix: string): HeaderHashKey {
-    return new HeaderHashKey(undefined, () => createOrRead(redis, headerHashKeyName(prefix)));
+  /** The key every instance sharing `redis` reads (created by the first one from `storeSecret`, its store credential, when given). */
+  static inStore(redis: Redis, prefix: string, storeSecret: string | undefined): HeaderHashKey {
+    return new HeaderHashKey(undefined, () => createOrRead(redis, headerHashKeyName(prefix), storeSecret));
   }
 
   /** Whether the key is known (hashing may start). */
@@ -78,8 +96,8 @@ export class HeaderHashKey {
   ready(): Promise<void> {
     if (this.key !== undefined || this.read === undefined) return Promise.resolve();
     this.reading ??= this.read().then(
-      (secret) => {
-        this.key = derive(secret);
+      (key) => {
+        this.key = key;
       },
       (failure: unknown) => {
         this.reading = undefined;

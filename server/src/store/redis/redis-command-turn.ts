@@ -56,7 +56,9 @@ interface SentTurn {
 }
 
 /**
- * The deadlines of the turns in flight, oldest first, with one timer armed for the oldest's. A turn
+ * The deadlines of the turns in flight, oldest first, with one timer armed for the oldest's. The timer
+ * is unref'd: a request sent after close() arms it again, and it must not hold the process up for up
+ * to `timeoutMs` (issue 34 review); the commands it watches keep the process alive on their own. A turn
  * is not watched as it settles (no reaction on its promises, no clearTimeout): the timer finds the
  * settled ones when it fires, and each new turn drops those at the front, so the list holds the
  * turns from the oldest unsettled one on. With one request per turn (moderate load) that is one
@@ -72,7 +74,7 @@ class TurnDeadlines {
   watch(commands: readonly Command[]): void {
     while (this.sent.length > 0 && allSettled(this.sent[0].commands)) this.sent.shift();
     this.sent.push({ commands, due: performance.now() + this.timeoutMs });
-    if (this.timer === undefined) this.timer = setTimeout(this.expireDue, this.timeoutMs);
+    if (this.timer === undefined) this.timer = setTimeout(this.expireDue, this.timeoutMs).unref();
   }
 
   /** Stops the timer (the connection is closed: ioredis rejects what it still holds). */
@@ -91,7 +93,7 @@ class TurnDeadlines {
       this.sent.shift();
       expire(oldest.commands);
     }
-    if (this.sent.length > 0) this.timer = setTimeout(this.expireDue, Math.max(1, this.sent[0].due - now));
+    if (this.sent.length > 0) this.timer = setTimeout(this.expireDue, Math.max(1, this.sent[0].due - now)).unref();
   };
 }
 

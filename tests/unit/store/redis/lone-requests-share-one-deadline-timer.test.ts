@@ -3,6 +3,8 @@
 // of what a lone request (one per turn, the moderate load of production servers) paid for it. One
 // timer now watches the oldest turn in flight; a command still unsettled at its turn's deadline is
 // rejected as before, one that settled is left alone.
+// Issue 34 review: the deadline timer (armed and re-armed) is unref'd, so a request sent after close()
+// does not hold the process up for up to the timeout.
 import { Command } from 'ioredis';
 import { CommandTurn, TIMED_OUT } from '../../../../server/src/store/redis/redis-command-turn';
 
@@ -58,5 +60,19 @@ describe('the turns of the Redis transport', () => {
       answers: ['answered a-value', TIMED_OUT, TIMED_OUT],
       laterSettledAfterTheFirstDeadline: false,
     });
+  });
+
+  it('arm and re-arm a deadline timer that does not hold the process up', () => {
+    const node = heldNode();
+    const turn = new CommandTurn(node.target, TIMEOUT_MS);
+    const armed = jest.spyOn(global, 'setTimeout');
+    void outcome(turn.send(new Command('get', ['a'])));
+    jest.advanceTimersByTime(300);
+    void outcome(turn.send(new Command('get', ['b'])));
+    jest.advanceTimersByTime(TIMEOUT_MS - 300); // the first deadline: the timer is re-armed for the second
+    const deadlineTimers = armed.mock.calls.flatMap(([, delay], call) => (delay === TIMEOUT_MS || delay === 300 ? [armed.mock.results[call].value as NodeJS.Timeout] : []));
+    armed.mockRestore();
+    turn.close();
+    expect(deadlineTimers.map((timer) => timer.hasRef())).toEqual([false, false]);
   });
 });
