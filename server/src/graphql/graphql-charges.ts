@@ -114,6 +114,7 @@ export class GraphqlCharges {
           charge = add(charge, 1);
           continue;
         }
+        // One QueryCost per operation: it remembers each field's cost, so the next cost strategy does not walk again.
         cost ??= new QueryCost({ schema, variables: withDefaults(operation, request.variables), fragments: parsed.fragments, defaultLimit: this.endpoint.defaultLimit, maxLimit: this.endpoint.maxLimit });
         // Fields merged under one response key run once; their costs are added, an upper bound. A root field costs at least 1.
         for (const node of counted) charge = add(charge, Math.max(1, cost.field(node, rootType ?? undefined, undefined)));

@@ -42,6 +42,7 @@ export function countingRoot(): { readonly runs: Record<string, number>; readonl
 /** A POST whose body the GraphQL route's parser already read (the plugin reads ctx.request.body). */
 export const postedContext = (body: unknown): Context => ({ method: 'POST', path: '/graphql', request: { body } }) as unknown as Context;
 
-export function chargesOf(selections: GraphqlSelection[], options: { bounds?: Partial<GraphqlBounds>; schema?: GraphQLSchema } = {}): GraphqlCharges {
-  return new GraphqlCharges(selections, { ...GRAPHQL_BOUND_DEFAULTS, ...options.bounds }, { endpoint: '/graphql', defaultLimit: 25, maxLimit: 100, schema: () => options.schema });
+/** Charges as a limiter with these strategies computes them; page sizes default to 25, capped at 100 unless `maxLimit` says otherwise (0: no cap). */
+export function chargesOf(selections: GraphqlSelection[], options: { bounds?: Partial<GraphqlBounds>; schema?: GraphQLSchema; maxLimit?: number } = {}): GraphqlCharges {
+  return new GraphqlCharges(selections, { ...GRAPHQL_BOUND_DEFAULTS, ...options.bounds }, { endpoint: '/graphql', defaultLimit: 25, maxLimit: options.maxLimit ?? 100, schema: () => options.schema });
 }

@@ -1,0 +1,69 @@
+// Issue 35 review, finding "the cost walk must be linear in the document": a document of 330
+// connections, each with its own page size and spreading one large fragment, made the cost walk
+// walk the fragment once per page size, about 330 times its size, before the request was refused as
+// too costly; and each cost strategy walked the root fields again. The walk now costs each field and
+// fragment once per operation, whatever page size it is spread under and however many cost
+// strategies there are: every selection set of the document is read once. graphql-js's parse is
+// wrapped to count the reads of each selection set's selections; a second request with the same
+// text reuses the remembered document, so only the cost walk reads it then. Before the change, with
+// three cost strategies: each of the fragment's 252 sets was read 330 times and each connection's 3 times.
+import type { DocumentNode } from 'graphql';
+import { chargesOf, postedContext, schema } from './support';
+
+const reads = new Map<object, number>();
+let counting = false;
+
+/** Makes every selection set of `document` count how often its selections are read (while `counting`). */
+function countReads(document: DocumentNode): DocumentNode {
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (typeof node !== 'object' || node === null) return;
+    for (const value of Object.values(node)) visit(value);
+    if ('selections' in node && Array.isArray(node.selections)) {
+      const { selections } = node;
+      reads.set(node, 0);
+      Object.defineProperty(node, 'selections', {
+        get: () => {
+          if (counting) reads.set(node, (reads.get(node) ?? 0) + 1);
+          return selections;
+        },
+      });
+    }
+  };
+  visit(document);
+  return document;
+}
+
+jest.mock('graphql', () => {
+  const actual = jest.requireActual('graphql');
+  return { ...actual, parse: (...args: Parameters<typeof actual.parse>) => countReads(actual.parse(...args)) };
+});
+
+const CONNECTIONS = 330;
+// 626 selections in 252 selection sets in one fragment (each article with its author and the
+// author's articles); the document is about 5,300 tokens, within the default maxTokens.
+const fragment = `fragment Big on ArticleConnection { nodes { ${'title author { name articles { title } } '.repeat(125)} } }`;
+const query = `{ ${Array.from({ length: CONNECTIONS }, (_, index) => `articles_connection(pagination: { pageSize: ${index + 1} }) { ...Big }`).join(' ')} } ${fragment}`;
+
+describe('the cost walk', () => {
+  it('reads each selection set of a document once, whatever page sizes a fragment is spread under and however many cost strategies charge it', async () => {
+    const strategies = [{ query: ['articles_connection'], charge: 'cost' as const }, { query: ['*'], charge: 'cost' as const }, { query: ['articles_connection'], charge: 'cost' as const }];
+    const charges = chargesOf(strategies, { schema, maxLimit: 0 });
+    const first = await charges.charge(postedContext({ query }));
+    reads.forEach((_, set) => reads.set(set, 0));
+    counting = true;
+    const second = await charges.charge(postedContext({ query }));
+    counting = false;
+    // Each connection: 1 + its page size k x (1 per article + 125 x (its author 1 + the author's 25 articles)).
+    const cost = Array.from({ length: CONNECTIONS }, (_, index) => 1 + (index + 1) * (1 + 125 * (1 + 25))).reduce((a, b) => a + b);
+    // How many selection sets were read how many times: the operation's own set is read when its root
+    // fields are found, once per remembered document, so not at all the second time; all others once.
+    const setsByReads: Record<number, number> = {};
+    for (const count of reads.values()) setsByReads[count] = (setsByReads[count] ?? 0) + 1;
+    expect({ first, second, setsByReads }).toEqual({
+      first: { kind: 'charged', charges: [cost, cost, cost] },
+      second: { kind: 'charged', charges: [cost, cost, cost] },
+      setsByReads: { 0: 1, 1: CONNECTIONS + 2 + 2 * 125 },
+    });
+  });
+});
