@@ -4,14 +4,20 @@
 // the app turned batching on: refused batches run nothing, so counting them is only conservative).
 // Strapi's body parser skips the exact endpoint path, so at the plugin's position `POST /graphql`
 // arrives unread (ctx.request.body undefined); it is read here, once, within `maxBodyBytes` and
-// `bodyTimeoutMs`, decompressed like koa-bodyparser does (gzip, deflate, br), and parsed as the
-// GraphQL route's koa-bodyparser would (JSON, or a form's fields), and `ctx.request.body` is set so
-// that parser skips and Apollo reads the same value. Another content type is left unread, and the body
-// set to `{}` (koa-bodyparser's own value for a type it does not read), so no later parser reads what
-// the plugin did not count: with a type the plugin judged otherwise than that parser (it cuts one
-// trailing `;` before its check, and an app may extend its types), a whole document once ran for one
-// token. The type is read leniently (its media type, any parameters and trailing `;` dropped): reading
-// a body the route's parser would refuse only hands Apollo what was counted.
+// `bodyTimeoutMs`, decompressed like koa-bodyparser does (gzip, deflate, br), decoded as UTF-8
+// whatever its charset with a leading byte-order mark dropped (co-body's default encoding, which
+// koa-bodyparser and koa-body use: a latin1 or UTF-16 body reaches Apollo decoded as UTF-8 too), and
+// parsed as the GraphQL route's koa-bodyparser would (JSON, or a form's fields), and
+// `ctx.request.body` is set so that parser skips and Apollo reads the same value. A form is read only
+// when its field names are plain and each given once: koa-bodyparser reads forms with qs, which nests
+// `variables[n]` and `variables.n` and makes a repeated name an array, and the plugin, reading
+// fields flat, would hand Apollo other variables than the app gets without it; such a form is
+// answered 400. Another content type is left unread, and the body set to `{}` (koa-bodyparser's own
+// value for a type it does not read), so no later parser reads what the plugin did not count: with a
+// type the plugin judged otherwise than that parser (it cuts one trailing `;` before its check, and
+// an app may extend its types), a whole document once ran for one token. The type is read leniently
+// (its media type, any parameters and trailing `;` dropped): reading a body the route's parser would
+// refuse only hands Apollo what was counted.
 import { Transform, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Context } from 'koa';
@@ -122,6 +128,9 @@ function stopReading(ctx: Context, source: Readable): void {
   ctx.set('Connection', 'close');
 }
 
+/** raw-body's decoder (iconv-lite) drops a leading byte-order mark, so a JSON body may start with one. */
+const withoutByteOrderMark = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
 /** The body's text, within `maxBodyBytes` (decompressed) and `bodyTimeoutMs`. */
 function readBody(ctx: Context, bounds: RequestBounds): Promise<string> {
   const tooLarge = () => new UnreadableRequest(413, `The request body is larger than ${bounds.maxBodyBytes} bytes (graphql.maxBodyBytes)`);
@@ -139,7 +148,7 @@ function readBody(ctx: Context, bounds: RequestBounds): Promise<string> {
       settled = true;
       clearTimeout(timer);
       source.off('data', onData);
-      if (!failure) return resolve(Buffer.concat(chunks).toString('utf8'));
+      if (!failure) return resolve(withoutByteOrderMark(Buffer.concat(chunks).toString('utf8')));
       stopReading(ctx, source);
       reject(failure);
     };
@@ -156,8 +165,43 @@ function readBody(ctx: Context, bounds: RequestBounds): Promise<string> {
   });
 }
 
+/** A form name or value as qs decodes it: `+` is a space, and a malformed escape is kept as written. */
+function formDecoded(text: string): string {
+  const spaced = text.replaceAll('+', ' ');
+  try {
+    return decodeURIComponent(spaced);
+  } catch {
+    return spaced;
+  }
+}
+
+/** qs reads the first 1000 fields of a form (its parameterLimit) and drops the rest. */
+const FORM_FIELD_LIMIT = 1000;
+
+/**
+ * A form's fields as qs (koa-bodyparser's reader, `allowDots` on, the plugin has no dependency on it)
+ * reads a form of plain names, each given once; qs drops empty names and those of Object.prototype.
+ * A nested or repeated name, which qs reads into objects or arrays, is refused.
+ */
+function formFields(text: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  // qs unescapes brackets before it splits and decodes anything.
+  for (const part of text.replace(/%5B/gi, '[').replace(/%5D/gi, ']').split('&', FORM_FIELD_LIMIT)) {
+    // qs splits a name ending in `]` at its `]=` (`a[b=c]=d` is the name `a[b=c]`).
+    const bracketEquals = part.indexOf(']=');
+    const equals = bracketEquals < 0 ? part.indexOf('=') : bracketEquals + 1;
+    const name = formDecoded(equals < 0 ? part : part.slice(0, equals));
+    if (name === '' || Object.hasOwn(Object.prototype, name)) continue;
+    if (/[.[\]]/.test(name) || Object.hasOwn(fields, name)) {
+      throw new UnreadableRequest(400, `The form field "${name.slice(0, 64)}" is nested or repeated, which the plugin does not read as the GraphQL route would: send the operation as JSON`);
+    }
+    fields[name] = equals < 0 ? '' : formDecoded(part.slice(equals + 1));
+  }
+  return fields;
+}
+
 function parsedBody(text: string, form: boolean): unknown {
-  if (form) return Object.fromEntries(new URLSearchParams(text));
+  if (form) return formFields(text);
   try {
     return JSON.parse(text);
   } catch {
