@@ -5,8 +5,8 @@
 // a batch. An operation the plugin cannot attribute to fields (no query text, a syntax error left to
 // Apollo, an operationName that names nothing) takes 1 from every GraphQL strategy: it runs nothing,
 // and a flood of them is still limited. A request the plugin refuses to read (a body that is not
-// JSON, too large, too slow; a document past a bound) takes 1 too and, when admitted, is answered
-// with the reason by the plugin itself. This module loads graphql-js; load-graphql.ts loads it only
+// JSON, of another content type, too large, too slow; a document past a bound) takes 1 too and,
+// when admitted, is answered with the reason by the plugin itself. This module loads graphql-js; load-graphql.ts loads it only
 // for a config with GraphQL strategies.
 import type { Context } from 'koa';
 import { valueFromASTUntyped, type FieldNode, type GraphQLCompositeType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
@@ -47,6 +47,9 @@ function withDefaults(operation: OperationDefinitionNode, given: Readonly<Record
 // A sum that is not a number would make a strategy not apply: anything but a number counts as MAX_COST.
 const add = (a: number, b: number): number => (Number.isNaN(a + b) ? MAX_COST : Math.min(MAX_COST, a + b));
 
+/** The `extensions.code` of the plugin's answer to a request it does not read, by its status. */
+const UNREADABLE_CODES = { 400: 'BAD_REQUEST', 408: 'REQUEST_TIMEOUT', 413: 'PAYLOAD_TOO_LARGE', 415: 'UNSUPPORTED_MEDIA_TYPE' } as const;
+
 export class GraphqlCharges {
   private readonly documents: ParsedDocuments;
   private readonly ones: readonly number[];
@@ -71,7 +74,7 @@ export class GraphqlCharges {
     try {
       operations = await readOperations(ctx, this.bounds);
     } catch (failure) {
-      if (failure instanceof UnreadableRequest) return { kind: 'answer', charges: this.ones, status: failure.status, message: failure.message, code: failure.status === 400 ? 'BAD_REQUEST' : failure.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'REQUEST_TIMEOUT' };
+      if (failure instanceof UnreadableRequest) return { kind: 'answer', charges: this.ones, status: failure.status, message: failure.message, code: UNREADABLE_CODES[failure.status] };
       throw failure;
     }
     const charges = this.selections.map(() => 0);

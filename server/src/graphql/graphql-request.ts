@@ -12,12 +12,12 @@
 // when its field names are plain and each given once: koa-bodyparser reads forms with qs, which nests
 // `variables[n]` and `variables.n` and makes a repeated name an array, and the plugin, reading
 // fields flat, would hand Apollo other variables than the app gets without it; such a form is
-// answered 400. Another content type is left unread, and the body set to `{}` (koa-bodyparser's own
-// value for a type it does not read), so no later parser reads what the plugin did not count: with a
-// type the plugin judged otherwise than that parser (it cuts one trailing `;` before its check, and
-// an app may extend its types), a whole document once ran for one token. The type is read leniently
-// (its media type, any parameters and trailing `;` dropped): reading a body the route's parser would
-// refuse only hands Apollo what was counted.
+// answered 400. A POST of another content type is answered 415 without reading it: a body left
+// unread is read by whichever parser comes later (koa-bodyparser cuts one trailing `;` before its
+// type check; Strapi's body middleware reads multipart and `application/reports+json` at
+// `/graphql?x=1` or `/graphql/` when the plugin sits before it), and Apollo would run a document the
+// plugin did not count. The type is read leniently (its media type, any parameters and trailing `;`
+// dropped): reading a body the route's parser would refuse only hands Apollo what was counted.
 import { Transform, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Context } from 'koa';
@@ -35,7 +35,7 @@ export interface OperationRequest {
 /** Why a request's operations cannot be read: the plugin answers it with this status and message. */
 export class UnreadableRequest extends Error {
   override readonly name = 'UnreadableRequest';
-  constructor(readonly status: 400 | 408 | 413, message: string) {
+  constructor(readonly status: 400 | 408 | 413 | 415, message: string) {
     super(message);
   }
 }
@@ -220,8 +220,8 @@ export async function readOperations(ctx: Context, bounds: RequestBounds): Promi
   const mediaType = mediaTypeOf(ctx.get('Content-Type'));
   const form = mediaType === FORM_TYPE;
   if (!form && !JSON_TYPES.has(mediaType)) {
-    ctx.request.body = {};
-    return [operationOf(undefined)];
+    ctx.set('Connection', 'close');
+    throw new UnreadableRequest(415, `The request's Content-Type "${mediaType.slice(0, 64)}" is not read at the GraphQL endpoint: send the operation as JSON (Content-Type: application/json)`);
   }
   const text = await readBody(ctx, bounds);
   const body = parsedBody(text, form);

@@ -1,6 +1,7 @@
 // The Strapi v5 server plugin `ratelimit`: validates its config at boot (a bad config aborts boot
 // naming the field), adds the limiter in bootstrap() (after CORS and Strapi's error handling, before
-// the router) unless the app placed `plugin::ratelimit.limit` itself, serves the admin usage API
+// the router) unless the app placed `plugin::ratelimit.limit` itself (warning when it placed it
+// before strapi::body with GraphQL strategies: middleware-order.ts), serves the admin usage API
 // with its RBAC actions, and releases everything in destroy(). Boot also refuses a tier naming a
 // users-permissions role the app does not have (role-check.ts). One rate limiter per Strapi instance
 // (create-middleware.ts) serves the middleware and the admin API alike: one parsed config, one
@@ -19,38 +20,15 @@ import { strapiAdminNames } from './admin-names';
 import { strapiCallerNames } from './caller-names';
 import { refuseUnknownRoles, type RoleCheckingStrapi } from './role-check';
 import { graphqlPluginSettings, watchGraphqlSchema, type GraphqlConfigStrapi } from './graphql-plugin';
+import { bodyReadTwiceWarning, middlewareOrder } from './middleware-order';
 
 const PLUGIN_UID = 'plugin::ratelimit';
-const MIDDLEWARE_UID = `${PLUGIN_UID}.limit`;
-const ERRORS_MIDDLEWARE_UID = 'strapi::errors';
 
 /** The parts of Strapi's API this plugin uses. */
 export interface StrapiLike extends PermissionStrapi, VerifyingStrapi, RoleCheckingStrapi {
   config: { get(path: string, fallback?: unknown): unknown };
   server: { use(middleware: Middleware): void };
   log: { info(message: string): void; warn(message: string): void; error(message: string): void };
-}
-
-/** Whether an entry of config/middlewares is the middleware `uid` (written as a string or `{ name }`). */
-const isEntry = (uid: string) => (entry: unknown): boolean =>
-  entry === uid || (typeof entry === 'object' && entry !== null && (entry as { name?: unknown }).name === uid);
-
-function appMiddlewares(strapi: StrapiLike): unknown[] {
-  const middlewares = strapi.config.get('middlewares', []);
-  return Array.isArray(middlewares) ? middlewares : [];
-}
-
-function placedByApp(strapi: StrapiLike): boolean {
-  return appMiddlewares(strapi).some(isEntry(MIDDLEWARE_UID));
-}
-
-/** Whether Strapi's error middleware runs around the limiter: always when the plugin adds itself in bootstrap(). */
-function errorMiddlewareOutside(strapi: StrapiLike): boolean {
-  const middlewares = appMiddlewares(strapi);
-  const limiterAt = middlewares.findIndex(isEntry(MIDDLEWARE_UID));
-  if (limiterAt < 0) return true;
-  const errorsAt = middlewares.findIndex(isEntry(ERRORS_MIDDLEWARE_UID));
-  return errorsAt >= 0 && errorsAt < limiterAt;
 }
 
 /** What a lone `*` path covers: the REST prefix and the GraphQL plugin's endpoint, as configured. */
@@ -83,7 +61,7 @@ function limiterFor(strapi: StrapiLike): RateLimitMiddleware {
       logger: strapi.log,
       contentApiPrefixes: contentApiPrefixes(strapi),
       graphql: graphqlPluginSettings(strapi),
-      refuse: strapiRefusal(errorMiddlewareOutside(strapi)),
+      refuse: strapiRefusal(middlewareOrder(strapi.config).errorsOutside),
       verifyCaller: strapiCallerVerifier(strapi, { readRoles: config.strategy.some((strategy) => strategy.tiers?.roles !== undefined) }),
     });
     limiters.set(strapi, limiter);
@@ -106,9 +84,12 @@ export const strapiServerPlugin = {
   async bootstrap({ strapi }: { strapi: StrapiLike }): Promise<void> {
     // The limiter goes in before anything is awaited, so no request can arrive ahead of it.
     const limiter = limiterFor(strapi);
-    if (limiter.config.enabled && !placedByApp(strapi)) strapi.server.use(limiter);
+    const order = middlewareOrder(strapi.config);
+    if (limiter.config.enabled && !order.placedByApp) strapi.server.use(limiter);
     const proxyWarning = limiter.config.enabled && limiter.config.strategy.length > 0 ? permissiveProxyWarning(strapi.config) : undefined;
     if (proxyWarning) strapi.log.warn(proxyWarning);
+    // GraphQL strategies are the only ones that read request bodies.
+    if (limiter.config.enabled && order.beforeBody && limiter.config.strategy.some((strategy) => 'graphql' in strategy)) strapi.log.warn(bodyReadTwiceWarning(graphqlPluginSettings(strapi).endpoint));
     // Every config check passes before the boot line says what the plugin limits: a fatal one comes alone.
     await refuseUnknownRoles(strapi, limiter.config);
     await Promise.all([reportBoot(limiter, strapi.log), registerAdminPermissions(strapi)]);
