@@ -86,6 +86,7 @@ export class RedisRequester implements Requester {
   /** The commands of each turn: one write per node, one deadline. */
   private readonly turn: CommandTurn;
   private readonly failures: ConnectionFailures;
+  private readonly reconnectListeners: Array<() => void> = [];
 
   constructor(
     private readonly client: RedisClient,
@@ -98,7 +99,17 @@ export class RedisRequester implements Requester {
     this.failures = new ConnectionFailures(client);
     // ioredis knows when it is connected again (after a failover, to the new primary): the circuit
     // need not wait for its next probe, which after a few seconds of outage is seconds away.
-    client.on('ready', () => this.circuit.storeIsBack());
+    let connectedBefore = false;
+    client.on('ready', () => {
+      this.circuit.storeIsBack();
+      if (connectedBefore) for (const listener of this.reconnectListeners) listener();
+      connectedBefore = true;
+    });
+  }
+
+  /** Calls `listener` after each reconnection (not the first connection): the server may have restarted or failed over and lost what it held. */
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
   }
 
   request<TResult = unknown>(request: UpstashRequest): Promise<UpstashResponse<TResult>> {
