@@ -8,7 +8,9 @@
 // The two instances spell the url differently (127.0.0.1 and localhost), so each would create a key
 // of its own: the value a first instance writes is derived from its url (an upgrade keeps the keys
 // releases before it derived).
-import { appsClosedAfterEach, limitedApp, statuses, strategy, type LimitedApp } from '../plugin/support';
+import { Redis } from '@upstash/redis';
+import { appsClosedAfterEach, limitedApp, startKvRestServer, statuses, strategy, type KvRestServer, type LimitedApp } from '../plugin/support';
+import { freePort } from '../../fixtures/ports';
 import { describeWithRedisBinary } from '../../support/installed-program';
 import { ThrowawayRedisServer } from '../../fixtures/redis-server';
 import { RedisClient } from '../../fixtures/redis-client';
@@ -92,5 +94,33 @@ describeWithRedisBinary('instances keep one header key after the store loses it'
     // The first hashing after the store came back writes the key back.
     await send(a);
     expect(await stored()).toEqual(held);
+  });
+});
+
+describe('an instance on a key-value REST store that restarted empty', () => {
+  const apps = appsClosedAfterEach();
+  let kv: KvRestServer | undefined;
+  afterEach(() => kv?.close());
+
+  it('writes the key back once the store answers again after the outage', async () => {
+    // Date moves only as the test moves it, less than the interval: only the end of the outage can prompt the write-back.
+    fakeDateOnly();
+    const port = await freePort();
+    kv = await startKvRestServer({ port, token: 'shared-token' });
+    const a = limitedApp({ url: `http://127.0.0.1:${port}`, token: 'shared-token', timeout: 500, blockedCacheSize: 0, strategy: [strategy({ identifierSource: 'header.x-api-key' }, { tokens: 2 })] });
+    apps.push(a);
+    await a.limiter.readHeaderHashKey();
+    const store = () => new Redis({ url: kv!.url, token: kv!.token }).get(headerHashKeyName(PREFIX));
+    const held = await store();
+    await kv.close();
+    expect(await statuses(() => a.request.get('/limited').set('x-api-key', 'k1'), 1)).toEqual([200]);
+    expect(a.limiter.failOpen().outage).toBe(true);
+    kv = await startKvRestServer({ port, token: 'shared-token' });
+    // The circuit breaker probes the store again once its interval (100 ms, doubling) has passed on the clock.
+    const probed = () => (advanceDate(100), a.request.get('/limited').set('x-api-key', 'k1').then(() => a.limiter.failOpen().outage));
+    await eventually(probed, (outage) => !outage, 10_000);
+    expect(await store()).toBe(null);
+    await a.request.get('/limited').set('x-api-key', 'k1');
+    expect(await store()).toEqual(held);
   });
 });
