@@ -25,7 +25,8 @@
 // silently (issue 34 review). So a running instance re-asserts the value it holds, with the same
 // script (SET NX of that value, then GET): at most once per REASSERT_INTERVAL_MS, riding the round trip
 // of a request that hashes a header (the command leaves in that request's turn, with its limits), and
-// at the first such request after the store came back from an outage (storeCameBack). A lost key is
+// at the first such request after the store came back (storeCameBack: an outage of the limits ended,
+// or Redis reconnected, perhaps to a restarted server or a promoted replica). A lost key is
 // so written back before most new instances read it; if the store answers another value (an instance
 // started meanwhile wrote its own), this instance logs one error line and adopts it: every instance
 // converges on the value in the store, and this instance's hashed header callers start afresh.
@@ -67,13 +68,13 @@ async function createOrRead(redis: Redis, name: string, value: string): Promise<
 }
 
 /**
- * How often a running instance writes back the value it holds, at most. A key lost and then
- * recreated by a new instance splits the deployment until every running instance has re-asserted
- * (then adopted) it, so this bounds that split; it costs one short script per instance per interval,
- * only while header callers come (100 instances: 10 scripts a second, against thousands of limit
- * calls). 10 s as the other per-instance re-reads of the plugin (verified API tokens, the token
- * index): shorter than a rolling deploy's step, so an instance started after a loss seldom writes a
- * key of its own.
+ * How often a running instance writes back the value it holds, at most. A key lost and recreated by
+ * an instance started meanwhile splits the deployment until every running instance has written back
+ * (then adopted) it, so this bounds the split, and how long a lost key stays absent for a new
+ * instance to replace; it costs one short script per instance per interval, only while header
+ * callers come (100 instances: 10 scripts a second, where their limits take one per request).
+ * 10 s, as the plugin's other per-instance re-reads (verified API tokens, the token index): a caller
+ * admitted twice its limit for at most that long, once per loss.
  */
 export const REASSERT_INTERVAL_MS = 10_000;
 
@@ -99,7 +100,7 @@ class StoredKey {
     readonly logger: HeaderHashKeyLogger,
   ) {}
 
-  /** The value in the store after writing back `value` (or the first value) unless it holds one. */
+  /** The value in the store, after writing the held value (before the first read: the first value) unless it holds one. */
   read(): Promise<string> {
     return createOrRead(this.redis, this.name, this.held ?? this.firstValue);
   }
