@@ -80,14 +80,14 @@ export type RateLimitMiddleware = Middleware & DenyAdmin & {
   close(): void;
 };
 
-const consoleLogger: RateLimitLogger = { info: (message) => console.info(message), warn: (message) => console.warn(message) };
+const consoleLogger: RateLimitLogger = { info: (message) => console.info(message), warn: (message) => console.warn(message), error: (message) => console.error(message) };
 
 /** The key of hashed header identifiers (http/header-hash-key.ts): the config's secret, the shared store's, or this process's own. */
-function headerHashKeyOf(config: CompiledConfig, store: StoreInUse, redis: Redis): HeaderHashKey {
+function headerHashKeyOf(config: CompiledConfig, store: StoreInUse, redis: Redis, logger: RateLimitLogger): HeaderHashKey {
   if (config.headerHashSecret !== undefined) return HeaderHashKey.fromSecret(config.headerHashSecret);
   if (store.kind === 'embedded' || store.kind === 'none') return HeaderHashKey.random();
   // The credential every instance sharing the store holds, the key's source before it was stored: an upgrade keeps the identifiers.
-  return HeaderHashKey.inStore(redis, config.prefix, config.storeAddress?.kind === 'redis' ? config.url : config.token);
+  return HeaderHashKey.inStore(redis, config.prefix, config.storeAddress?.kind === 'redis' ? config.url : config.token, logger);
 }
 
 /** Builds the limiter of a validated config (see the file header for who calls this). */
@@ -96,11 +96,13 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
   const given = Object.fromEntries(Object.entries(options.graphql ?? {}).filter(([, value]) => value !== undefined));
   const graphqlOptions: GraphqlOptions = { ...DEFAULT_GRAPHQL_OPTIONS, ...given };
   const config = compileConfig(validated, graphqlOptions.endpoint);
-  const { redis, scripts, store, close } = asConfigError('url', () => openStore(config, config.timeout));
-  const privacy = compileHeaderPrivacy(config.hashHeaderValues, headerHashKeyOf(config, store, redis));
+  const { redis, scripts, store, onReconnect, close } = asConfigError('url', () => openStore(config, config.timeout));
+  const logger = options.logger ?? consoleLogger;
+  const privacy = compileHeaderPrivacy(config.hashHeaderValues, headerHashKeyOf(config, store, redis, logger));
+  // A Redis that restarted or failed over may have lost the stored key: the next hashing writes it back.
+  onReconnect(() => privacy.key.storeCameBack());
   const { hasherFor } = privacy;
   const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes, scripts);
-  const logger = options.logger ?? consoleLogger;
   let graphql: ReturnType<typeof compileGraphqlLimits>;
   try {
     graphql = compileGraphqlLimits(config, rules, graphqlOptions);

@@ -10,6 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from '@upstash/redis';
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { ROLE_TTL_MS } from '../../server/src/strapi/user-roles';
+import { INDEX_TTL_MS, MAX_INDEXED_TOKENS } from '../../server/src/strapi/api-token-index';
+import { fakeDateOnly } from '../support/fake-date';
 import { startStrapiChild, type StrapiChild } from '../fixtures/strapi-child';
 import { adminRoleId, adminToken, createAdminUser } from '../support/admin-users';
 import { sharedStoreConfig } from '../support/shared-store-config';
@@ -27,7 +29,7 @@ interface KnexEvents {
 interface AppServices {
   service(uid: string): ApiTokenService;
   config: { get(path: string): unknown; set(path: string, value: unknown): void };
-  db: { connection: KnexEvents; query(uid: string): { update(query: object): Promise<unknown>; findOne(query: object): Promise<{ id: number } | null> } };
+  db: { connection: KnexEvents; query(uid: string): { update(query: object): Promise<unknown>; findOne(query: object): Promise<{ id: number } | null>; createMany(query: { data: object[] }): Promise<unknown> } };
 }
 
 const PUBLIC_API_TIERS = {
@@ -130,6 +132,27 @@ describe('tiers in Strapi give each kind of caller its own limit', () => {
     const first = await ping('198.51.100.77', fresh.accessKey)();
     expect([first.status, first.headers['ratelimit-policy']]).toEqual([200, '6;w=86400']);
   });
+
+  // Issue 34 review: the index of the app's token hashes was read in no order with expired and admin
+  // tokens in it, so past MAX_INDEXED_TOKENS of them a new valid token was not indexed: anonymous
+  // (before: [200, '2;w=86400']) from an IP whose lookup budget a flood had spent.
+  it('keeps the tier of a new API token behind a flood when the app holds more old, expired and admin tokens than the index reads', async () => {
+    const rows = (count: number, name: string, fields: object) => times(count, () => ({ name: `${name}-${randomBytes(8).toString('hex')}`, description: '', type: 'full-access', accessKey: randomBytes(64).toString('hex'), ...fields }));
+    const tokensTable = services().db.query('admin::api-token');
+    await tokensTable.createMany({ data: rows(MAX_INDEXED_TOKENS, 'old', { kind: 'content-api' }) });
+    const fresh = await services().service('admin::api-token-content-api').create({ name: 'newest', description: '', type: 'full-access', lifespan: null, kind: 'content-api' });
+    await tokensTable.createMany({ data: rows(MAX_INDEXED_TOKENS, 'expired', { kind: 'content-api', expiresAt: new Date(Date.now() - 60_000) }) });
+    await tokensTable.createMany({ data: rows(MAX_INDEXED_TOKENS, 'admin', { kind: 'admin' }) });
+    // Past the index's period, so this flood's budget makes it read the tokens again.
+    fakeDateOnly(Date.now() + INDEX_TTL_MS + 1);
+    try {
+      await Promise.all(times(25, () => randomBytes(128).toString('hex')).map((token) => ping('198.51.100.78', token)()));
+      const first = await ping('198.51.100.78', fresh.accessKey)();
+      expect([first.status, first.headers['ratelimit-policy']]).toEqual([200, '6;w=86400']);
+    } finally {
+      jest.useRealTimers();
+    }
+  }, 120_000);
 
   it.each([
     ['an expired API token', 11, () => tokens.expired.accessKey],

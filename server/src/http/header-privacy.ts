@@ -37,7 +37,7 @@ export interface HeaderPrivacy {
 }
 
 export function compileHeaderPrivacy(mode: HashHeaderValues, key: HeaderHashKey): HeaderPrivacy {
-  const hash = (value: string): string => `hmac=${createHmac('sha256', key.current).update(value, 'utf8').digest('base64url')}`;
+  const hash = (value: string): string => `hmac=${createHmac('sha256', key.forHashing()).update(value, 'utf8').digest('base64url')}`;
   const hasherFor = (header: string): HeaderValueHasher => (mode === 'always' || (mode === 'credentials' && looksLikeCredential(header)) ? hash : undefined);
   const hashes = (source: string): boolean => source.startsWith('header.') && hasherFor(source.slice('header.'.length).toLowerCase()) !== undefined;
   return { hasherFor, hashes, key };

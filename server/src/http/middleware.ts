@@ -16,7 +16,7 @@
 // works per check with that tier's limit; only the strategy's own limiter reads its live limit.
 // A strategy keying a header's values by their HMAC waits for the deployment's key (header-hash-key.ts)
 // when it is not read yet: until the store gives it, its requests get the failure mode as in an
-// outage (`local` has no identifier to count them by, so they go through as with `open`).
+// outage (`local` counts them in memory under a key of this instance's own, which never leaves it).
 // At the GraphQL endpoint, GraphQL strategies (docs/graphql.md) take what the request's operations
 // run: each check carries a `rate` (its count or cost; a strategy charged 0 does not apply), passed
 // to @upstash/ratelimit's `rate`. A request costing more than a strategy's whole budget is refused
@@ -59,6 +59,8 @@ export { jsonRefusal, type RefusalResponder } from './refusal';
 export interface RateLimitLogger {
   info(message: string): void;
   warn(message: string): void;
+  /** Lines that need an operator (a header hash key lost from the store); warn when absent. */
+  error?(message: string): void;
 }
 
 /** One strategy's check of a request. Its limiter key is built when first read: a refusal from the block cache needs none. */
@@ -159,9 +161,9 @@ export class RateLimiter {
     private readonly graphql?: GraphqlLimits,
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
-    this.health = new StoreHealth(logger, config.failureMode, storeNoun(config));
+    this.health = new StoreHealth(logger, config.failureMode, storeNoun(config), () => privacy.key.storeCameBack());
     this.memory = config.failureMode === 'local' ? rules.map((rule) => new MemoryLimiter(rule.limit, MEMORY_LIMITER_CAPACITY)) : undefined;
-    this.allowed = compileAllowList(config.allowList, privacy.hasherFor);
+    this.allowed = compileAllowList(config.allowList, privacy.hasherFor, () => privacy.key.generation);
     this.ipIdentity = compileIpIdentity(config.ipv6Subnet);
     this.userRules = rules.map((rule) => rule.strategy.identifierSource === USER_SOURCE);
     this.hashingRules = rules.map((rule) => privacy.hashes(rule.strategy.identifierSource));
@@ -199,9 +201,22 @@ export class RateLimiter {
       (failure: unknown) => {
         this.health.failed(failure);
         if (this.config.failureMode === 'closed' && matched.some((match) => match.rule.mode === 'enforce')) return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
-        return next();
+        return this.memory ? this.decideInMemory(ctx, next, matched, this.memory) : next();
       },
     );
+  }
+
+  /** failureMode 'local' while the deployment's key is unknown: counted in memory, hashed headers under this instance's own key (never sent anywhere). */
+  private async decideInMemory(ctx: Context, next: Next, matched: readonly Match[], memory: readonly MemoryLimiter[]): Promise<void> {
+    const verified = matched.some((match) => this.userRules[match.rule.index]) ? await this.verifiedCaller(ctx) : undefined;
+    const checks = this.privacy.key.withLocalKey(() => this.checksFor(ctx, matched, verified, undefined));
+    if (checks.length === 0) return next();
+    const now = Date.now();
+    return this.answer(ctx, next, this.inMemory(checks, memory, now), now);
+  }
+
+  private inMemory(checks: readonly Check[], memory: readonly MemoryLimiter[], now: number): Outcome[] {
+    return checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now, this.limitOf(check.tier, check.rule.index), check.tier.limit.refillRate, check.rate), from: 'memory' as const }));
   }
 
   private limitMatches(ctx: Context, next: Next, matched: readonly Match[]): Promise<void> {
@@ -275,9 +290,8 @@ export class RateLimiter {
       if (denied !== undefined) return this.deny(ctx, checks, denied, await answeredOutcomes(pending));
       // Closed refuses what an enforcing strategy covers; shadow strategies alone refuse nothing.
       if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.respond(ctx, { status: 503, message: STORE_UNAVAILABLE });
-      const memory = this.memory;
-      if (!memory) return next();
-      outcomes = checks.map((check) => ({ check, ...memory[check.rule.index].limit(check.limiterKey, now, this.limitOf(check.tier, check.rule.index), check.tier.limit.refillRate, check.rate), from: 'memory' as const }));
+      if (!this.memory) return next();
+      outcomes = this.inMemory(checks, this.memory, now);
     }
     return this.answer(ctx, next, outcomes, now);
   }

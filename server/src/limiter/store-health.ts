@@ -22,6 +22,8 @@ export class StoreHealth {
     private readonly failureMode: 'open' | 'closed' | 'local',
     /** The store as the lines name it (store/store-in-use.ts, storeNoun). */
     private readonly storeName = 'the key-value store',
+    /** Called when an outage ends (what the store held may have been lost meanwhile: http/header-hash-key.ts writes its key back). */
+    private readonly onRecovered: () => void = () => undefined,
   ) {}
 
   /** A store call failed; in `open` mode the request it was for goes through unchecked. */
@@ -50,6 +52,7 @@ export class StoreHealth {
     );
     this.outageStartedAt = undefined;
     this.admittedInOutage = 0;
+    this.onRecovered();
   }
 
   report(): FailOpenReport {

@@ -19,6 +19,11 @@ export interface StoreClient {
   /** The same store for the limiters' scripts, without @upstash/redis's command layer (script-client.ts). */
   readonly scripts: ScriptClient;
   readonly store: StoreInUse;
+  /**
+   * Calls `listener` after the transport connected again to a server that may have restarted or
+   * failed over (Redis: each reconnection; REST and embedded: never, the limits' outages tell).
+   */
+  onReconnect(listener: () => void): void;
   close(): void;
 }
 
@@ -27,7 +32,7 @@ const noStore: Requester & { close(): void } = {
   close: () => undefined,
 };
 
-function requesterFor(config: CompiledConfig, store: StoreInUse, timeoutMs: number): Requester & { close(): void } {
+function requesterFor(config: CompiledConfig, store: StoreInUse, timeoutMs: number): (Requester & { close(): void }) | RedisRequester {
   const address = config.storeAddress;
   if (store.kind === 'none') return noStore;
   if (address === undefined) return new EmbeddedRequester();
@@ -40,5 +45,6 @@ export function openStore(config: CompiledConfig, timeoutMs: number): StoreClien
   const store = storeInUse(config);
   const requester = requesterFor(config, store, timeoutMs);
   const redis = new Redis(requester);
-  return { redis, scripts: createScriptClient(requester, redis), store, close: () => requester.close() };
+  const onReconnect = (listener: () => void): void => (requester instanceof RedisRequester ? requester.onReconnect(listener) : undefined);
+  return { redis, scripts: createScriptClient(requester, redis), store, onReconnect, close: () => requester.close() };
 }

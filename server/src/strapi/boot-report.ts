@@ -36,8 +36,8 @@ const TOKEN_BESIDE_REDIS_URL =
 /** What requests get while the store cannot be used, per failureMode. */
 const MEANWHILE = { open: 'requests go through unlimited', closed: 'limited requests are answered 503', local: 'each instance limits in memory on its own' } as const;
 
-/** What requests needing the header key get while it is unknown: `local` has no identifier to count them by. */
-const KEYLESS_MEANWHILE = { open: 'they go through unlimited', closed: 'they are answered 503', local: 'they go through unlimited, as with open' } as const;
+/** What requests needing the header key get while it is unknown (`local` keys their headers with the instance's own key, for memory counts only). */
+const KEYLESS_MEANWHILE = { open: 'they go through unlimited', closed: 'they are answered 503', local: 'each instance limits them in memory on its own' } as const;
 
 export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger): Promise<void> {
   const { config } = limiter;

@@ -87,10 +87,17 @@ export function strapiCallerVerifier(strapi: VerifyingStrapi, options: { readRol
   return roles ? (ctx, ip) => withRole(verified(ctx, ip), roles) : verified;
 }
 
-/** Every token's stored hash, for the index of the app's tokens (api-token-index.ts): one query, only that column. */
+/**
+ * The stored hashes of the tokens that can verify (api-token-index.ts): content-API ones (or of no
+ * kind: tokens made before kinds were) that have not expired, newest first, so the bound keeps the
+ * tokens most likely to be new to the budget. One query, only that column.
+ */
 function tokenHashReader(strapi: VerifyingStrapi): ReadTokenHashes {
   return async (limit) => {
-    const rows = await (strapi.db?.query('admin::api-token') as TokenHashQuery | undefined)?.findMany({ select: ['accessKey'], limit });
+    const where = {
+      $and: [{ $or: [{ kind: 'content-api' }, { kind: { $null: true } }] }, { $or: [{ expiresAt: { $null: true } }, { expiresAt: { $gt: new Date() } }] }],
+    };
+    const rows = await (strapi.db?.query('admin::api-token') as TokenHashQuery | undefined)?.findMany({ select: ['accessKey'], where, orderBy: { id: 'desc' }, limit });
     return (rows ?? []).flatMap((row) => (typeof row.accessKey === 'string' ? [row.accessKey] : []));
   };
 }

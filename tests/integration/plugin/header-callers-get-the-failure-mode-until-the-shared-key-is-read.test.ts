@@ -5,6 +5,8 @@
 // (counted and warned about once with `open`, 503 with `closed`). Once the store answers, the key is
 // read by the next such request and limits apply; it is one key of the prefix, with no expiry. A
 // value in that key that is no key (too short) is a store failure naming the key, never a guess.
+// With `failureMode: 'local'` they were let through as with `open` (issue 34 review): they are now
+// counted in memory under a key of the instance's own, which never leaves it.
 import { Redis } from '@upstash/redis';
 import { appsClosedAfterEach, limitedApp, startKvRestServer, statuses, strategy, type KvRestServer, type LimitedApp } from './support';
 import { freePort } from '../../fixtures/ports';
@@ -36,6 +38,21 @@ describe('a header caller while the store has not given the shared key', () => {
     expect([keyRead, await statuses(send(open), 3), await statuses(send(closed), 1)]).toEqual([true, [200, 200, 429], [429]]);
     const store = new Redis({ url: kv.url, token: kv.token });
     expect(await store.ttl(headerHashKeyName('@cms'))).toBe(-1);
+  });
+
+  it('with failureMode local, limits them in memory under the instance\'s own key, then in the store once it answers', async () => {
+    const port = await freePort();
+    const local = instanceOn(port, 'local');
+    // Before: [200, 200, 200, 200] (no identifier to count them by, so through as with open).
+    expect(await statuses(send(local), 4)).toEqual([200, 200, 429, 429]);
+    // Another caller has its own memory count.
+    expect(await statuses(() => local.request.get('/limited').set('x-api-key', 'k2'), 1)).toEqual([200]);
+    kv = await startKvRestServer({ port, token: 'shared-token' });
+    await eventually(() => local.limiter.readHeaderHashKey().then(() => true, () => false), (read) => read);
+    // The store's count starts afresh under the deployment's key; nothing of the memory count reached it.
+    expect(await statuses(send(local), 3)).toEqual([200, 200, 429]);
+    const keys = await new Redis({ url: kv.url, token: kv.token }).keys('@cms:*');
+    expect(keys.filter((key) => key.includes('hmac=')).length).toBe(1);
   });
 
   it('treats a stored value that is no key as a store failure naming the key', async () => {

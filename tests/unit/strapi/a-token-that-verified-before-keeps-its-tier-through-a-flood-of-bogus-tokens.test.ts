@@ -35,8 +35,9 @@ function tokenStore({ indexReadable = true } = {}) {
     }),
     db: {
       query: (uid: string) => ({
-        findMany: async (query: object) => {
-          reads.push(`index of ${uid} ${JSON.stringify(query)}`);
+        // Which tokens the query picks is the database's to decide: the e2e suite of tiers proves it in a real Strapi.
+        findMany: async (query: { limit?: number }) => {
+          reads.push(`index of ${uid}, limit ${query.limit}`);
           if (!indexReadable) throw new Error('database down');
           return [...valid].map((token) => ({ accessKey: `hash:${token}` }));
         },
@@ -47,7 +48,7 @@ function tokenStore({ indexReadable = true } = {}) {
   return { verify, reads, flood, revoke: () => valid.delete(VALID), create: () => valid.add(VALID) };
 }
 
-const INDEX_READ = `index of admin::api-token {"select":["accessKey"],"limit":${MAX_INDEXED_TOKENS}}`;
+const INDEX_READ = `index of admin::api-token, limit ${MAX_INDEXED_TOKENS}`;
 const bogusReads = (count: number) => Array.from({ length: count }, () => 'bogus');
 
 describe('a valid API token keeps its tier through a flood of bogus tokens from its IP', () => {

@@ -7,7 +7,8 @@
 // pipeline would need one slot for all); a `/multi-exec` as MULTI/EXEC. Replies are RESP2 values as
 // the REST API's JSON carries them (strings, integers, arrays, nil). An error reply is the store's
 // answer; any other failure (no connection, the timeout) is a StoreUnavailableError, behind the same
-// circuit breaker as REST. On a Cluster, ioredis follows MOVED and ASK and retries TRYAGAIN for each
+// circuit breaker as REST: one per store, one per master on a Cluster (cluster-circuits.ts, each
+// command behind its slot owner's, so a master failing over does not fail the others' callers). On a Cluster, ioredis follows MOVED and ASK and retries TRYAGAIN for each
 // command (a slot moving under load is no store failure) until the turn's deadline. SCAN walks every
 // primary in turn (the usage view reads every caller's counters): its
 // cursor is `<primary index>-<that primary's cursor>`, the primaries taken in address order, and
@@ -20,11 +21,12 @@
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
 import { scriptForRedis70, scriptSha } from '../../../../shared/script-shebang';
 import { failureMessage } from '../../failure-message';
-import type { Cluster, Redis } from 'ioredis';
+import type { Cluster, Command, Redis } from 'ioredis';
 import { clusterTarget, CommandTurn, nodeTarget, TIMED_OUT } from './redis-command-turn';
 import { redisCommand, type RedisClient } from './redis-connection';
 import { ConnectionFailures } from './redis-connection-failures';
 import { StoreCircuit } from '../store-circuit';
+import { ClusterCircuits } from './cluster-circuits';
 import { StoreUnavailableError } from '../rest/rest-connections';
 
 /** A command as @upstash/redis sends it to the REST API: its name, then its arguments. */
@@ -82,10 +84,13 @@ function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 export class RedisRequester implements Requester {
   private readonly circuit = new StoreCircuit('Redis');
+  /** On a Cluster, a breaker per master; the one above then guards what no slot places. */
+  private readonly nodeCircuits: ClusterCircuits | undefined;
   private readonly scripts = new RewrittenScripts();
   /** The commands of each turn: one write per node, one deadline. */
   private readonly turn: CommandTurn;
   private readonly failures: ConnectionFailures;
+  private readonly reconnectListeners: Array<() => void> = [];
 
   constructor(
     private readonly client: RedisClient,
@@ -96,15 +101,27 @@ export class RedisRequester implements Requester {
   ) {
     this.turn = new CommandTurn(cluster === undefined ? nodeTarget(client as Redis) : clusterTarget(cluster), timeoutMs);
     this.failures = new ConnectionFailures(client);
+    this.nodeCircuits = cluster === undefined ? undefined : new ClusterCircuits(cluster, this.circuit);
     // ioredis knows when it is connected again (after a failover, to the new primary): the circuit
     // need not wait for its next probe, which after a few seconds of outage is seconds away.
-    client.on('ready', () => this.circuit.storeIsBack());
+    let connectedBefore = false;
+    client.on('ready', () => {
+      this.circuit.storeIsBack();
+      this.nodeCircuits?.storeIsBack();
+      if (connectedBefore) for (const listener of this.reconnectListeners) listener();
+      connectedBefore = true;
+    });
+  }
+
+  /** Calls `listener` after each reconnection (not the first connection): the server may have restarted or failed over and lost what it held. */
+  onReconnect(listener: () => void): void {
+    this.reconnectListeners.push(listener);
   }
 
   request<TResult = unknown>(request: UpstashRequest): Promise<UpstashResponse<TResult>> {
     const path = request.path?.[0];
-    if (path === undefined || path === '') return this.circuit.run(() => this.envelope(request.body as RestCommand)) as Promise<UpstashResponse<TResult>>;
-    if (path === 'pipeline') return this.circuit.run(() => this.pipeline(request.body as RestCommand[])) as unknown as Promise<UpstashResponse<TResult>>;
+    if (path === undefined || path === '') return this.guarded(request.body as RestCommand) as Promise<UpstashResponse<TResult>>;
+    if (path === 'pipeline') return this.guardedPipeline(request.body as RestCommand[]) as unknown as Promise<UpstashResponse<TResult>>;
     if (path === 'multi-exec') return this.circuit.run(() => this.transaction(request.body as RestCommand[])) as unknown as Promise<UpstashResponse<TResult>>;
     return Promise.reject(new StoreUnavailableError(`the Redis transport serves commands, pipelines and transactions, not the REST path /${request.path!.join('/')}`));
   }
@@ -128,12 +145,31 @@ export class RedisRequester implements Requester {
     return args;
   }
 
+  /** One command behind its circuit breaker: the store's, or on a Cluster its master's. */
+  private guarded(command: RestCommand): Promise<UpstashResponse<unknown>> {
+    const name = nameOf(command);
+    if (this.nodeCircuits === undefined || name === 'scan') return this.circuit.run(() => this.envelope(command));
+    const sent = redisCommand(name, this.argumentsOf(name, command));
+    return this.nodeCircuits.of(sent).run(() => this.answerTo(sent));
+  }
+
+  /** A pipeline behind the store's breaker as one call, or on a Cluster each command behind its master's. */
+  private guardedPipeline(commands: readonly RestCommand[]): Promise<UpstashResponse<unknown>[]> {
+    if (this.nodeCircuits === undefined) return this.circuit.run(() => Promise.all(commands.map((command) => this.envelope(command))));
+    return Promise.all(commands.map((command) => this.guarded(command)));
+  }
+
   /** One command's answer as the REST API gives it; rejects only when the store could not answer. */
   private envelope(command: RestCommand): Promise<UpstashResponse<unknown>> {
     const name = nameOf(command);
     const args = this.argumentsOf(name, command);
     if (name === 'scan' && this.cluster !== undefined) return withinDeadline(this.scanPrimaries(this.cluster, args), this.timeoutMs).then(toResult, this.answerOf);
-    return this.turn.send(redisCommand(name, args)).then(toResult, this.answerOf);
+    return this.answerTo(redisCommand(name, args));
+  }
+
+  /** `command` sent with this turn's others, answered as the REST API would. */
+  private answerTo(command: Command): Promise<UpstashResponse<unknown>> {
+    return this.turn.send(command).then(toResult, this.answerOf);
   }
 
   /** SCAN over every primary of a cluster, one primary at a time (see the header). */
@@ -147,10 +183,6 @@ export class RedisRequester implements Requester {
     const [next, keys] = (await primary.call('scan', nodeCursor, ...options)) as [string, unknown];
     if (next !== '0') return [`${index}-${next}`, keys];
     return [index + 1 < primaries.length ? `${index + 1}-0` : '0', keys];
-  }
-
-  private pipeline(commands: readonly RestCommand[]): Promise<UpstashResponse<unknown>[]> {
-    return Promise.all(commands.map((command) => this.envelope(command)));
   }
 
   private async transaction(commands: readonly RestCommand[]): Promise<UpstashResponse<unknown>[]> {
