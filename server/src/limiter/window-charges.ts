@@ -8,7 +8,7 @@
 // (node_modules/@upstash/ratelimit/dist/index.js, RegionRatelimit.fixedWindow / slidingWindow):
 // `<key>:<window number>` (and the previous window's), then the live-limit key of the call's context
 // (live-limit-scope.ts: on a Redis Cluster, the copy in the counters' slot), so both count the same
-// keys in one slot; tests/unit/limiter/costly-window-checks-count-the-library-s-keys.test.ts
+// keys in one slot; tests/unit/limiter/a-costly-window-check-counts-the-library-s-keys.test.ts
 // asserts it.
 import type { Ratelimit } from '@upstash/ratelimit';
 import { FIXED_WINDOW_CHARGE, SLIDING_WINDOW_CHARGE } from '../../../shared/window-charge-scripts';
