@@ -24,6 +24,14 @@ export interface ChargeScript {
 
 const script = (text: string): ChargeScript => ({ text, sha: createHash('sha1').update(text).digest('hex') });
 
+/** Both scripts' first step, the library's own: a live limit, when `dynamicLimitKey` is given and holds one, replaces `limit`. */
+const READ_LIVE_LIMIT = `if dynamicLimitKey and dynamicLimitKey ~= "" then
+  local dynamicLimit = redis.call("GET", dynamicLimitKey)
+  if dynamicLimit then
+    limit = tonumber(dynamicLimit)
+  end
+end`;
+
 /**
  * KEYS: the window's counter, the live-limit key (optional); ARGV: limit, window (ms), rate.
  * Answers {1 when counted else 0, limit - used after the call, limit}.
@@ -34,12 +42,7 @@ local limit = tonumber(ARGV[1])
 local window = ARGV[2]
 local rate = tonumber(ARGV[3])
 
-if dynamicLimitKey and dynamicLimitKey ~= "" then
-  local dynamicLimit = redis.call("GET", dynamicLimitKey)
-  if dynamicLimit then
-    limit = tonumber(dynamicLimit)
-  end
-end
+${READ_LIVE_LIMIT}
 
 local used = redis.call("GET", key)
 if used == false then
@@ -68,12 +71,7 @@ local now = ARGV[2]
 local window = ARGV[3]
 local rate = tonumber(ARGV[4])
 
-if dynamicLimitKey and dynamicLimitKey ~= "" then
-  local dynamicLimit = redis.call("GET", dynamicLimitKey)
-  if dynamicLimit then
-    limit = tonumber(dynamicLimit)
-  end
-end
+${READ_LIVE_LIMIT}
 
 local current = redis.call("GET", currentKey)
 if current == false then

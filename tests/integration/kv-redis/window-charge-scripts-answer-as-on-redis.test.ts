@@ -43,7 +43,7 @@ const anyCounter = fc.tuple(fc.constantFrom('f', 's'), moment).map(([kind, at]) 
 const command: fc.Arbitrary<string[]> = fc.oneof(
   { weight: 50, arbitrary: charge },
   { weight: 10, arbitrary: maybeOdd(fc.integer({ min: 0, max: 12 }).map(String)).map((value) => ['SET', LIVE, value]) },
-  { weight: 5, arbitrary: fc.constant(['DEL', LIVE]) },
+  { weight: 5, arbitrary: fc.constant<string[]>(['DEL', LIVE]) },
   { weight: 10, arbitrary: anyCounter.map((key) => ['GET', key]) },
   { weight: 5, arbitrary: anyCounter.map((key) => ['PTTL', key]) },
   { weight: 1, arbitrary: anyCounter.map((key) => ['HSET', key, 'tokens', '1']) },

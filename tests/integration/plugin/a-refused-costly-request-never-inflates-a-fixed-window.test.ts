@@ -5,21 +5,13 @@
 // was counted, and the plugin gave the 5 back with a second call afterwards; a request of 1 reaching
 // the store in between saw the inflated count and was refused too, and both refusals said 0 remained.
 // The plugin's own script (shared/window-charge-scripts.ts) compares first, on every store.
-import { fakeDateOnly } from '../../support/fake-date';
-import { describeOnEveryStore, loginCaller, type LoginCaller } from './graphql-charges-on-every-store';
-
-const START = 1_800_000_000_000 - (1_800_000_000_000 % 3_600_000);
+import { describeOnEveryStore, loginCallersOfEachTest } from './graphql-charges-on-every-store';
 
 describeOnEveryStore('a fixed window charged several tokens', (store) => {
-  let caller: LoginCaller | undefined;
-  beforeEach(() => fakeDateOnly(START));
-  afterEach(() => {
-    caller?.close();
-    jest.useRealTimers();
-  });
+  const loginCaller = loginCallersOfEachTest(store);
 
   it('counts a request of 1 sent with a refused request of 5 against the 3 the caller has, and says what is left', async () => {
-    caller = loginCaller(store, { algorithm: 'fixed-window', tokens: 10, window: '1h' });
+    const caller = loginCaller({ algorithm: 'fixed-window', tokens: 10, window: '1h' });
     expect(await caller.oneByOne(7)).toEqual([[200, 3]]);
     expect(await caller.together(5, 1)).toEqual([
       [429, 3],

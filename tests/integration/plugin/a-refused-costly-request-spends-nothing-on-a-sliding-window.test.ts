@@ -4,22 +4,14 @@
 // it adds the whole charge, so a refused request of 5 with 3 left spent those 3 (and 2 more), and
 // answered remaining 0 either way. The plugin's own script (shared/window-charge-scripts.ts) takes a
 // request whole or not at all, on every store.
-import { advanceDate, fakeDateOnly } from '../../support/fake-date';
-import { describeOnEveryStore, loginCaller, type LoginCaller } from './graphql-charges-on-every-store';
-
-/** The start of an hour: the previous window is empty, whatever its weight. */
-const START = 1_800_000_000_000 - (1_800_000_000_000 % 3_600_000);
+import { advanceDate } from '../../support/fake-date';
+import { describeOnEveryStore, loginCallersOfEachTest } from './graphql-charges-on-every-store';
 
 describeOnEveryStore('a sliding window charged several tokens', (store) => {
-  let caller: LoginCaller | undefined;
-  beforeEach(() => fakeDateOnly(START));
-  afterEach(() => {
-    caller?.close();
-    jest.useRealTimers();
-  });
+  const loginCaller = loginCallersOfEachTest(store);
 
   it('refuses a request of 5 with 3 left without spending the 3, says 3 remain, and then admits a request of 3', async () => {
-    caller = loginCaller(store, { algorithm: 'sliding-window', tokens: 10, window: '1h' });
+    const caller = loginCaller({ algorithm: 'sliding-window', tokens: 10, window: '1h' });
     expect(await caller.oneByOne(7, 5, 3, 1)).toEqual([
       [200, 3],
       [429, 3],
@@ -29,7 +21,7 @@ describeOnEveryStore('a sliding window charged several tokens', (store) => {
   });
 
   it('weighs the previous window for a charge as for a request of 1', async () => {
-    caller = loginCaller(store, { algorithm: 'sliding-window', tokens: 10, window: '1h' });
+    const caller = loginCaller({ algorithm: 'sliding-window', tokens: 10, window: '1h' });
     await caller.oneByOne(8);
     // Three quarters into the next window, a quarter of the previous 8 still counts: 2 used, 8 left.
     advanceDate(3_600_000 + 2_700_000);

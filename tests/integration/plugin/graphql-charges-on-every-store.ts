@@ -9,6 +9,7 @@ import { Socket } from 'node:net';
 import Koa, { type Context } from 'koa';
 import { startKvRestServer, type KvRestServer } from '../../../mock';
 import { createRateLimitMiddleware, type RateLimitConfigInput } from '../../../server/src';
+import { fakeDateOnly } from '../../support/fake-date';
 import { describeWithRedisCluster, describeWithRedisOfTheRun } from '../../support/installed-program';
 import { useRedisCluster } from '../../support/redis-topologies';
 import { schema } from '../../unit/graphql/support';
@@ -68,8 +69,26 @@ const remainingOf = (ctx: Context): number | undefined => {
   return match ? Number(match[1]) : undefined;
 };
 
+/** The start of an hour: a window of an hour begins, and the one before holds nothing. */
+export const HOUR_START = 1_800_000_000_000 - (1_800_000_000_000 % 3_600_000);
+
+/** For each test: Date stands at HOUR_START until the test moves it; the callers it made are closed after it. */
+export function loginCallersOfEachTest(store: StoreUnderTest): (limiter: Limiter) => LoginCaller {
+  const callers: LoginCaller[] = [];
+  beforeEach(() => fakeDateOnly(HOUR_START));
+  afterEach(() => {
+    for (const caller of callers.splice(0)) caller.close();
+    jest.useRealTimers();
+  });
+  return (limiter) => {
+    const caller = loginCaller(store, limiter);
+    callers.push(caller);
+    return caller;
+  };
+}
+
 /** A caller of a `login` strategy limited by `limiter`, on `store`, under a key prefix of its own. */
-export function loginCaller(store: StoreUnderTest, limiter: Limiter): LoginCaller {
+function loginCaller(store: StoreUnderTest, limiter: Limiter): LoginCaller {
   const middleware = createRateLimitMiddleware({ ...store(), prefix: `charges-${process.pid}-${++apps}`, strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter }] }, { graphql: { schema: () => schema } });
   const send = async (count: number): Promise<Seen> => {
     const ctx = loginRequest(count);

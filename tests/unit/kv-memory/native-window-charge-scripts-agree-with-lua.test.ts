@@ -19,7 +19,7 @@ import { FIXED_WINDOW_CHARGE, SLIDING_WINDOW_CHARGE } from '../../../shared/wind
 import { plain } from '../../fixtures/plain-replies';
 import { executeAsSent } from '../../support/engine-commands';
 import { CLIENT } from './memory-engine-harness';
-import { startEngine, stopEngines, type Command, type EngineWithMonitor } from './native-and-lua-engines';
+import { expectSameRuns, withBothEngines, type Command, type Step } from './native-and-lua-engines';
 
 const START = 1_700_000_000_000;
 const LIVE = '@cms:live:ALL:/graphql#mutation(login):sliding-window.1m:dynamic:global';
@@ -125,21 +125,22 @@ function commandOf(action: Action): Command {
   return [form, form.startsWith('EVALSHA') ? script.sha : script.text, String(keys.length), ...keys, ...sent];
 }
 
+/** A step whose commands name their keys by the clock when they run. */
+const asStep = ({ actions, transaction, caller, advance }: ChargeStep): Step => ({
+  transaction,
+  caller,
+  advance,
+  get commands() {
+    return actions.map(commandOf);
+  },
+});
+
 /** DBSIZE, then every key's type, PTTL and value, read with commands (so lazy expiry applies as it would). */
 async function keyspace(engine: Engine): Promise<Reply[]> {
   const options = { transaction: false, caller: CLIENT };
   const [keys] = await executeAsSent(engine, [['KEYS', '*']], options);
   const names = (plain(keys) as string[]).sort();
   return executeAsSent(engine, [['DBSIZE'], ...names.flatMap((key) => [['TYPE', key], ['PTTL', key], ['GET', key], ['HGETALL', key]])], options);
-}
-
-async function withBothEngines(body: (native: EngineWithMonitor, lua: EngineWithMonitor) => Promise<void>): Promise<void> {
-  const [native, lua] = [await startEngine(true, USER_SETUP), await startEngine(false, USER_SETUP)];
-  try {
-    await body(native, lua);
-  } finally {
-    await stopEngines([native, lua]);
-  }
 }
 
 describe('the plugin\'s window charge scripts, native in the memory engine', () => {
@@ -151,7 +152,7 @@ describe('the plugin\'s window charge scripts, native in the memory engine', () 
       const rule = compileConfig(parseConfig({ url: 'http://127.0.0.1:1', token: 't', strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter: { algorithm, tokens: 5, window: '1m' } }] })).rules[0];
       await createLimiter(rule, new Redis(requester)).limit('caller', { rate: 3 });
     }
-    await withBothEngines(async (native) => {
+    await withBothEngines(USER_SETUP, async (native) => {
       const loaded = await executeAsSent(native.engine, [['SCRIPT', 'LOAD', FIXED_WINDOW_CHARGE.text], ['SCRIPT', 'LOAD', SLIDING_WINDOW_CHARGE.text]], { transaction: false, caller: CLIENT });
       expect({ sent, loaded: loaded.map(plain), registered: [NATIVE_SCRIPTS.get(FIXED_WINDOW_CHARGE.sha), NATIVE_SCRIPTS.get(SLIDING_WINDOW_CHARGE.sha)] }).toEqual({
         sent: [FIXED_WINDOW_CHARGE.sha, SLIDING_WINDOW_CHARGE.sha],
@@ -165,16 +166,7 @@ describe('the plugin\'s window charge scripts, native in the memory engine', () 
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 10, maxLength: 40 }), async (steps) => {
         clock = START;
-        await withBothEngines(async (native, lua) => {
-          for (const { actions, transaction, caller, advance } of steps) {
-            clock += advance;
-            const commands = actions.map(commandOf);
-            const options = { transaction, caller };
-            expect({ commands, replies: await executeAsSent(native.engine, commands, options) }).toEqual({ commands, replies: await executeAsSent(lua.engine, commands, options) });
-            expect(await keyspace(native.engine)).toEqual(await keyspace(lua.engine));
-          }
-          expect(native.lines).toEqual(lua.lines);
-        });
+        await withBothEngines(USER_SETUP, (native, lua) => expectSameRuns(native, lua, steps.map(asStep), keyspace, (ms) => (clock += ms)));
       }),
       { numRuns: 100 },
     );

@@ -5,41 +5,18 @@
 // and every key of the call sits in one slot. Here both calls of each limiter are recorded as they
 // reach the store (EVALSHA first), for one node and a Cluster, with and without a live limit (a
 // tier's limiter reads none).
-import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
+import { Redis } from '@upstash/redis';
 import type { Algorithm } from '../../../server/src';
 import { slotOf } from '../../../server/src/config/cluster-slots';
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { createLimiter } from '../../../server/src/limiter/create-limiter';
 import { liveLimitKeyFor } from '../../../server/src/limiter/live-limit-scope';
-import { EmbeddedRequester } from '../../../server/src/store/embedded/embedded-requester';
 import { FIXED_WINDOW_CHARGE, SLIDING_WINDOW_CHARGE } from '../../../shared/window-charge-scripts';
-import { fakeDateOnly } from '../../support/fake-date';
-
-/** The embedded store, recording every EVALSHA as [sha, keys, args]. */
-class ScriptCallRecorder implements Requester {
-  readonly calls: [string, string[], string[]][] = [];
-  private readonly store = new EmbeddedRequester();
-  request<TResult = unknown>(request: UpstashRequest): Promise<UpstashResponse<TResult>> {
-    const [command, sha, numkeys, ...rest] = (request.body as unknown[]).map(String);
-    if (command.toLowerCase() === 'evalsha') this.calls.push([sha, rest.slice(0, Number(numkeys)), rest.slice(Number(numkeys))]);
-    return this.store.request<TResult>(request);
-  }
-  close(): void {
-    this.store.close();
-  }
-}
+import { scriptCallsOfEachTest } from './script-call-recorder';
 
 const NOW = 1_800_000_000_000;
-let recorder: ScriptCallRecorder;
-beforeEach(() => {
-  fakeDateOnly(NOW);
-  recorder = new ScriptCallRecorder();
-});
-afterEach(() => {
-  recorder.close();
-  jest.useRealTimers();
-});
+const recorder = scriptCallsOfEachTest(NOW);
 
 const URLS = { 'one node': 'redis://127.0.0.1:1', 'a Redis Cluster': 'redis+cluster://127.0.0.1:1,127.0.0.1:2' } as const;
 
@@ -54,12 +31,12 @@ describe.each<[Algorithm, string]>([
     ['a Redis Cluster', false],
   ] as const)('on %s (live limit read: %s) sends the KEYS and ARGV the library sends for 1, to the plugin\'s script, all keys in one slot', async (store, live) => {
     const rule = compileConfig(parseConfig({ url: URLS[store], strategy: [{ methods: ['GET'], path: '/api/items', identifierSource: 'ip', limiter: { algorithm, tokens: 5, window: '1m' } }] })).rules[0];
-    const limiter = createLimiter(rule, new Redis(recorder), live);
+    const limiter = createLimiter(rule, new Redis(recorder()), live);
     const key = rule.keys.limiterKey('GET', '10.0.0.1');
     await limiter.limit(key);
     await limiter.limit(key, { rate: 3 });
 
-    const [[librarySha, keys, args], charged] = recorder.calls;
+    const [[librarySha, keys, args], charged] = recorder().calls;
     const counters = rule.keys.counterKeys('GET', '10.0.0.1', NOW);
     const liveKey = liveLimitKeyFor(rule.keys.liveLimitScope(), rule.keys.placement, counters[0]);
     expect({ keys, charged, librarySha, slots: new Set(keys.map(slotOf)).size }).toEqual({
