@@ -20,9 +20,9 @@
 // At the GraphQL endpoint, GraphQL strategies (docs/graphql.md) take what the request's operations
 // run: each check carries a `rate` (its count or cost; a strategy charged 0 does not apply), passed
 // to @upstash/ratelimit's `rate`. A request costing more than a strategy's whole budget is refused
-// before any store call; a refusal gives back every token the request took (a fixed window's
-// refused check took its rate too); the block cache answers only requests at least as large as the
-// one refused; answers there are GraphQL errors (graphql/graphql-answers.ts).
+// before any store call; a window check refuses a request whole, taking nothing (limiter/window-charges.ts),
+// and a refusal gives back every token the admitting checks took; the block cache answers only requests
+// at least as large as the one refused; answers there are GraphQL errors (graphql/graphql-answers.ts).
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
@@ -114,9 +114,6 @@ async function answeredOutcomes(pending: ReadonlyArray<Promise<Outcome>> | undef
   const settled = await Promise.allSettled(pending);
   return settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
 }
-
-/** Whether a refused store outcome still holds tokens it took: a fixed window adds a request's rate before comparing (for 1, the caller is past its limit anyway). */
-const keptByRefusal = (outcome: Outcome): boolean => !outcome.success && outcome.from === 'store' && outcome.check.rate > 1 && outcome.check.rule.limit.algorithm === 'fixed-window';
 
 const takenToken = ({ check, reset }: Outcome): TakenToken => ({ limiter: check.tier.limiter, limiterKey: check.limiterKey, reset, tokens: check.rate });
 
@@ -336,11 +333,7 @@ export class RateLimiter {
     for (const outcome of outcomes) {
       if (outcome.check.rule.debug) this.logDebug(ctx, outcome);
       if (outcome.check.rule.mode === 'shadow') {
-        if (!outcome.success) {
-          this.shadowLog.wouldBlock(ctx.method, ctx.path, outcome, now);
-          // Enforced, this refusal would have given its tokens back: so does the shadow count.
-          if (keptByRefusal(outcome)) void giveBack([takenToken(outcome)]);
-        }
+        if (!outcome.success) this.shadowLog.wouldBlock(ctx.method, ctx.path, outcome, now);
         continue;
       }
       if (tightest === undefined || outcome.remaining < tightest.remaining || (!outcome.success && tightest.success)) tightest = outcome;
@@ -365,9 +358,9 @@ export class RateLimiter {
 
   /** Answers `refusal` once the tokens the store outcomes among `outcomes` took are given back (at once when none took one). */
   private refuseGivingBack(ctx: Context, refusal: Refusal, outcomes: readonly Outcome[], cost?: number): Promise<void> {
-    // An admitting store outcome took its rate; so did a fixed window's refusal of more than 1 (the
-    // library's script adds before it compares). A lone refusal of 1 and the block cache's took nothing.
-    const taken = outcomes.filter((outcome) => outcome.from === 'store' && (outcome.success || keptByRefusal(outcome)));
+    // An admitting store outcome took its rate; a refusal took nothing (a fixed window's refusal of 1
+    // counts past the limit, which refuses the caller anyway), nor did the block cache's.
+    const taken = outcomes.filter((outcome) => outcome.from === 'store' && outcome.success);
     if (taken.length === 0) {
       this.respond(ctx, refusal, cost);
       return ANSWERED;

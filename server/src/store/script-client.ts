@@ -48,6 +48,18 @@ export interface ScriptClient extends LibraryScriptClient {
   membersIn(key: string, members: readonly string[]): Promise<ScriptReply>;
 }
 
+/**
+ * One of the plugin's own scripts on any client @upstash/ratelimit runs on (this module's, or an
+ * @upstash/redis client): EVALSHA, then EVAL once when the store answers NOSCRIPT, as the library's
+ * own calls fall back (limiter/window-charges.ts, whose limiters take either client).
+ */
+export function runOnLibraryClient(client: LibraryScriptClient, script: StoreScript, keys: string[], args: unknown[]): Promise<unknown> {
+  return client.evalsha(script.sha, keys, args).catch((failure: unknown) => {
+    if (String(failure).includes('NOSCRIPT')) return client.eval(script.text, keys, args);
+    throw failure;
+  });
+}
+
 /** A reply of the kinds the scripts give, else the store's error reply as a StoreCommandError or any other reply as an outage. */
 function replyOf(command: string, result: unknown, error: string | undefined): ScriptReply {
   if (error) throw new StoreCommandError(error);

@@ -9,7 +9,7 @@ import { executeAsSent } from '../../support/engine-commands';
 
 export type Command = readonly string[];
 
-/** Commands sent together (a pipeline or a transaction) by one caller, after the clock moved. */
+/** Commands sent together (a pipeline or a transaction) by one caller, after the clock moved (read then). */
 export interface Step {
   readonly commands: readonly Command[];
   readonly transaction: boolean;
@@ -41,6 +41,16 @@ export async function stopEngines(engines: readonly EngineWithMonitor[]): Promis
   }
 }
 
+/** Runs `body` with a native engine and a Lua-only one, both after `setup`, and stops both after it. */
+export async function withBothEngines(setup: readonly (readonly string[])[], body: (native: EngineWithMonitor, lua: EngineWithMonitor) => Promise<void>): Promise<void> {
+  const [native, lua] = [await startEngine(true, setup), await startEngine(false, setup)];
+  try {
+    await body(native, lua);
+  } finally {
+    await stopEngines([native, lua]);
+  }
+}
+
 /**
  * Runs `steps` on both engines, moving the fake clock by each step's advance first: the same replies
  * and then the same `keyspace` after every step, and the same MONITOR lines at the end.
@@ -52,10 +62,12 @@ export async function expectSameRuns(
   keyspace: (engine: Engine) => Promise<Reply[]>,
   moveClock: (ms: number) => void,
 ): Promise<void> {
-  for (const { commands, transaction, caller, advance } of steps) {
-    moveClock(advance);
+  for (const step of steps) {
+    moveClock(step.advance);
+    // Read once the clock has moved: a step may name its keys by the clock, as clients do.
+    const { commands, transaction, caller } = step;
     const options = { transaction, caller };
-    expect(await executeAsSent(native.engine, commands, options)).toEqual(await executeAsSent(lua.engine, commands, options));
+    expect({ commands, replies: await executeAsSent(native.engine, commands, options) }).toEqual({ commands, replies: await executeAsSent(lua.engine, commands, options) });
     expect(await keyspace(native.engine)).toEqual(await keyspace(lua.engine));
   }
   expect(native.lines).toEqual(lua.lines);

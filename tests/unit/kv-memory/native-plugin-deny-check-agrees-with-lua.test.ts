@@ -19,7 +19,7 @@ import { DENY_CHECK_SCRIPT, DENY_CHECK_SHA } from '../../../shared/deny-check-sc
 import { plain } from '../../fixtures/plain-replies';
 import { executeAsSent } from '../../support/engine-commands';
 import { CLIENT } from './memory-engine-harness';
-import { expectSameRuns, startEngine, stopEngines, type Command, type EngineWithMonitor, type Step } from './native-and-lua-engines';
+import { expectSameRuns, withBothEngines, type Command, type EngineWithMonitor, type Step } from './native-and-lua-engines';
 
 const START = 1_700_000_000_000;
 /** UTF-8 text as the engine holds every value: one character per byte, as the HTTP side decodes it. */
@@ -108,15 +108,6 @@ function keyspace(engine: Engine): Promise<Reply[]> {
   return executeAsSent(engine, commands, { transaction: false, caller: CLIENT });
 }
 
-async function withBothEngines(body: (native: EngineWithMonitor, lua: EngineWithMonitor) => Promise<void>): Promise<void> {
-  const [native, lua] = [await startEngine(true, USER_SETUP), await startEngine(false, USER_SETUP)];
-  try {
-    await body(native, lua);
-  } finally {
-    await stopEngines([native, lua]);
-  }
-}
-
 /** Runs `commands` on both engines, expects the same replies, and answers the native engine's. */
 async function agree(native: EngineWithMonitor, lua: EngineWithMonitor, commands: readonly Command[]): Promise<Reply[]> {
   const options = { transaction: false, caller: CLIENT };
@@ -133,7 +124,7 @@ describe('the plugin deny check, native in the memory engine', () => {
     // The set holds the member, so the check's second step, the script, is sent: its SHA is recorded.
     const requester: Requester = { request: async ({ body }) => ((body as unknown[])[0] === 'smismember' ? { result: [1] } : (sent.push((body as unknown[])[1]), { result: [0] })) as never };
     await new DenyCheck(createScriptClient(requester, new Redis(requester)), denyListKeys('@cms'), 0, 0).check(['ip:192.0.2.1'], START);
-    await withBothEngines(async (native) => {
+    await withBothEngines(USER_SETUP, async (native) => {
       const [loaded] = await executeAsSent(native.engine, [['SCRIPT', 'LOAD', DENY_CHECK_SCRIPT]], { transaction: false, caller: CLIENT });
       expect({ sent, loaded: plain(loaded), registered: NATIVE_SCRIPTS.get(DENY_CHECK_SHA) }).toEqual({
         sent: [DENY_CHECK_SHA],
@@ -147,7 +138,7 @@ describe('the plugin deny check, native in the memory engine', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 10, maxLength: 40 }), async (steps) => {
         clock = START;
-        await withBothEngines(async (native, lua) => {
+        await withBothEngines(USER_SETUP, async (native, lua) => {
           for (const engine of [native, lua]) await executeAsSent(engine.engine, [['SCRIPT', 'LOAD', DENY_CHECK_SCRIPT]], { transaction: false, caller: CLIENT });
           await expectSameRuns(native, lua, steps, keyspace, (ms) => (clock += ms));
         });
@@ -158,7 +149,7 @@ describe('the plugin deny check, native in the memory engine', () => {
 
   it('answers a float expiry truncated to a whole number, -1 for an entry with no expiry, and 0 after removing an expired one, as Lua does', async () => {
     clock = START;
-    await withBothEngines(async (native, lua) => {
+    await withBothEngines(USER_SETUP, async (native, lua) => {
       const [all, until, meta] = KEYS;
       const setup = [
         ['SADD', all, 'timed', 'console', 'expired'],
@@ -175,7 +166,7 @@ describe('the plugin deny check, native in the memory engine', () => {
 
   it('answers an empty array for zero members, and fails as Lua does when now is not a number and a timed entry must be compared with it', async () => {
     clock = START;
-    await withBothEngines(async (native, lua) => {
+    await withBothEngines(USER_SETUP, async (native, lua) => {
       await agree(native, lua, [['SADD', KEYS[0], 'timed'], ['ZADD', KEYS[1], String(START + 1000), 'timed'], ['SCRIPT', 'LOAD', DENY_CHECK_SCRIPT]]);
       const [none, nowOnly, notANumber, notANumberUntimed] = await agree(native, lua, [check([]), check([String(START)]), check(['abc'], 'timed'), check(['abc'], 'unknown')]);
       expect([none, nowOnly, notANumberUntimed].map(plain)).toEqual([[], [], [0]]);

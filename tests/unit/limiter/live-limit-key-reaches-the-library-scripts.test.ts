@@ -5,46 +5,23 @@
 // layout, then the strategy's own live key. An upgrade that moves either fails here.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
+import { Redis } from '@upstash/redis';
 import type { Algorithm } from '../../../server/src';
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { createLimiter } from '../../../server/src/limiter/create-limiter';
-import { EmbeddedRequester } from '../../../server/src/store/embedded/embedded-requester';
 import { liveLimitKey } from '../../../server/src/limiter/live-limit-scope';
-import { fakeDateOnly } from '../../support/fake-date';
-
-/** The embedded store, recording the KEYS of every script call the library sends (always EVALSHA first; EVAL only after a NOSCRIPT). */
-class ScriptKeysRecorder implements Requester {
-  readonly scriptKeys: string[][] = [];
-  private readonly store = new EmbeddedRequester();
-  request<TResult = unknown>(request: UpstashRequest): Promise<UpstashResponse<TResult>> {
-    const [command, , numkeys, ...rest] = request.body as unknown[];
-    if (typeof command === 'string' && command.toLowerCase() === 'evalsha') this.scriptKeys.push(rest.slice(0, Number(numkeys)) as string[]);
-    return this.store.request<TResult>(request);
-  }
-  close(): void {
-    this.store.close();
-  }
-}
+import { scriptCallsOfEachTest } from './script-call-recorder';
 
 const NOW = 1_800_000_000_000;
-let recorder: ScriptKeysRecorder;
-beforeEach(() => {
-  fakeDateOnly(NOW);
-  recorder = new ScriptKeysRecorder();
-});
-afterEach(() => {
-  recorder.close();
-  jest.useRealTimers();
-});
+const recorder = scriptCallsOfEachTest(NOW);
 
 function limiterOf(algorithm: Algorithm) {
   const config = compileConfig(
     parseConfig({ url: 'http://127.0.0.1:1', token: 't', strategy: [{ methods: ['post', 'GET'], path: '/api/items/:id', identifierSource: 'ip', limiter: { algorithm, tokens: 2, window: '1m' } }] }),
   );
   const rule = config.rules[0];
-  const redis = new Redis(recorder);
+  const redis = new Redis(recorder());
   return { rule, redis, limiter: createLimiter(rule, redis) };
 }
 
@@ -72,7 +49,7 @@ it.each<[Algorithm, string[]]>([
 
   expect(counterKeys).toEqual(rule.keys.counterKeys('GET', '10.0.0.1', NOW));
   expect([counted.limit, refunded.limit]).toEqual([7, 7]);
-  expect(recorder.scriptKeys).toEqual([
+  expect(recorder().calls.map(([, keys]) => keys)).toEqual([
     [...counterKeys, live],
     [...counterKeys, live],
   ]);

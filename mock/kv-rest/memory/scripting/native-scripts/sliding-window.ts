@@ -7,7 +7,7 @@ import { dynamicLimitIsPlain, effectiveLimit } from './dynamic-limit';
 import { luaFloor, luaModulo, numberReply, plainNumber } from './lua-numbers';
 import { RUN_ON_LUA, type NativeRun } from './native-run';
 
-interface SlidingWindowInput {
+export interface SlidingWindowInput {
   readonly currentKey: string;
   readonly previousKey: string;
   readonly dynamicLimitKey: string | undefined;
@@ -17,7 +17,7 @@ interface SlidingWindowInput {
 }
 
 /** KEYS: current, previous, dynamic limit key?; ARGV: limit, now, window: undefined when Lua must run it. */
-function slidingWindowInput(run: NativeRun): SlidingWindowInput | undefined {
+export function slidingWindowInput(run: NativeRun): SlidingWindowInput | undefined {
   const [currentKey, previousKey, dynamicLimitKey] = run.keys;
   const { argv } = run;
   const tokens = plainNumber(argv[0]);
@@ -28,18 +28,21 @@ function slidingWindowInput(run: NativeRun): SlidingWindowInput | undefined {
   return { currentKey, previousKey, dynamicLimitKey, tokens, now, window };
 }
 
-interface WindowCounts {
+export interface WindowCounts {
   readonly limit: number;
   readonly current: number;
   /** The previous window's count, weighted and floored. */
   readonly previous: number;
 }
 
-/** The calls both scripts start with (their GET lines differ by one), and the weighting. */
-function windowCounts(run: NativeRun, input: SlidingWindowInput, firstLine: number): WindowCounts {
-  const limit = effectiveLimit(run, input.dynamicLimitKey, input.tokens, firstLine);
-  const current = run.call(firstLine + 6, 'GET', input.currentKey);
-  const previous = run.call(firstLine + 11, 'GET', input.previousKey);
+/** The script lines of the three GETs every sliding-window script starts with: the dynamic limit's, the current window's, the previous one's. */
+export type WindowReadLines = readonly [limit: number, current: number, previous: number];
+
+/** The calls every sliding-window script starts with, and the weighting. */
+export function windowCounts(run: NativeRun, input: SlidingWindowInput, [limitLine, currentLine, previousLine]: WindowReadLines): WindowCounts {
+  const limit = effectiveLimit(run, input.dynamicLimitKey, input.tokens, limitLine);
+  const current = run.call(currentLine, 'GET', input.currentKey);
+  const previous = run.call(previousLine, 'GET', input.previousKey);
   const inCurrent = luaModulo(input.now, input.window) / input.window;
   return {
     limit,
@@ -53,7 +56,7 @@ export function slidingWindowLimit(run: NativeRun): Reply | typeof RUN_ON_LUA {
   const input = slidingWindowInput(run);
   const increment = plainNumber(run.argv[3]);
   if (input === undefined || increment === undefined) return RUN_ON_LUA;
-  const { limit, current, previous } = windowCounts(run, input, 13);
+  const { limit, current, previous } = windowCounts(run, input, [13, 19, 24]);
   if (increment > 0 && previous + current >= limit) return array([numberReply(-1), numberReply(limit)]);
   const count = run.call(37, 'INCRBY', input.currentKey, formatDouble(increment)) as number;
   // Long enough to overlap the next window, plus a second.
@@ -65,6 +68,6 @@ export function slidingWindowLimit(run: NativeRun): Reply | typeof RUN_ON_LUA {
 export function slidingWindowRemaining(run: NativeRun): Reply | typeof RUN_ON_LUA {
   const input = slidingWindowInput(run);
   if (input === undefined) return RUN_ON_LUA;
-  const { limit, current, previous } = windowCounts(run, input, 12);
+  const { limit, current, previous } = windowCounts(run, input, [12, 18, 23]);
   return array([numberReply(limit - (previous + current)), numberReply(limit)]);
 }
