@@ -18,11 +18,10 @@
 // when it is not read yet: until the store gives it, its requests get the failure mode as in an
 // outage (`local` has no identifier to count them by, so they go through as with `open`).
 // At the GraphQL endpoint, GraphQL strategies (docs/graphql.md) take what the request's operations
-// run: each check carries a `rate` (its count or cost; a strategy charged 0 does not apply), passed
-// to @upstash/ratelimit's `rate`. A request costing more than a strategy's whole budget is refused
-// before any store call; a refusal gives back every token the request took (a fixed window's
-// refused check took its rate too); the block cache answers only requests at least as large as the
-// one refused; answers there are GraphQL errors (graphql/graphql-answers.ts).
+// run (graphql-endpoint.ts says how the request gets there): each check carries a `rate` (its count
+// or cost), passed to @upstash/ratelimit's `rate`. A refusal gives back every token the request took
+// (a fixed window's refused check took its rate too); the block cache answers only requests at least
+// as large as the one refused.
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
@@ -49,55 +48,17 @@ import { CallersSeen } from './callers-seen';
 import { DEFAULT_TIER } from '../config/tiers';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { compileIpIdentity, verifiedIdentity, type IpIdentity } from './identify';
-import { DENIED, STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type Refusal, type RefusalResponder } from './refusal';
+import { ANSWERED, DENIED, STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type Refusal, type RefusalResponder } from './refusal';
 import { USER_SOURCE, type CallerVerifier, type VerifiedCaller } from './verified-caller';
 import type { GraphqlLimits } from '../graphql/graphql-limits';
-import { addRateLimitExtensions, graphqlError, graphqlRefusal, graphqlTooCostly } from '../graphql/graphql-answers';
+import { GraphqlEndpoint } from './graphql-endpoint';
+import { Check, type Match, type Outcome } from './request-checks';
 
 export { jsonRefusal, type RefusalResponder } from './refusal';
 
 export interface RateLimitLogger {
   info(message: string): void;
   warn(message: string): void;
-}
-
-/** One strategy's check of a request. Its limiter key is built when first read: a refusal from the block cache needs none. */
-class Check {
-  private key: string | undefined;
-
-  constructor(
-    readonly rule: CompiledRule,
-    /** The method and the caller in the keys (the block cache, debug lines, the sliding window's reopening). */
-    readonly method: string,
-    readonly caller: string,
-    /** The limit the caller gets: the strategy's own, or its tier's. */
-    readonly tier: TierLimiter,
-    /** The tokens the request takes: 1, or a GraphQL request's count or cost. */
-    readonly rate: number,
-  ) {}
-
-  /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see config/keys.ts). */
-  get limiterKey(): string {
-    return (this.key ??= this.rule.keys.limiterKey(this.method, this.caller));
-  }
-}
-
-interface Match {
-  readonly rule: CompiledRule;
-  /** The method in the rule's keys. */
-  readonly method: string;
-  /** The tokens the request takes (1 on a route strategy). */
-  readonly rate: number;
-}
-
-interface Outcome {
-  readonly check: Check;
-  readonly success: boolean;
-  readonly limit: number;
-  readonly remaining: number;
-  readonly reset: number;
-  /** Who decided: the store, the block cache (a remembered refusal), or memory while the store is away (failureMode 'local'). */
-  readonly from: 'store' | 'block cache' | 'memory';
 }
 
 /** What a debug line adds about who decided. */
@@ -117,9 +78,6 @@ async function answeredOutcomes(pending: ReadonlyArray<Promise<Outcome>> | undef
 const keptByRefusal = (outcome: Outcome): boolean => !outcome.success && outcome.from === 'store' && outcome.check.rate > 1 && outcome.check.rule.limit.algorithm === 'fixed-window';
 
 const takenToken = ({ check, reset }: Outcome): TakenToken => ({ limiter: check.tier.limiter, limiterKey: check.limiterKey, reset, tokens: check.rate });
-
-/** What the middleware returns once it has answered by itself: one settled promise, shared. */
-const ANSWERED: Promise<void> = Promise.resolve();
 
 export class RateLimiter {
   private readonly blocked: BlockedCache;
@@ -145,6 +103,8 @@ export class RateLimiter {
   private readonly foreignLimits: ForeignLiveLimitWarnings;
   /** The class each caller of a strategy with tiers was last seen with, for the usage view. */
   readonly callersSeen = new CallersSeen();
+  /** With GraphQL strategies, what happens at their endpoint. */
+  private readonly endpoint: GraphqlEndpoint | undefined;
 
   constructor(
     private readonly config: CompiledConfig,
@@ -156,7 +116,7 @@ export class RateLimiter {
     private readonly privacy: HeaderPrivacy,
     private readonly verifyCaller?: CallerVerifier,
     /** With GraphQL strategies: where they count and what a request takes (graphql/graphql-limits.ts). */
-    private readonly graphql?: GraphqlLimits,
+    graphql?: GraphqlLimits,
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
     this.health = new StoreHealth(logger, config.failureMode, storeNoun(config));
@@ -176,6 +136,15 @@ export class RateLimiter {
     this.lastLimits = new LastSeenLimits(rules.map((rule) => rule.limit.tokens));
     this.foreignLimits = new ForeignLiveLimitWarnings(logger);
     this.denyList = config.denyList ? new DenyCheck(scripts, denyListKeys(config.prefix, config.placement), config.denyCacheMs, config.blockedCacheSize) : undefined;
+    this.endpoint =
+      graphql &&
+      new GraphqlEndpoint(graphql, {
+        matchingRules: (ctx) => this.matchingRules(ctx),
+        limitMatches: (ctx, next, matched) => this.limitMatches(ctx, next, matched),
+        budgetOf: (check) => this.limitOf(check.tier, check.rule.index),
+        info: (line) => logger.info(line),
+        shadowLog: this.shadowLog,
+      });
   }
 
   /**
@@ -185,7 +154,7 @@ export class RateLimiter {
    */
   readonly middleware = (ctx: Context, next: Next): Promise<void> => {
     try {
-      if (this.graphql?.atEndpoint(ctx.path)) return this.atGraphqlEndpoint(ctx, next, this.graphql);
+      if (this.endpoint?.at(ctx.path)) return this.endpoint.limit(ctx, next);
       return this.limitMatches(ctx, next, this.matchingRules(ctx));
     } catch (failure) {
       return Promise.reject(failure);
@@ -212,23 +181,6 @@ export class RateLimiter {
     return this.decide(ctx, next, matched, undefined);
   }
 
-  /** Route strategies count the request as anywhere; each GraphQL strategy takes the request's charge, when above 0. */
-  private async atGraphqlEndpoint(ctx: Context, next: Next, graphql: GraphqlLimits): Promise<void> {
-    const charged = await graphql.charge(ctx);
-    const matched = this.matchingRules(ctx);
-    charged.charges.forEach((rate, index) => {
-      const rule = graphql.rules[index];
-      if (rate > 0) matched.push({ rule, method: 'ALL', rate });
-    });
-    if (charged.kind === 'charged') return this.limitMatches(ctx, next, matched);
-    // A request the plugin will not pass on (it consumed the body, or a document is past a bound) is answered once admitted.
-    const answer = (): Promise<void> => {
-      graphqlError(ctx, charged.status, charged.message, { code: charged.code });
-      return ANSWERED;
-    };
-    return this.limitMatches(ctx, answer, matched);
-  }
-
   private decide(ctx: Context, next: Next, matched: readonly Match[], verified: VerifiedCaller | undefined): Promise<void> {
     // With the deny list on, the request's members (deny/deny-members.ts) are collected with its checks.
     const denyMembers: string[] | undefined = this.denyList && [];
@@ -238,8 +190,9 @@ export class RateLimiter {
     // A caller denied in memory is refused before anything else, whatever the store's state.
     const denied = denyMembers && this.denyList?.cached(denyMembers, now);
     if (denied !== undefined) return this.deny(ctx, checks, denied, []);
-    if (checks.some((check) => check.rate > 1)) {
-      const affordable = this.affordable(ctx, checks, now);
+    // Only GraphQL strategies take more than 1.
+    if (this.endpoint && checks.some((check) => check.rate > 1)) {
+      const affordable = this.endpoint.affordable(ctx, checks, now);
       if (affordable === undefined) return ANSWERED;
       if (affordable.length === 0) return next();
       checks = affordable;
@@ -282,34 +235,9 @@ export class RateLimiter {
     return this.answer(ctx, next, outcomes, now);
   }
 
-  /**
-   * A request taking more tokens than a strategy's whole budget (its caller's tier, or the live limit
-   * last seen) can never be admitted: an enforcing strategy refuses it at once (400, consuming
-   * nothing anywhere); a shadow one logs the would-be refusal and takes nothing. Returns the checks
-   * left to ask the store, or undefined once the request is answered.
-   */
-  private affordable(ctx: Context, checks: Check[], now: number): Check[] | undefined {
-    const left: Check[] = [];
-    for (const check of checks) {
-      const limit = this.limitOf(check.tier, check.rule.index);
-      if (check.rate <= limit) {
-        left.push(check);
-        continue;
-      }
-      if (check.rule.debug) this.logger.info(`[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${check.method} ${check.rule.route} ${check.caller}: costs ${check.rate}, more than the limit ${limit}${check.rule.mode === 'shadow' ? ' (shadow: not refused)' : ''}`);
-      if (check.rule.mode === 'shadow') {
-        this.shadowLog.wouldBlock(ctx.method, ctx.path, { check, reset: now }, now);
-        continue;
-      }
-      graphqlTooCostly(ctx, check.rate, limit, check.rule.index);
-      return undefined;
-    }
-    return left;
-  }
-
   /** Answers a refusal: in GraphQL's shape at the GraphQL endpoint (with the refusing check's cost), else through the configured responder. */
   private respond(ctx: Context, refusal: Refusal, cost?: number): void {
-    if (this.graphql?.atEndpoint(ctx.path)) graphqlRefusal(ctx, refusal, cost);
+    if (this.endpoint?.at(ctx.path)) this.endpoint.refuse(ctx, refusal, cost);
     else this.refuse(ctx, refusal);
   }
 
@@ -317,7 +245,6 @@ export class RateLimiter {
   private answer(ctx: Context, next: Next, outcomes: readonly Outcome[], now: number): Promise<void> {
     // One pass over the enforcing outcomes: the tightest limit for the headers, and the latest reset among refusals.
     let tightest: Outcome | undefined;
-    let tightestGraphql: Outcome | undefined;
     let retryAt = 0;
     for (const outcome of outcomes) {
       if (outcome.check.rule.debug) this.logDebug(ctx, outcome);
@@ -330,7 +257,6 @@ export class RateLimiter {
         continue;
       }
       if (tightest === undefined || outcome.remaining < tightest.remaining || (!outcome.success && tightest.success)) tightest = outcome;
-      if (outcome.check.rule.graphql && (tightestGraphql === undefined || outcome.remaining < tightestGraphql.remaining)) tightestGraphql = outcome;
       if (!outcome.success && outcome.reset > retryAt) retryAt = outcome.reset;
     }
     void this.events?.record(outcomes, retryAt === 0, now);
@@ -338,11 +264,7 @@ export class RateLimiter {
     if (tightest === undefined) return next();
     const state: LimitState = { limit: tightest.limit, remaining: tightest.remaining, reset: tightest.reset, windowSeconds: tightest.check.rule.windowSeconds };
     setRateLimitHeaders(ctx, this.config.headers, state, now);
-    if (retryAt === 0) {
-      if (!tightestGraphql || !this.graphql?.extensions) return next();
-      const { check, limit, remaining, reset } = tightestGraphql;
-      return next().then(() => addRateLimitExtensions(ctx, { cost: check.rate, limit, remaining, reset }));
-    }
+    if (retryAt === 0) return this.endpoint ? this.endpoint.admitted(ctx, next, outcomes) : next();
     setRetryAfter(ctx, retryAt, now);
     const refusal = { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt } as const;
     // A refusal consumes nothing: the strategies that admitted the request get their tokens back.
