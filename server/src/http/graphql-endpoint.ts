@@ -4,14 +4,14 @@
 // each GraphQL strategy whose fields it runs joins the route strategies matching the endpoint at its
 // charge, a check's `rate`, passed to @upstash/ratelimit. A request the plugin will not pass on (it
 // consumed the body, or a document is past a bound) is answered by the plugin itself once the
-// strategies admit it. A request costing more than a strategy's whole budget is refused before any
-// store call. Refusals here are GraphQL errors, and with `graphql.extensions` an allowed response
+// strategies admit it, and so is a request costing more than a strategy's whole budget (`priced`).
+// Refusals here are GraphQL errors, and with `graphql.extensions` an allowed response
 // carries the tightest GraphQL strategy's state (graphql/graphql-answers.ts).
 import type { Context, Next } from 'koa';
 import type { GraphqlLimits } from '../graphql/graphql-limits';
 import { addRateLimitExtensions, graphqlError, graphqlRefusal, graphqlTooCostly } from '../graphql/graphql-answers';
 import { ANSWERED, type Refusal } from './refusal';
-import type { Check, Match, Outcome } from './request-checks';
+import { Check, type Match, type Outcome } from './request-checks';
 import type { ShadowLog } from './shadow-log';
 
 /** What the middleware's line offers the endpoint. */
@@ -56,27 +56,33 @@ export class GraphqlEndpoint {
 
   /**
    * A request taking more tokens than a strategy's whole budget (its caller's tier, or the live limit
-   * last seen) can never be admitted: an enforcing strategy refuses it at once (400, consuming
-   * nothing anywhere); a shadow one logs the would-be refusal and takes nothing. Returns the checks
-   * left to ask the store, or undefined once the request is answered.
+   * last seen) can never be admitted. The plugin answers it itself (400 QUERY_TOO_COSTLY), once every
+   * other check has admitted it, and counts it as it counts a request it cannot read: the strategy
+   * takes 1 token, so a flood of them (each read and parsed) is limited. A shadow strategy logs the
+   * would-be refusal and takes nothing. Returns the checks to ask and what follows when they all admit
+   * the request: `next`, or the plugin's answer.
    */
-  affordable(ctx: Context, checks: readonly Check[], now: number): Check[] | undefined {
+  priced(ctx: Context, checks: readonly Check[], now: number, next: Next): { readonly checks: Check[]; readonly next: Next } {
     const left: Check[] = [];
+    let answer: Next | undefined;
     for (const check of checks) {
       const limit = this.line.budgetOf(check);
       if (check.rate <= limit) {
         left.push(check);
-        continue;
-      }
-      if (check.rule.debug) this.line.info(`[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${check.method} ${check.rule.route} ${check.caller}: costs ${check.rate}, more than the limit ${limit}${check.rule.mode === 'shadow' ? ' (shadow: not refused)' : ''}`);
-      if (check.rule.mode === 'shadow') {
+      } else if (check.rule.mode === 'shadow') {
+        if (check.rule.debug) this.line.info(`[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${check.method} ${check.rule.route} ${check.caller}: costs ${check.rate}, more than the limit ${limit} (shadow: not refused)`);
         this.line.shadowLog.wouldBlock(ctx.method, ctx.path, { check, reset: now }, now);
-        continue;
+      } else {
+        const tooCostly = { cost: check.rate, limit };
+        left.push(new Check(check.rule, check.method, check.caller, check.tier, 1, tooCostly));
+        // The first strategy it is too costly for is the one the answer names.
+        answer ??= () => {
+          graphqlTooCostly(ctx, tooCostly.cost, tooCostly.limit, check.rule.index);
+          return ANSWERED;
+        };
       }
-      graphqlTooCostly(ctx, check.rate, limit, check.rule.index);
-      return undefined;
     }
-    return left;
+    return { checks: left, next: answer ?? next };
   }
 
   /** A refusal (429, 403, 503) as a GraphQL error; `cost`: what the request takes from the refusing check. */
@@ -93,6 +99,6 @@ export class GraphqlEndpoint {
     }
     if (!tightest) return next();
     const { check, limit, remaining, reset } = tightest;
-    return next().then(() => addRateLimitExtensions(ctx, { cost: check.rate, limit, remaining, reset }));
+    return next().then(() => addRateLimitExtensions(ctx, { cost: check.cost, limit, remaining, reset }));
   }
 }

@@ -190,12 +190,10 @@ export class RateLimiter {
     // A caller denied in memory is refused before anything else, whatever the store's state.
     const denied = denyMembers && this.denyList?.cached(denyMembers, now);
     if (denied !== undefined) return this.deny(ctx, checks, denied, []);
-    // Only GraphQL strategies take more than 1.
+    // Only GraphQL strategies take more than 1; a request costing more than one's whole budget takes 1 and is answered by the plugin.
     if (this.endpoint && checks.some((check) => check.rate > 1)) {
-      const affordable = this.endpoint.affordable(ctx, checks, now);
-      if (affordable === undefined) return ANSWERED;
-      if (affordable.length === 0) return next();
-      checks = affordable;
+      ({ checks, next } = this.endpoint.priced(ctx, checks, now, next));
+      if (checks.length === 0) return next();
     }
     // A caller blocked by any strategy is refused from memory: no store call, no token spent elsewhere.
     const cached = this.cachedRefusal(checks, now);
@@ -268,7 +266,7 @@ export class RateLimiter {
     setRetryAfter(ctx, retryAt, now);
     const refusal = { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt } as const;
     // A refusal consumes nothing: the strategies that admitted the request get their tokens back.
-    return this.refuseGivingBack(ctx, refusal, outcomes, tightest.check.rate);
+    return this.refuseGivingBack(ctx, refusal, outcomes, tightest.check.cost);
   }
 
   /** Answers `refusal` once the tokens the store outcomes among `outcomes` took are given back (at once when none took one). */
@@ -433,9 +431,10 @@ export class RateLimiter {
   }
 
   private logDebug(ctx: Context, outcome: Outcome): void {
-    const verdict = outcome.success ? 'allowed' : outcome.check.rule.mode === 'shadow' ? 'would be blocked (shadow)' : 'blocked';
+    const { check } = outcome;
+    const verdict = !outcome.success ? (check.rule.mode === 'shadow' ? 'would be blocked (shadow)' : 'blocked') : check.tooCostly ? `too costly (more than the limit ${check.tooCostly.limit}), 1 taken` : 'allowed';
     this.logger.info(
-      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.method} ${outcome.check.rule.route} ${outcome.check.caller}${outcome.check.rule.tierLimiters.size > 0 ? ` (tier ${outcome.check.tier.name})` : ''}${outcome.check.rule.graphql ? ` costs ${outcome.check.rate}` : ''}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${FROM_NOTE[outcome.from]}`,
+      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${check.method} ${check.rule.route} ${check.caller}${check.rule.tierLimiters.size > 0 ? ` (tier ${check.tier.name})` : ''}${check.rule.graphql ? ` costs ${check.cost}` : ''}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${FROM_NOTE[outcome.from]}`,
     );
   }
 }

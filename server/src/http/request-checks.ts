@@ -11,6 +11,14 @@ export interface Match {
   readonly rate: number;
 }
 
+/** A request costing more than a strategy's whole budget (graphql-endpoint.ts): the plugin answers it itself, and its check takes 1. */
+export interface TooCostly {
+  /** The request's count or cost on the strategy. */
+  readonly cost: number;
+  /** The whole budget it exceeds. */
+  readonly limit: number;
+}
+
 /** One strategy's check of a request. Its limiter key is built when first read: a refusal from the block cache needs none. */
 export class Check {
   private key: string | undefined;
@@ -24,7 +32,14 @@ export class Check {
     readonly tier: TierLimiter,
     /** The tokens the request takes: 1, or a GraphQL request's count or cost. */
     readonly rate: number,
+    /** Set when the request costs more than the whole budget: `rate` is then 1. */
+    readonly tooCostly?: TooCostly,
   ) {}
+
+  /** What the request costs on the strategy (what GraphQL answers report): its rate, or a too-costly request's whole cost. */
+  get cost(): number {
+    return this.tooCostly?.cost ?? this.rate;
+  }
 
   /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see config/keys.ts). */
   get limiterKey(): string {
