@@ -1,6 +1,9 @@
 // What happens at the GraphQL endpoint when GraphQL strategies exist (docs/graphql.md), beside the
 // middleware's straight line (middleware.ts), which it joins once the request's matches are known.
-// The request is charged (graphql/graphql-charges.ts: its body read once, its documents parsed once);
+// First, what memory already answers is answered before the body is read: a caller this instance
+// knows to be denied by its IP, and a caller a route strategy on the endpoint has blocked (a GraphQL
+// strategy's block waits for the charge: it answers only requests at least as large, and the request
+// may not run its fields at all). Then the request is charged (graphql/graphql-charges.ts: its body read once, its documents parsed once);
 // each GraphQL strategy whose fields it runs joins the route strategies matching the endpoint at its
 // charge, a check's `rate`, passed to @upstash/ratelimit. A request the plugin will not pass on (it
 // consumed the body, or a document is past a bound) is answered by the plugin itself once the
@@ -18,6 +21,11 @@ import type { ShadowLog } from './shadow-log';
 export interface EndpointLine {
   /** The route strategies the request matches, each taking 1. */
   matchingRules(ctx: Context): Match[];
+  /**
+   * A refusal from memory alone, before the body is read, or undefined: a caller denied by its IP when
+   * a strategy of `matched` would check it, or blocked by a route strategy of `matched`.
+   */
+  refusedBeforeReading(ctx: Context, next: Next, matched: readonly Match[]): Promise<void> | undefined;
   /** The line from identifying the callers of `matched` on: limits the request, then `next` or a refusal. */
   limitMatches(ctx: Context, next: Next, matched: readonly Match[]): Promise<void>;
   /** The whole budget of a check's caller: its tier's tokens, or the strategy's live limit last seen. */
@@ -27,10 +35,15 @@ export interface EndpointLine {
 }
 
 export class GraphqlEndpoint {
+  /** Every GraphQL strategy, as the deny list sees the endpoint before a charge is known: each covers it. */
+  private readonly everyGraphqlStrategy: readonly Match[];
+
   constructor(
     private readonly limits: GraphqlLimits,
     private readonly line: EndpointLine,
-  ) {}
+  ) {
+    this.everyGraphqlStrategy = limits.rules.map((rule) => ({ rule, method: 'ALL', rate: 1 }));
+  }
 
   /** Whether a request's path is the endpoint (matched as the router matches it). */
   at(path: string): boolean {
@@ -39,8 +52,10 @@ export class GraphqlEndpoint {
 
   /** Route strategies count the request as anywhere; each GraphQL strategy takes the request's charge, when above 0. */
   async limit(ctx: Context, next: Next): Promise<void> {
-    const charged = await this.limits.charge(ctx);
     const matched = this.line.matchingRules(ctx);
+    const refused = this.line.refusedBeforeReading(ctx, next, [...matched, ...this.everyGraphqlStrategy]);
+    if (refused) return refused;
+    const charged = await this.limits.charge(ctx);
     charged.charges.forEach((rate, index) => {
       const rule = this.limits.rules[index];
       if (rate > 0) matched.push({ rule, method: 'ALL', rate });

@@ -140,6 +140,7 @@ export class RateLimiter {
       graphql &&
       new GraphqlEndpoint(graphql, {
         matchingRules: (ctx) => this.matchingRules(ctx),
+        refusedBeforeReading: (ctx, next, matched) => this.refusedBeforeReading(ctx, next, matched),
         limitMatches: (ctx, next, matched) => this.limitMatches(ctx, next, matched),
         budgetOf: (check) => this.limitOf(check.tier, check.rule.index),
         info: (line) => logger.info(line),
@@ -179,6 +180,28 @@ export class RateLimiter {
     // The principal of `user` strategies is verified once per request, and only when one matches.
     if (matched.some((match) => this.userRules[match.rule.index])) return this.verifiedCaller(ctx).then((verified) => this.decide(ctx, next, matched, verified));
     return this.decide(ctx, next, matched, undefined);
+  }
+
+  /**
+   * What memory alone answers (graphql-endpoint.ts asks before reading a body): a caller this
+   * instance knows to be denied by its IP, when a strategy of `matched` would check it, then a caller a
+   * route strategy of `matched` has blocked. Only callers known without the store or a verified user.
+   */
+  private refusedBeforeReading(ctx: Context, next: Next, matched: readonly Match[]): Promise<void> | undefined {
+    // A header keyed by its HMAC has no identifier until the deployment's key is read.
+    const identifiable = (rule: CompiledRule): boolean => this.privacy.key.known || !this.hashingRules[rule.index];
+    const now = Date.now();
+    if (this.denyList) {
+      const ip = this.ipIdentity(ctx);
+      const denied = this.denyList.cached(ipMembers(ip), now);
+      // As anywhere, a caller every strategy's allow list admits is not checked. A `user` strategy
+      // identifies by IP until it verifies someone, whom no entry admits: it surely checks whom its IP's entry does not admit.
+      if (denied !== undefined && matched.some(({ rule }) => identifiable(rule) && !this.allowed(rule.identify(ctx, () => ip)))) return this.deny(ctx, matched, denied, []);
+    }
+    if (this.blocked.size === 0) return undefined;
+    const routes = matched.filter(({ rule }) => !rule.graphql && !this.userRules[rule.index] && identifiable(rule));
+    const cached = this.cachedRefusal(this.checksFor(ctx, routes, undefined, undefined), now);
+    return cached && this.answer(ctx, next, [cached], now);
   }
 
   private decide(ctx: Context, next: Next, matched: readonly Match[], verified: VerifiedCaller | undefined): Promise<void> {
@@ -281,9 +304,9 @@ export class RateLimiter {
     return giveBack(taken.map(takenToken)).then(() => this.respond(ctx, refusal, cost));
   }
 
-  /** 403, no rate-limit headers, after giving back every token the request's checks took. */
-  private deny(ctx: Context, checks: readonly Check[], member: string, outcomes: readonly Outcome[]): Promise<void> {
-    if (checks.some((check) => check.rule.debug)) this.logger.info(`[ratelimit] ${ctx.method} ${ctx.path}: denied (${member})`);
+  /** 403, no rate-limit headers, after giving back every token the request's checks took; a debug line when one of `deciders` asks for it. */
+  private deny(ctx: Context, deciders: ReadonlyArray<{ readonly rule: CompiledRule }>, member: string, outcomes: readonly Outcome[]): Promise<void> {
+    if (deciders.some(({ rule }) => rule.debug)) this.logger.info(`[ratelimit] ${ctx.method} ${ctx.path}: denied (${member})`);
     void this.events?.recordDenied(member, Date.now());
     return this.refuseGivingBack(ctx, { status: 403, message: DENIED }, outcomes);
   }
