@@ -262,7 +262,7 @@ export class RateLimiter {
     else this.refuse(ctx, refusal);
   }
 
-  /** The headers of the tightest enforcing outcome, then next, or a 429 after giving the admitting strategies their tokens back. */
+  /** The headers of the tightest enforcing outcome (a refusing one when any refused), then next, or a 429 after giving the admitting strategies their tokens back. */
   private answer(ctx: Context, next: Next, outcomes: readonly Outcome[], now: number): Promise<void> {
     // One pass over the enforcing outcomes: the tightest limit for the headers, and the latest reset among refusals.
     let tightest: Outcome | undefined;
@@ -277,7 +277,9 @@ export class RateLimiter {
         }
         continue;
       }
-      if (tightest === undefined || outcome.remaining < tightest.remaining || (!outcome.success && tightest.success)) tightest = outcome;
+      // A refusal is reported before any admission (its remaining as its limiter answered it, which
+      // for a refused request of several tokens may be more than an admitting strategy has left).
+      if (tightest === undefined || (outcome.success === tightest.success ? outcome.remaining < tightest.remaining : !outcome.success)) tightest = outcome;
       if (!outcome.success && outcome.reset > retryAt) retryAt = outcome.reset;
     }
     void this.events?.record(outcomes, retryAt === 0, now);
