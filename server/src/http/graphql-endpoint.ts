@@ -3,13 +3,14 @@
 // First, what memory already answers is answered before the body is read: a caller this instance
 // knows to be denied by its IP, and a caller a route strategy on the endpoint has blocked (a GraphQL
 // strategy's block waits for the charge: it answers only requests at least as large, and the request
-// may not run its fields at all). Then the request is charged (graphql/graphql-charges.ts: its body read once, its documents parsed once);
-// each GraphQL strategy whose fields it runs joins the route strategies matching the endpoint at its
-// charge, a check's `rate`, passed to @upstash/ratelimit. A request the plugin will not pass on (it
-// consumed the body, or a document is past a bound) is answered by the plugin itself once the
-// strategies admit it, and so is a request costing more than a strategy's whole budget (`priced`).
-// Refusals here are GraphQL errors, and with `graphql.extensions` an allowed response
-// carries the tightest GraphQL strategy's state (graphql/graphql-answers.ts).
+// may not run its fields at all). Then the request is charged (graphql/graphql-charges.ts: its body
+// read once, its documents parsed once), and each GraphQL strategy whose fields it runs joins the
+// route strategies matching the endpoint at its charge, a check's `rate`, passed to
+// @upstash/ratelimit. A request the plugin will not pass on (it consumed the body, or a document is
+// past a bound) is answered by the plugin itself once the strategies admit it, and so is a request
+// costing more than a strategy's whole budget (`priced`): each is still counted. Refusals here are
+// GraphQL errors, and with `graphql.extensions` an allowed response carries the tightest GraphQL
+// strategy's state (graphql/graphql-answers.ts).
 import type { Context, Next } from 'koa';
 import type { GraphqlLimits } from '../graphql/graphql-limits';
 import { addRateLimitExtensions, graphqlError, graphqlRefusal, graphqlTooCostly } from '../graphql/graphql-answers';
