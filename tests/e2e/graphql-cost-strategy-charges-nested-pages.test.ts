@@ -49,10 +49,10 @@ describe('a cost strategy of 100 points per IP on articles and articles_connecti
     ]);
   });
 
-  it('refuses a request costing more than the whole budget with a message giving its cost and the maximum', async () => {
+  it('refuses a request costing more than the whole budget with a message giving its cost and the maximum, taking 1 token', async () => {
     const refused = await suite.post('10.0.5.4', { query: '{ articles(pagination: { pageSize: 100 }) { comments(pagination: { pageSize: 100 }) { body } } }' });
-    expect([refused.body.errors[0].extensions.cost, refused.body.errors[0].extensions.limit, refused.body.errors[0].message]).toEqual([10_100, BUDGET, expect.stringMatching(/10100.*100/)]);
-    expect(await charged('10.0.5.4', '{ articles(pagination: { pageSize: 1 }) { title } }')).toEqual([200, 1, 99]);
+    expect([refused.status, refused.body.errors[0].extensions.cost, refused.body.errors[0].extensions.limit, refused.body.errors[0].message]).toEqual([400, 10_100, BUDGET, expect.stringMatching(/10100.*100/)]);
+    expect(await charged('10.0.5.4', '{ articles(pagination: { pageSize: 1 }) { title } }')).toEqual([200, 1, 98]);
   });
 
   it('costs by the schema\'s types: a connection is one object whose nodes take its page size (1 + 10 + 1 for pageInfo = 12)', async () => {

@@ -30,7 +30,7 @@ export function graphqlRefusal(ctx: Context, refusal: Refusal, cost: number | un
   graphqlError(ctx, 429, refusal.message, { code: CODES[429], retryAfter, cost: cost ?? 1, limit: refusal.limit, remaining: refusal.remaining });
 }
 
-/** A request costing more than its strategy's whole budget: no wait can admit it, so it is refused as it is, consuming nothing. */
+/** A request costing more than its strategy's whole budget: no wait can admit it, so the plugin answers it (http/graphql-endpoint.ts says what it takes). */
 export function graphqlTooCostly(ctx: Context, cost: number, limit: number, strategyIndex: number): void {
   graphqlError(ctx, 400, `This request costs ${cost}, more than the ${limit} strategy[${strategyIndex}] allows a caller per window: ask for fewer fields, aliases or items`, {
     code: 'QUERY_TOO_COSTLY',

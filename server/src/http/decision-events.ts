@@ -12,15 +12,18 @@
 // totals per strategy (admin-api/analytics.ts); who was refused is in the shadow log lines.
 // A request refused by the deny list is one `denied` event under the member that matched (the
 // chart counts it as blocked), whatever its strategies admitted: their tokens were given back.
+// A GraphQL request costing more than a strategy's whole budget is a blocked event of that strategy
+// whatever the store said of the 1 token it took (graphql-endpoint.ts): the plugin refused it.
 // The limiters themselves record nothing (limiter/create-limiter.ts): this is the one place.
 import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
 import { shadowSeriesPrefix } from '../config/keys';
 import type { Rule } from '../config/rules';
+import type { TooCostly } from './request-checks';
 
 /** One strategy's verdict on a request. */
 export interface Decision {
-  readonly check: { readonly limiterKey: string; readonly method: string; readonly rule: Rule };
+  readonly check: { readonly limiterKey: string; readonly method: string; readonly rule: Rule; readonly tooCostly?: TooCostly };
   readonly success: boolean;
   readonly from: 'store' | 'block cache' | 'memory';
 }
@@ -34,16 +37,17 @@ export class DecisionEvents {
     this.shadowAnalytics = new Analytics({ redis, prefix: shadowSeriesPrefix(prefix) });
   }
 
-  /** Records a request's decisions once its verdict is known; resolves when written (the middleware does not wait), failures ignored. */
-  async record(decisions: readonly Decision[], admitted: boolean, time: number): Promise<void> {
+  /** Records a request's decisions once its verdict is known (`kept`: no strategy refused it, so each keeps its tokens); resolves when written (the middleware does not wait), failures ignored. */
+  async record(decisions: readonly Decision[], kept: boolean, time: number): Promise<void> {
     const writes: Array<Promise<unknown>> = [];
     for (const { check, success, from } of decisions) {
       if (from === 'memory') continue;
       if (check.rule.mode === 'shadow') {
         if (!success) writes.push(this.shadowAnalytics.record({ identifier: check.rule.keys.shape(check.method), time, success: false }));
-      } else if (admitted || !success) {
-        writes.push(this.analytics.record({ identifier: check.limiterKey, time, success }));
+        continue;
       }
+      const refused = !success || check.tooCostly !== undefined;
+      if (kept || refused) writes.push(this.analytics.record({ identifier: check.limiterKey, time, success: !refused }));
     }
     await Promise.all(writes.map((write) => write.catch(() => undefined)));
   }

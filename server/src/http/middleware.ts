@@ -18,11 +18,10 @@
 // when it is not read yet: until the store gives it, its requests get the failure mode as in an
 // outage (`local` counts them in memory under a key of this instance's own, which never leaves it).
 // At the GraphQL endpoint, GraphQL strategies (docs/graphql.md) take what the request's operations
-// run: each check carries a `rate` (its count or cost; a strategy charged 0 does not apply), passed
-// to @upstash/ratelimit's `rate`. A request costing more than a strategy's whole budget is refused
-// before any store call; a window check refuses a request whole, taking nothing (limiter/window-charges.ts),
-// and a refusal gives back every token the admitting checks took; the block cache answers only requests
-// at least as large as the one refused; answers there are GraphQL errors (graphql/graphql-answers.ts).
+// run (graphql-endpoint.ts says how the request gets there): each check carries a `rate` (its count
+// or cost), passed to @upstash/ratelimit's `rate`; a window check refuses a request whole, taking
+// nothing (limiter/window-charges.ts), and a refusal gives back every token the admitting checks
+// took; the block cache answers only requests at least as large as the one refused.
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';
 import { RateLimitConfigError } from '../config/errors';
@@ -49,10 +48,11 @@ import { CallersSeen } from './callers-seen';
 import { DEFAULT_TIER } from '../config/tiers';
 import { setRateLimitHeaders, setRetryAfter, type LimitState } from './headers';
 import { compileIpIdentity, verifiedIdentity, type IpIdentity } from './identify';
-import { DENIED, STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type Refusal, type RefusalResponder } from './refusal';
+import { ANSWERED, DENIED, STORE_UNAVAILABLE, TOO_MANY_REQUESTS, type Refusal, type RefusalResponder } from './refusal';
 import { USER_SOURCE, type CallerVerifier, type VerifiedCaller } from './verified-caller';
 import type { GraphqlLimits } from '../graphql/graphql-limits';
-import { addRateLimitExtensions, graphqlError, graphqlRefusal, graphqlTooCostly } from '../graphql/graphql-answers';
+import { GraphqlEndpoint } from './graphql-endpoint';
+import { Check, type Match, type Outcome } from './request-checks';
 
 export { jsonRefusal, type RefusalResponder } from './refusal';
 
@@ -61,45 +61,6 @@ export interface RateLimitLogger {
   warn(message: string): void;
   /** Lines that need an operator (a header hash key lost from the store); warn when absent. */
   error?(message: string): void;
-}
-
-/** One strategy's check of a request. Its limiter key is built when first read: a refusal from the block cache needs none. */
-class Check {
-  private key: string | undefined;
-
-  constructor(
-    readonly rule: CompiledRule,
-    /** The method and the caller in the keys (the block cache, debug lines, the sliding window's reopening). */
-    readonly method: string,
-    readonly caller: string,
-    /** The limit the caller gets: the strategy's own, or its tier's. */
-    readonly tier: TierLimiter,
-    /** The tokens the request takes: 1, or a GraphQL request's count or cost. */
-    readonly rate: number,
-  ) {}
-
-  /** What the limiter counts: `<method>:<route>:<identifier>:<limiter>` (see config/keys.ts). */
-  get limiterKey(): string {
-    return (this.key ??= this.rule.keys.limiterKey(this.method, this.caller));
-  }
-}
-
-interface Match {
-  readonly rule: CompiledRule;
-  /** The method in the rule's keys. */
-  readonly method: string;
-  /** The tokens the request takes (1 on a route strategy). */
-  readonly rate: number;
-}
-
-interface Outcome {
-  readonly check: Check;
-  readonly success: boolean;
-  readonly limit: number;
-  readonly remaining: number;
-  readonly reset: number;
-  /** Who decided: the store, the block cache (a remembered refusal), or memory while the store is away (failureMode 'local'). */
-  readonly from: 'store' | 'block cache' | 'memory';
 }
 
 /** What a debug line adds about who decided. */
@@ -116,9 +77,6 @@ async function answeredOutcomes(pending: ReadonlyArray<Promise<Outcome>> | undef
 }
 
 const takenToken = ({ check, reset }: Outcome): TakenToken => ({ limiter: check.tier.limiter, limiterKey: check.limiterKey, reset, tokens: check.rate });
-
-/** What the middleware returns once it has answered by itself: one settled promise, shared. */
-const ANSWERED: Promise<void> = Promise.resolve();
 
 export class RateLimiter {
   private readonly blocked: BlockedCache;
@@ -144,6 +102,8 @@ export class RateLimiter {
   private readonly foreignLimits: ForeignLiveLimitWarnings;
   /** The class each caller of a strategy with tiers was last seen with, for the usage view. */
   readonly callersSeen = new CallersSeen();
+  /** With GraphQL strategies, what happens at their endpoint. */
+  private readonly endpoint: GraphqlEndpoint | undefined;
 
   constructor(
     private readonly config: CompiledConfig,
@@ -155,7 +115,7 @@ export class RateLimiter {
     private readonly privacy: HeaderPrivacy,
     private readonly verifyCaller?: CallerVerifier,
     /** With GraphQL strategies: where they count and what a request takes (graphql/graphql-limits.ts). */
-    private readonly graphql?: GraphqlLimits,
+    graphql?: GraphqlLimits,
   ) {
     this.blocked = new BlockedCache(config.blockedCacheSize);
     this.health = new StoreHealth(logger, config.failureMode, storeNoun(config), () => privacy.key.storeCameBack());
@@ -175,6 +135,16 @@ export class RateLimiter {
     this.lastLimits = new LastSeenLimits(rules.map((rule) => rule.limit.tokens));
     this.foreignLimits = new ForeignLiveLimitWarnings(logger);
     this.denyList = config.denyList ? new DenyCheck(scripts, denyListKeys(config.prefix, config.placement), config.denyCacheMs, config.blockedCacheSize) : undefined;
+    this.endpoint =
+      graphql &&
+      new GraphqlEndpoint(graphql, {
+        matchingRules: (ctx) => this.matchingRules(ctx),
+        refusedBeforeReading: (ctx, next, matched) => this.refusedBeforeReading(ctx, next, matched),
+        limitMatches: (ctx, next, matched) => this.limitMatches(ctx, next, matched),
+        budgetOf: (check) => this.limitOf(check.tier, check.rule.index),
+        info: (line) => logger.info(line),
+        shadowLog: this.shadowLog,
+      });
   }
 
   /**
@@ -184,7 +154,7 @@ export class RateLimiter {
    */
   readonly middleware = (ctx: Context, next: Next): Promise<void> => {
     try {
-      if (this.graphql?.atEndpoint(ctx.path)) return this.atGraphqlEndpoint(ctx, next, this.graphql);
+      if (this.endpoint?.at(ctx.path)) return this.endpoint.limit(ctx, next);
       return this.limitMatches(ctx, next, this.matchingRules(ctx));
     } catch (failure) {
       return Promise.reject(failure);
@@ -224,21 +194,26 @@ export class RateLimiter {
     return this.decide(ctx, next, matched, undefined);
   }
 
-  /** Route strategies count the request as anywhere; each GraphQL strategy takes the request's charge, when above 0. */
-  private async atGraphqlEndpoint(ctx: Context, next: Next, graphql: GraphqlLimits): Promise<void> {
-    const charged = await graphql.charge(ctx);
-    const matched = this.matchingRules(ctx);
-    charged.charges.forEach((rate, index) => {
-      const rule = graphql.rules[index];
-      if (rate > 0) matched.push({ rule, method: 'ALL', rate });
-    });
-    if (charged.kind === 'charged') return this.limitMatches(ctx, next, matched);
-    // A request the plugin will not pass on (it consumed the body, or a document is past a bound) is answered once admitted.
-    const answer = (): Promise<void> => {
-      graphqlError(ctx, charged.status, charged.message, { code: charged.code });
-      return ANSWERED;
-    };
-    return this.limitMatches(ctx, answer, matched);
+  /**
+   * What memory alone answers (graphql-endpoint.ts asks before reading a body): a caller this
+   * instance knows to be denied by its IP, when a strategy of `matched` would check it, then a caller a
+   * route strategy of `matched` has blocked. Only callers known without the store or a verified user.
+   */
+  private refusedBeforeReading(ctx: Context, next: Next, matched: readonly Match[]): Promise<void> | undefined {
+    // A header keyed by its HMAC has no identifier until the deployment's key is read.
+    const identifiable = (rule: CompiledRule): boolean => this.privacy.key.known || !this.hashingRules[rule.index];
+    const now = Date.now();
+    if (this.denyList) {
+      const ip = this.ipIdentity(ctx);
+      const denied = this.denyList.cached(ipMembers(ip), now);
+      // As anywhere, a caller every strategy's allow list admits is not checked. A `user` strategy
+      // identifies by IP until it verifies someone, whom no entry admits: it surely checks whom its IP's entry does not admit.
+      if (denied !== undefined && matched.some(({ rule }) => identifiable(rule) && !this.allowed(rule.identify(ctx, () => ip)))) return this.deny(ctx, matched, denied, []);
+    }
+    if (this.blocked.size === 0) return undefined;
+    const routes = matched.filter(({ rule }) => !rule.graphql && !this.userRules[rule.index] && identifiable(rule));
+    const cached = this.cachedRefusal(this.checksFor(ctx, routes, undefined, undefined), now);
+    return cached && this.answer(ctx, next, [cached], now);
   }
 
   private decide(ctx: Context, next: Next, matched: readonly Match[], verified: VerifiedCaller | undefined): Promise<void> {
@@ -250,11 +225,10 @@ export class RateLimiter {
     // A caller denied in memory is refused before anything else, whatever the store's state.
     const denied = denyMembers && this.denyList?.cached(denyMembers, now);
     if (denied !== undefined) return this.deny(ctx, checks, denied, []);
-    if (checks.some((check) => check.rate > 1)) {
-      const affordable = this.affordable(ctx, checks, now);
-      if (affordable === undefined) return ANSWERED;
-      if (affordable.length === 0) return next();
-      checks = affordable;
+    // Only GraphQL strategies take more than 1; a request costing more than one's whole budget takes 1 and is answered by the plugin.
+    if (this.endpoint && checks.some((check) => check.rate > 1)) {
+      ({ checks, next } = this.endpoint.priced(ctx, checks, now, next));
+      if (checks.length === 0) return next();
     }
     // A caller blocked by any strategy is refused from memory: no store call, no token spent elsewhere.
     const cached = this.cachedRefusal(checks, now);
@@ -293,42 +267,16 @@ export class RateLimiter {
     return this.answer(ctx, next, outcomes, now);
   }
 
-  /**
-   * A request taking more tokens than a strategy's whole budget (its caller's tier, or the live limit
-   * last seen) can never be admitted: an enforcing strategy refuses it at once (400, consuming
-   * nothing anywhere); a shadow one logs the would-be refusal and takes nothing. Returns the checks
-   * left to ask the store, or undefined once the request is answered.
-   */
-  private affordable(ctx: Context, checks: Check[], now: number): Check[] | undefined {
-    const left: Check[] = [];
-    for (const check of checks) {
-      const limit = this.limitOf(check.tier, check.rule.index);
-      if (check.rate <= limit) {
-        left.push(check);
-        continue;
-      }
-      if (check.rule.debug) this.logger.info(`[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${check.method} ${check.rule.route} ${check.caller}: costs ${check.rate}, more than the limit ${limit}${check.rule.mode === 'shadow' ? ' (shadow: not refused)' : ''}`);
-      if (check.rule.mode === 'shadow') {
-        this.shadowLog.wouldBlock(ctx.method, ctx.path, { check, reset: now }, now);
-        continue;
-      }
-      graphqlTooCostly(ctx, check.rate, limit, check.rule.index);
-      return undefined;
-    }
-    return left;
-  }
-
   /** Answers a refusal: in GraphQL's shape at the GraphQL endpoint (with the refusing check's cost), else through the configured responder. */
   private respond(ctx: Context, refusal: Refusal, cost?: number): void {
-    if (this.graphql?.atEndpoint(ctx.path)) graphqlRefusal(ctx, refusal, cost);
+    if (this.endpoint?.at(ctx.path)) this.endpoint.refuse(ctx, refusal, cost);
     else this.refuse(ctx, refusal);
   }
 
-  /** The headers of the tightest enforcing outcome, then next, or a 429 after giving the admitting strategies their tokens back. */
+  /** The headers of the tightest enforcing outcome (a refusing one when any refused), then next, or a 429 after giving the admitting strategies their tokens back. */
   private answer(ctx: Context, next: Next, outcomes: readonly Outcome[], now: number): Promise<void> {
     // One pass over the enforcing outcomes: the tightest limit for the headers, and the latest reset among refusals.
     let tightest: Outcome | undefined;
-    let tightestGraphql: Outcome | undefined;
     let retryAt = 0;
     for (const outcome of outcomes) {
       if (outcome.check.rule.debug) this.logDebug(ctx, outcome);
@@ -336,8 +284,9 @@ export class RateLimiter {
         if (!outcome.success) this.shadowLog.wouldBlock(ctx.method, ctx.path, outcome, now);
         continue;
       }
-      if (tightest === undefined || outcome.remaining < tightest.remaining || (!outcome.success && tightest.success)) tightest = outcome;
-      if (outcome.check.rule.graphql && (tightestGraphql === undefined || outcome.remaining < tightestGraphql.remaining)) tightestGraphql = outcome;
+      // A refusal is reported before any admission (its remaining as its limiter answered it, which
+      // for a refused request of several tokens may be more than an admitting strategy has left).
+      if (tightest === undefined || (outcome.success === tightest.success ? outcome.remaining < tightest.remaining : !outcome.success)) tightest = outcome;
       if (!outcome.success && outcome.reset > retryAt) retryAt = outcome.reset;
     }
     void this.events?.record(outcomes, retryAt === 0, now);
@@ -345,15 +294,11 @@ export class RateLimiter {
     if (tightest === undefined) return next();
     const state: LimitState = { limit: tightest.limit, remaining: tightest.remaining, reset: tightest.reset, windowSeconds: tightest.check.rule.windowSeconds };
     setRateLimitHeaders(ctx, this.config.headers, state, now);
-    if (retryAt === 0) {
-      if (!tightestGraphql || !this.graphql?.extensions) return next();
-      const { check, limit, remaining, reset } = tightestGraphql;
-      return next().then(() => addRateLimitExtensions(ctx, { cost: check.rate, limit, remaining, reset }));
-    }
+    if (retryAt === 0) return this.endpoint ? this.endpoint.admitted(ctx, next, outcomes) : next();
     setRetryAfter(ctx, retryAt, now);
     const refusal = { status: 429, message: TOO_MANY_REQUESTS, limit: state.limit, remaining: state.remaining, reset: retryAt } as const;
     // A refusal consumes nothing: the strategies that admitted the request get their tokens back.
-    return this.refuseGivingBack(ctx, refusal, outcomes, tightest.check.rate);
+    return this.refuseGivingBack(ctx, refusal, outcomes, tightest.check.cost);
   }
 
   /** Answers `refusal` once the tokens the store outcomes among `outcomes` took are given back (at once when none took one). */
@@ -368,9 +313,9 @@ export class RateLimiter {
     return giveBack(taken.map(takenToken)).then(() => this.respond(ctx, refusal, cost));
   }
 
-  /** 403, no rate-limit headers, after giving back every token the request's checks took. */
-  private deny(ctx: Context, checks: readonly Check[], member: string, outcomes: readonly Outcome[]): Promise<void> {
-    if (checks.some((check) => check.rule.debug)) this.logger.info(`[ratelimit] ${ctx.method} ${ctx.path}: denied (${member})`);
+  /** 403, no rate-limit headers, after giving back every token the request's checks took; a debug line when one of `deciders` asks for it. */
+  private deny(ctx: Context, deciders: ReadonlyArray<{ readonly rule: CompiledRule }>, member: string, outcomes: readonly Outcome[]): Promise<void> {
+    if (deciders.some(({ rule }) => rule.debug)) this.logger.info(`[ratelimit] ${ctx.method} ${ctx.path}: denied (${member})`);
     void this.events?.recordDenied(member, Date.now());
     return this.refuseGivingBack(ctx, { status: 403, message: DENIED }, outcomes);
   }
@@ -518,9 +463,10 @@ export class RateLimiter {
   }
 
   private logDebug(ctx: Context, outcome: Outcome): void {
-    const verdict = outcome.success ? 'allowed' : outcome.check.rule.mode === 'shadow' ? 'would be blocked (shadow)' : 'blocked';
+    const { check } = outcome;
+    const verdict = !outcome.success ? (check.rule.mode === 'shadow' ? 'would be blocked (shadow)' : 'blocked') : check.tooCostly ? `too costly (more than the limit ${check.tooCostly.limit}), 1 taken` : 'allowed';
     this.logger.info(
-      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${outcome.check.method} ${outcome.check.rule.route} ${outcome.check.caller}${outcome.check.rule.tierLimiters.size > 0 ? ` (tier ${outcome.check.tier.name})` : ''}${outcome.check.rule.graphql ? ` costs ${outcome.check.rate}` : ''}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${FROM_NOTE[outcome.from]}`,
+      `[ratelimit] ${ctx.method} ${ctx.path} -> strategy ${check.method} ${check.rule.route} ${check.caller}${check.rule.tierLimiters.size > 0 ? ` (tier ${check.tier.name})` : ''}${check.rule.graphql ? ` costs ${check.cost}` : ''}: ${verdict}, remaining ${outcome.remaining}/${outcome.limit}, reset in ${Math.max(0, Math.ceil((outcome.reset - Date.now()) / 1000))}s${FROM_NOTE[outcome.from]}`,
     );
   }
 }

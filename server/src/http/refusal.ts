@@ -10,6 +10,9 @@ export type Refusal =
 
 export type RefusalResponder = (ctx: Context, refusal: Refusal) => void;
 
+/** What the middleware returns once it has answered by itself: one settled promise, shared. */
+export const ANSWERED: Promise<void> = Promise.resolve();
+
 export const TOO_MANY_REQUESTS = 'Too many requests, please try again later';
 export const STORE_UNAVAILABLE = 'Rate limiting is unavailable, please retry later';
 /** A denied caller's refusal: waiting does not help, so no reset is given. */

@@ -6,55 +6,24 @@
 // leaves queries alone, route strategies still count /graphql as one request, and what the plugin
 // will not read is a GraphQL error.
 import { gzipSync } from 'node:zlib';
-import { graphql } from 'graphql';
-import type { Context } from 'koa';
-import supertest from 'supertest';
-import { startKoaApp } from '../../fixtures/koa-app';
-import { countingRoot, schema } from '../../unit/graphql/support';
-import { createRateLimitMiddleware, type RateLimitConfigInput } from '../../../server/src';
-import { storeForSuite } from './support';
-
-const store = storeForSuite();
-const closers: Array<() => void> = [];
-afterEach(() => {
-  for (const close of closers.splice(0)) close();
-});
-
-type Config = Omit<RateLimitConfigInput, 'url' | 'token'>;
-
-let apps = 0;
-
-/** The app (its own key prefix, so no test sees another's counters): the limiter, then graphql-js on what the request carries (the body the plugin read, or the query string). */
-function graphqlApp(config: Config) {
-  const { runs, root } = countingRoot();
-  const limiter = createRateLimitMiddleware({ url: store.kv.url, token: store.kv.token, prefix: `graphql-${++apps}`, ...config }, { graphql: { schema: () => schema } });
-  const execute = async (ctx: Context) => {
-    const request = (ctx.method === 'GET' ? { query: ctx.query.query, variables: ctx.query.variables && JSON.parse(String(ctx.query.variables)) } : ctx.request.body) as { query: string; variables?: Record<string, unknown> } | Array<{ query: string }>;
-    const run = (operation: { query: string; variables?: Record<string, unknown> }) => graphql({ schema, source: operation.query, rootValue: root, variableValues: operation.variables });
-    ctx.body = Array.isArray(request) ? await Promise.all(request.map(run)) : await run(request);
-  };
-  const app = startKoaApp([limiter], execute);
-  closers.push(() => (app.close(), limiter.close()));
-  return { request: supertest(app.server), runs };
-}
-
-const logins = (count: number) => ({ query: `mutation { ${Array.from({ length: count }, (_, index) => `a${index}: login(identifier: "x") { jwt }`).join(' ')} }` });
-const fixed = (tokens: number) => ({ algorithm: 'fixed-window' as const, tokens, window: '1h' as const });
+import { fixed, graphqlAppsForSuite, logins } from './graphql-app';
 
 describe('GraphQL strategies in a Koa app', () => {
+  const { open: graphqlApp } = graphqlAppsForSuite('graphql');
+
   it('refuse aliased logins whole, run at most `tokens` of them, and keep what a refused request did not take', async () => {
     const app = graphqlApp({ strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter: fixed(5) }] });
     const statuses: number[] = [];
-    // 100 aliases cost more than the whole budget; then 3 pass, 3 more are refused (2 left, kept), 2 pass, 1 is refused.
-    for (const count of [100, 3, 3, 2, 1]) statuses.push((await app.request.post('/graphql').send(logins(count))).status);
-    expect([statuses, app.runs.login]).toEqual([[400, 200, 429, 200, 429], 5]);
+    // 100 aliases cost more than the whole budget (answered by the plugin, taking 1); then 3 pass, 3 more are refused (1 left, kept), 1 passes, 1 is refused.
+    for (const count of [100, 3, 3, 1, 1]) statuses.push((await app.request.post('/graphql').send(logins(count))).status);
+    expect([statuses, app.runs.login]).toEqual([[400, 200, 429, 200, 429], 4]);
   });
 
   it('answer a refusal as a GraphQL error with the usual headers', async () => {
     const app = graphqlApp({ strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter: fixed(2) }] });
-    await app.request.post('/graphql').send(logins(2));
-    const refused = await app.request.post('/graphql').send(logins(1));
     const tooCostly = await app.request.post('/graphql').send(logins(3));
+    await app.request.post('/graphql').send(logins(1));
+    const refused = await app.request.post('/graphql').send(logins(1));
     expect([refused.status, refused.body.errors[0].message, refused.body.errors[0].extensions.code, refused.body.errors[0].extensions.cost, refused.body.errors[0].extensions.limit, typeof refused.headers['retry-after'], refused.headers.ratelimit?.startsWith('limit=2, remaining=0')]).toEqual([
       429,
       'Too many requests, please try again later',
@@ -70,8 +39,8 @@ describe('GraphQL strategies in a Koa app', () => {
   it('count every operation of a batch', async () => {
     const app = graphqlApp({ strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter: fixed(5) }] });
     const statuses: number[] = [];
-    for (const size of [10, 3, 3, 2]) statuses.push((await app.request.post('/graphql').send(Array.from({ length: size }, () => logins(1)))).status);
-    expect([statuses, app.runs.login]).toEqual([[400, 200, 429, 200], 5]);
+    for (const size of [10, 3, 3, 1]) statuses.push((await app.request.post('/graphql').send(Array.from({ length: size }, () => logins(1)))).status);
+    expect([statuses, app.runs.login]).toEqual([[400, 200, 429, 200], 4]);
   });
 
   it('count GET and POST alike, and leave fields they do not name alone', async () => {
@@ -118,6 +87,26 @@ describe('GraphQL strategies in a Koa app', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 3; i++) statuses.push((await app.request.post('/graphql').send(logins(10))).status);
     expect([statuses, app.runs.login]).toEqual([[200, 200, 429], 20]);
+  });
+
+  it("answer an automatic persisted query's unknown hash as Apollo does, counted on route strategies only", async () => {
+    const app = graphqlApp({ strategy: [{ methods: ['ALL'], path: '/graphql', identifierSource: 'ip', limiter: fixed(2) }, { graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter: fixed(1) }] });
+    const hashOnly = { extensions: { persistedQuery: { version: 1, sha256Hash: 'ab'.repeat(32) } } };
+    const answers: unknown[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await app.request.post('/graphql').send(hashOnly);
+      answers.push([response.status, response.body.errors[0].extensions.code]);
+    }
+    const [route, login] = (await app.limiter.readUsage()).strategies;
+    expect([answers, route.callers.map(({ used }) => used), login.callers]).toEqual([
+      [
+        [200, 'PERSISTED_QUERY_NOT_FOUND'],
+        [200, 'PERSISTED_QUERY_NOT_FOUND'],
+        [429, 'RATE_LIMITED'],
+      ],
+      [2],
+      [],
+    ]);
   });
 
   it('read compressed and form-encoded bodies as the GraphQL route would, and count them', async () => {
