@@ -4,8 +4,9 @@
 // then the next turn of the event loop (setImmediate), so with one per turn every request is alone in
 // its turn, as at the moderate load of issue 36. One process holds a round's limiters (they share
 // its start, several seconds under callgrind): it warms each up (uninstrumented, until V8 has
-// compiled what they run), then runs `decisions` requests from 10 callers through each in turn,
-// marking before the first and after each (instruction-marks.ts), and exits. A plugin comes from its `pluginRoot`'s build, so two builds run side by side.
+// compiled what they run), then runs `decisions` requests from 10 callers through each in turn, each
+// after a full garbage collection (so one row's garbage is not collected in another's part), marking
+// before and after each (instruction-marks.ts: the parts alternate, a collection then a row), and exits. A plugin comes from its `pluginRoot`'s build, so two builds run side by side.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import path from 'node:path';
@@ -93,11 +94,14 @@ async function main(): Promise<void> {
   };
   for (const stack of stacks) await decideAll(stack, round.warmUp);
   await instrumentFromHere();
-  markInstructions();
+  const collectGarbage = globalThis.gc!;
   for (const stack of stacks) {
-    await decideAll(stack, round.decisions);
     markInstructions();
+    collectGarbage();
+    markInstructions();
+    await decideAll(stack, round.decisions);
   }
+  markInstructions();
   process.exit(0);
 }
 

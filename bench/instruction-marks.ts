@@ -12,6 +12,11 @@
 //   marks give the instructions of its last N parts. A part is measured inside one process, without
 //   subtracting two runs (two runs of one build differed by up to 10% that way: their starts, JIT and
 //   heaps differ).
+// - Of each part, the instructions of V8's optimizing compiler (the inclusive cost of
+//   v8::internal::Compiler::CompileOptimized and CompileOptimizedOSR, by callgrind_annotate) are given apart: a
+//   long-running server compiles a function once, but a part in which V8 happens to (re)compile one
+//   counts some 10-100 million instructions more for it, which over 1,500 decisions moved a row by up
+//   to 100k per decision from one round to the next.
 import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,17 +42,42 @@ export function instrumentFromHere(): Promise<void> {
   });
 }
 
+/** The user-space instructions of one part of a process (every thread: Node runs with --single-threaded). */
+export interface PartCount {
+  readonly instructions: number;
+  /** Of them, V8's optimizing compiler's. */
+  readonly compiling: number;
+}
+
+/** The entries to V8's optimizing compiler (neither calls the other). */
+const COMPILER = /:v8::internal::Compiler::CompileOptimized(?:OSR)?\(/;
+
+/** A dump's instructions, and its optimizing compiler's (the inclusive cost of its entries). */
+async function partCount(file: string): Promise<PartCount> {
+  const totals = /^(?:summary|totals): (\d+)/m.exec(readFileSync(file, 'utf8'));
+  if (!totals) throw new Error(`no instruction total in callgrind's dump ${file}`);
+  const { stdout } = await promisify(execFile)('callgrind_annotate', ['--threshold=100', '--inclusive=yes', file], { maxBuffer: 256 * 1024 * 1024 });
+  let compiling = 0;
+  for (const line of stdout.split('\n')) {
+    const cost = /^\s*([\d,]+) \([^)]*\)\s+(.*)$/.exec(line);
+    if (cost && COMPILER.test(cost[2])) compiling += Number(cost[1].replaceAll(',', ''));
+  }
+  return { instructions: Number(totals[1]), compiling };
+}
+
 /**
- * Runs `node --single-threaded <script> <args>` under callgrind, instrumented from its
- * `instrumentFromHere()` on, and returns the user-space instructions of the whole process (every
- * thread: Node runs with --single-threaded) in each of its last `parts` parts, in order.
+ * Runs `node --single-threaded --expose-gc --no-flush-bytecode <script> <args>` under callgrind,
+ * instrumented from its `instrumentFromHere()` on, and returns the counts of its last `parts` parts,
+ * in order. Bytecode is kept: while one row runs, the others' functions age, and V8 would drop their
+ * code at full collections and compile it again in their next part (a server running one limiter
+ * keeps running its code).
  */
-export async function countInstructions(script: string, args: readonly string[], parts: number): Promise<number[]> {
+export async function countInstructions(script: string, args: readonly string[], parts: number): Promise<PartCount[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-callgrind-'));
   try {
     const child = spawn(
       'valgrind',
-      ['--tool=callgrind', '--instr-atstart=no', '--dump-before=uv_get_constrained_memory', `--callgrind-out-file=${path.join(dir, 'out')}`, process.execPath, '--single-threaded', script, ...args],
+      ['--tool=callgrind', '--instr-atstart=no', '--dump-before=uv_get_constrained_memory', `--callgrind-out-file=${path.join(dir, 'out')}`, process.execPath, '--single-threaded', '--expose-gc', '--no-flush-bytecode', script, ...args],
       { stdio: ['pipe', 'pipe', 'pipe'] },
     );
     let errors = '';
@@ -64,11 +94,9 @@ export async function countInstructions(script: string, args: readonly string[],
       .flatMap((name) => (/^out\.\d+$/.test(name) ? [Number(name.slice(4))] : []))
       .sort((a, b) => a - b);
     if (dumps.length < parts) throw new Error(`${path.basename(script)} left ${dumps.length} dumps, expected ${parts} or more`);
-    return dumps.slice(-parts).map((dump) => {
-      const totals = /^(?:summary|totals): (\d+)/m.exec(readFileSync(path.join(dir, `out.${dump}`), 'utf8'));
-      if (!totals) throw new Error(`no instruction total in callgrind's dump ${dump}`);
-      return Number(totals[1]);
-    });
+    const counts: PartCount[] = [];
+    for (const dump of dumps.slice(-parts)) counts.push(await partCount(path.join(dir, `out.${dump}`)));
+    return counts;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

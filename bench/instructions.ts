@@ -73,14 +73,20 @@ async function main(): Promise<void> {
   const stores = (await forkChild<StoreReady>('store-process', [])).ready;
   const after = path.resolve(optionValue('--after') ?? THIS_CHECKOUT);
   const rows = rowsOf(redis.url, stores, after, before && path.resolve(before), options.only, process.argv.includes('--deny-off'));
+  /** Per row and round: instructions per decision, the optimizing compilers' apart (instruction-marks.ts). */
   const counts = new Map<string, number[]>(rows.map((row) => [row.name, []]));
+  const compiling = new Map<string, number[]>(rows.map((row) => [row.name, []]));
   const script = path.join(__dirname, 'decision-instructions-process.js');
   const runRound = async (round: number): Promise<void> => {
     const order = rows.map((_, index) => rows[(index + round) % rows.length]);
     const input: DecisionRound = { limiters: order.map((row) => ({ ...row.run, pluginRoot: row.pluginRoot })), warmUp: WARM_UP, decisions: DECISIONS, perTurn };
-    const parts = await countInstructions(script, [JSON.stringify(input)], order.length);
-    order.forEach((row, index) => (counts.get(row.name)![round] = parts[index] / DECISIONS));
-    progress(`round ${round + 1}/${rounds}: ${order.map((row, index) => `${row.name} ${thousands(parts[index] / DECISIONS)}`).join(', ')}`);
+    // The parts alternate: a garbage collection, then a row's decisions.
+    const parts = (await countInstructions(script, [JSON.stringify(input)], 2 * order.length)).filter((_, index) => index % 2 === 1);
+    order.forEach((row, index) => {
+      counts.get(row.name)![round] = (parts[index].instructions - parts[index].compiling) / DECISIONS;
+      compiling.get(row.name)![round] = parts[index].compiling / DECISIONS;
+    });
+    progress(`round ${round + 1}/${rounds}: ${order.map((row, index) => `${row.name} ${thousands(counts.get(row.name)![round])} (+${thousands(compiling.get(row.name)![round])} compiling)`).join(', ')}`);
   };
   let nextRound = 0;
   const worker = async (): Promise<void> => {
@@ -93,17 +99,17 @@ async function main(): Promise<void> {
   const lines = [
     `# Instructions per decision (${commandOf('npm run bench:instructions', options)}${before ? ` --before ${before}` : ''})`,
     '',
-    `${rounds} interleaved rounds, ${perTurn} request(s) per turn, ${DECISIONS} decisions after ${WARM_UP} of warm-up per row; medians (range).`,
+    `${rounds} interleaved rounds, ${perTurn} request(s) per turn, ${DECISIONS} decisions after ${WARM_UP} of warm-up per row; medians (range). Instructions without V8's optimizing compilers', theirs in the last column.`,
     '',
-    '| row | instructions per decision | over bare Koa | vs the peer over bare | vs before |',
-    '| --- | ---: | ---: | ---: | ---: |',
+    '| row | instructions per decision | over bare Koa | vs the peer over bare | vs before | compiling per decision |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
     ...rows.map((row) => {
       const own = counts.get(row.name)!;
       const over = overBare(row.name);
       const vsPeer = row.run.limiter === 'bare' ? '' : ratio(over.map((value, round) => value / peer[round]));
       const beforeRow = rows.find((other) => other.after === row.name);
       const vsBefore = beforeRow ? ratio(over.map((value, round) => value / overBare(beforeRow.name)[round])) : '';
-      return `| ${row.name} | ${thousands(median(own))} | ${row.run.limiter === 'bare' ? '' : `+${thousands(median(over))}`} | ${vsPeer} | ${vsBefore} |`;
+      return `| ${row.name} | ${thousands(median(own))} | ${row.run.limiter === 'bare' ? '' : `+${thousands(median(over))}`} | ${vsPeer} | ${vsBefore} | ${thousands(median(compiling.get(row.name)!))} |`;
     }),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
