@@ -13,7 +13,7 @@ export function runOptions(): RunOptions {
 }
 
 /** The value after `name` on the command line (`--only strapi`), undefined without `name`. */
-function optionValue(name: string): string | undefined {
+export function optionValue(name: string): string | undefined {
   const index = process.argv.indexOf(name);
   if (index < 0) return undefined;
   const value = process.argv[index + 1];

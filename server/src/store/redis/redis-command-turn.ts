@@ -9,8 +9,8 @@
 // with a 1000 ms timeout, and 2.5 s with 500 ms: ioredis's auto-pipeline sends a command again after
 // `Connection is closed` and CLUSTERDOWN (every 100 ms, up to maxRedirections), its `commandTimeout`
 // arms the command's timer anew each time, and a node's next auto-pipeline waits for the one in flight.
-// Cost: no timer of its own per turn (TurnDeadlines below: one timer for the oldest turn in flight,
-// re-armed when it fires, and no reaction on the turn's promises), and on a Cluster one list of its
+// Cost: no timer of its own per turn (../oldest-deadline-timer.ts: one timer for the oldest turn in
+// flight, re-armed when it fires, and no reaction on the turn's promises), and on a Cluster one list of its
 // masters per turn; no timer per command, where ioredis's `commandTimeout` arms and clears one and
 // deletes a property of the command to clear it. Measured ad hoc (one process, 50 single-script
 // pipelines per turn, the variants alternating in 16 slices, a loaded machine): on a 3-master Cluster
@@ -20,6 +20,7 @@
 // 818k instructions against 945k and 1,038k (two runs of the build before), bare Koa 272k.
 import type { Command } from 'ioredis';
 import { TurnBatch } from '../../../../shared/turn-batch';
+import { OldestDeadlineTimer } from '../oldest-deadline-timer';
 
 /** What a command that outlived its deadline is rejected with (ioredis's own `commandTimeout`'s words). */
 export const TIMED_OUT = 'Command timed out';
@@ -49,61 +50,13 @@ function allSettled(commands: readonly Command[]): boolean {
   return true;
 }
 
-/** A turn's commands once they have left, and when their deadline falls (performance.now()). */
-interface SentTurn {
-  readonly commands: readonly Command[];
-  readonly due: number;
-}
-
-/**
- * The deadlines of the turns in flight, oldest first, with one timer armed for the oldest's. The timer
- * is unref'd: a request sent after close() arms it again, and it must not hold the process up for up
- * to `timeoutMs` (issue 34 review); the commands it watches keep the process alive on their own. A turn
- * is not watched as it settles (no reaction on its promises, no clearTimeout): the timer finds the
- * settled ones when it fires, and each new turn drops those at the front, so the list holds the
- * turns from the oldest unsettled one on. With one request per turn (moderate load) that is one
- * timer per `timeoutMs` instead of one armed and cleared per turn, plus a reaction per turn.
- */
-class TurnDeadlines {
-  private readonly sent: SentTurn[] = [];
-  private timer: NodeJS.Timeout | undefined;
-
-  constructor(private readonly timeoutMs: number) {}
-
-  /** Watches `commands`, which have just left: those unsettled `timeoutMs` from now are rejected. */
-  watch(commands: readonly Command[]): void {
-    while (this.sent.length > 0 && allSettled(this.sent[0].commands)) this.sent.shift();
-    this.sent.push({ commands, due: performance.now() + this.timeoutMs });
-    if (this.timer === undefined) this.timer = setTimeout(this.expireDue, this.timeoutMs).unref();
-  }
-
-  /** Stops the timer (the connection is closed: ioredis rejects what it still holds). */
-  stop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    this.sent.length = 0;
-  }
-
-  private readonly expireDue = (): void => {
-    this.timer = undefined;
-    const now = performance.now();
-    while (this.sent.length > 0) {
-      const oldest = this.sent[0];
-      if (oldest.due > now && !allSettled(oldest.commands)) break;
-      this.sent.shift();
-      expire(oldest.commands);
-    }
-    if (this.sent.length > 0) this.timer = setTimeout(this.expireDue, Math.max(1, this.sent[0].due - now)).unref();
-  };
-}
-
 export class CommandTurn {
   private corked: Corkable[] | undefined;
   private readonly turn = new TurnBatch<Command>((commands) => this.ended(commands));
-  private readonly deadlines: TurnDeadlines;
+  private readonly deadlines: OldestDeadlineTimer<readonly Command[]>;
 
   constructor(private readonly target: CommandTarget, timeoutMs: number) {
-    this.deadlines = new TurnDeadlines(timeoutMs);
+    this.deadlines = new OldestDeadlineTimer(timeoutMs, allSettled, expire);
   }
 
   /** Sends `command` with this turn's others; its promise is ioredis's. */

@@ -1,0 +1,111 @@
+// Child process of npm run bench:instructions (instructions.ts): a limiter's decisions through Koa's
+// middleware stack, on Koa contexts built from Node's own request and response objects (no HTTP: no
+// socket, no load generator, whose costs would bury the limiter's), `perTurn` requests at a time and
+// then the next turn of the event loop (setImmediate), so with one per turn every request is alone in
+// its turn, as at the moderate load of issue 36. One process holds a round's limiters (they share
+// its start, several seconds under callgrind): it warms each up (uninstrumented, until V8 has
+// compiled what they run), then runs `decisions` requests from 10 callers through each in turn, each
+// after a full garbage collection (so one row's garbage is not collected in another's part), marking
+// before and after each (instruction-marks.ts: the parts alternate, a collection then a row), and exits. A plugin comes from its `pluginRoot`'s build, so two builds run side by side.
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import path from 'node:path';
+import Redis from 'ioredis';
+import Koa, { type Middleware } from 'koa';
+import compose from 'koa-compose';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { instrumentFromHere, markInstructions } from './instruction-marks';
+
+/** One limiter of a round. */
+export interface DecisionLimiter {
+  /** bare: no limiter; peer: rate-limiter-flexible on ioredis at `url`; plugin: the plugin at `url` (none: the embedded store). */
+  readonly limiter: 'bare' | 'peer' | 'plugin';
+  readonly url?: string;
+  readonly token?: string;
+  readonly denyList?: false;
+  /** A checkout whose `dist/` holds the plugin's build. */
+  readonly pluginRoot: string;
+}
+
+/** What one process measures (sent as JSON on the command line). */
+export interface DecisionRound {
+  readonly limiters: readonly DecisionLimiter[];
+  readonly warmUp: number;
+  readonly decisions: number;
+  readonly perTurn: number;
+}
+
+const HIGH = 1_000_000_000;
+const CALLER_HEADER = 'x-caller';
+
+function limiterOf(run: DecisionLimiter): Middleware | undefined {
+  if (run.limiter === 'bare') return undefined;
+  if (run.limiter === 'peer') {
+    const limiter = new RateLimiterRedis({ storeClient: new Redis(run.url!), points: HIGH, duration: 60, keyPrefix: 'instructions-peer' });
+    // As its README wires it into Koa (and as bench/koa-app-process.ts runs it).
+    return async (ctx, next) => {
+      try {
+        await limiter.consume(ctx.get(CALLER_HEADER) || ctx.ip);
+      } catch (rejection) {
+        if (rejection instanceof Error) throw rejection;
+        ctx.status = 429;
+        return;
+      }
+      return next();
+    };
+  }
+  const plugin = require(path.join(run.pluginRoot, 'dist/server/src')) as typeof import('../server/src');
+  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+  return plugin.createRateLimitMiddleware(
+    {
+      ...(run.url === undefined ? {} : { url: run.url, token: run.token }),
+      ...(run.denyList === false ? { denyList: false } : {}),
+      strategy: [{ methods: ['GET'], path: '/r', identifierSource: `header.${CALLER_HEADER}`, limiter: { algorithm: 'sliding-window', tokens: HIGH, window: '1m' } }],
+    },
+    { logger: quiet, environment: 'development' },
+  );
+}
+
+async function main(): Promise<void> {
+  const round = JSON.parse(process.argv[2]) as DecisionRound;
+  const app = new Koa();
+  const stacks = round.limiters.map((run) => {
+    const limiter = limiterOf(run);
+    return compose([...(limiter ? [limiter] : []), (ctx: Koa.Context) => void (ctx.body = { ok: true })]);
+  });
+  const decide = (stack: (typeof stacks)[number], index: number): Promise<void> => {
+    const request = new IncomingMessage(new Socket());
+    request.method = 'GET';
+    request.url = '/r';
+    request.headers = { host: 'localhost', [CALLER_HEADER]: `caller-${index % 10}` };
+    const ctx = app.createContext(request, new ServerResponse(request));
+    return stack(ctx).then(() => {
+      if (ctx.status !== 200) throw new Error(`decision ${index}: ${ctx.status} ${JSON.stringify(ctx.body)}`);
+    });
+  };
+  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+  const decideAll = async (stack: (typeof stacks)[number], count: number): Promise<void> => {
+    for (let index = 0; index < count; index += round.perTurn) {
+      const turn: Array<Promise<void>> = [];
+      for (let one = 0; one < round.perTurn; one++) turn.push(decide(stack, index + one));
+      await Promise.all(turn);
+      await nextTurn();
+    }
+  };
+  for (const stack of stacks) await decideAll(stack, round.warmUp);
+  await instrumentFromHere();
+  const collectGarbage = globalThis.gc!;
+  for (const stack of stacks) {
+    markInstructions();
+    collectGarbage();
+    markInstructions();
+    await decideAll(stack, round.decisions);
+  }
+  markInstructions();
+  process.exit(0);
+}
+
+main().catch((failure: unknown) => {
+  console.error(failure);
+  process.exit(1);
+});

@@ -1,0 +1,123 @@
+// npm run bench:instructions: what one decision costs the app in instructions, counted by callgrind
+// (instruction-marks.ts), one request per turn of the event loop (the moderate load of issue 36,
+// where a turn holds one request), beside bare Koa and the peer (rate-limiter-flexible on ioredis,
+// same redis-server). CPU time on a shared machine moves with the other processes; instruction counts
+// do not, so this is how a change on the moderate-load path is decided there. Each round is one Node
+// process under callgrind (decision-instructions-process.ts) running every row in turn, each round
+// starting one row later; the table shows medians over the rounds with their range. Options:
+//   --only <word>    the rows whose name has the word (bare Koa and the peer always run)
+//   --before <root>  also every plugin row on the build in <root>/dist (another checkout, e.g. a
+//                    `git worktree add` of the commit before a change), with the ratio per round
+//   --after <root>   the plugin rows' own build (default: this checkout's), e.g. a copy of dist/
+//                    and package.json, so that building meanwhile changes nothing in the run
+//   --deny-off       also the rows with `denyList: false` (the deny check's cost)
+//   --rounds <n>     default 5;  --per-turn <n>  requests per turn, default 1
+//   --jobs <n>       rounds run at once, default 1 (each is one process; callgrind's counts do not
+//                    change with the machine's load, only the run's length)
+// About a minute per row and round on a 2-core machine (callgrind runs some 50x slower), more when it is loaded.
+import path from 'node:path';
+import { commandOf, optionValue, progress, runOptions } from './command-line';
+import type { DecisionLimiter, DecisionRound } from './decision-instructions-process';
+import { countInstructions } from './instruction-marks';
+import { forkChild, stopAllProcesses, stopProcessesOnSignals } from './processes';
+import { startRedisServer } from './services';
+import type { StoreReady } from './store-process';
+
+const THIS_CHECKOUT = path.resolve(__dirname, '..', '..');
+/** Decisions per row before it is measured: V8 compiled some 30 functions between the 3,000th and 6,000th, 5 between the 10,000th and 20,000th. */
+const WARM_UP = 8000;
+const DECISIONS = 1500;
+
+interface Row {
+  readonly name: string;
+  readonly run: Omit<DecisionLimiter, 'pluginRoot'>;
+  readonly pluginRoot: string;
+  /** The row of the same store on the current build, for a `--before` row. */
+  readonly after?: string;
+}
+
+function rowsOf(redisUrl: string, stores: StoreReady, after: string, before: string | undefined, only: string | undefined, denyOff: boolean): Row[] {
+  const plugin: Array<Omit<Row, 'pluginRoot'>> = [
+    { name: 'plugin over redis://', run: { limiter: 'plugin', url: redisUrl } },
+    { name: 'plugin over REST, memory engine', run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token } },
+    { name: 'plugin over REST, memory engine, denyList: false', run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token, denyList: false } },
+    { name: 'plugin on the embedded store', run: { limiter: 'plugin' } },
+    { name: 'plugin on the embedded store, denyList: false', run: { limiter: 'plugin', denyList: false } },
+  ];
+  const chosen = plugin.filter((row) => (only === undefined || row.name.includes(only)) && (denyOff || row.run.denyList !== false));
+  return [
+    { name: 'bare Koa', run: { limiter: 'bare' }, pluginRoot: after },
+    { name: 'the peer (rate-limiter-flexible, ioredis)', run: { limiter: 'peer', url: redisUrl }, pluginRoot: after },
+    ...chosen.flatMap((row) => [
+      { ...row, pluginRoot: after },
+      ...(before === undefined ? [] : [{ ...row, name: `${row.name} (before)`, pluginRoot: before, after: row.name }]),
+    ]),
+  ];
+}
+
+const median = (values: readonly number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+const thousands = (value: number): string => `${Math.round(value / 1000).toLocaleString('en-US')}k`;
+const ratio = (values: readonly number[]): string => `${median(values).toFixed(2)}x (${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)})`;
+
+async function main(): Promise<void> {
+  stopProcessesOnSignals();
+  const options = runOptions();
+  const before = optionValue('--before');
+  const rounds = Number(optionValue('--rounds') ?? 5);
+  const perTurn = Number(optionValue('--per-turn') ?? 1);
+  const redis = await startRedisServer();
+  const stores = (await forkChild<StoreReady>('store-process', [])).ready;
+  const after = path.resolve(optionValue('--after') ?? THIS_CHECKOUT);
+  const rows = rowsOf(redis.url, stores, after, before && path.resolve(before), options.only, process.argv.includes('--deny-off'));
+  /** Per row and round: instructions per decision, the optimizing compilers' apart (instruction-marks.ts). */
+  const counts = new Map<string, number[]>(rows.map((row) => [row.name, []]));
+  const compiling = new Map<string, number[]>(rows.map((row) => [row.name, []]));
+  const script = path.join(__dirname, 'decision-instructions-process.js');
+  const runRound = async (round: number): Promise<void> => {
+    const order = rows.map((_, index) => rows[(index + round) % rows.length]);
+    const input: DecisionRound = { limiters: order.map((row) => ({ ...row.run, pluginRoot: row.pluginRoot })), warmUp: WARM_UP, decisions: DECISIONS, perTurn };
+    // The parts alternate: a garbage collection, then a row's decisions.
+    const parts = (await countInstructions(script, [JSON.stringify(input)], 2 * order.length)).filter((_, index) => index % 2 === 1);
+    order.forEach((row, index) => {
+      counts.get(row.name)![round] = (parts[index].instructions - parts[index].compiling) / DECISIONS;
+      compiling.get(row.name)![round] = parts[index].compiling / DECISIONS;
+    });
+    progress(`round ${round + 1}/${rounds}: ${order.map((row, index) => `${row.name} ${thousands(counts.get(row.name)![round])} (+${thousands(compiling.get(row.name)![round])} compiling)`).join(', ')}`);
+  };
+  let nextRound = 0;
+  const worker = async (): Promise<void> => {
+    while (nextRound < rounds) await runRound(nextRound++);
+  };
+  await Promise.all(Array.from({ length: Number(optionValue('--jobs') ?? 1) }, worker));
+  const perRound = (name: string, read: (round: number) => number) => counts.get(name)!.map((_, round) => read(round));
+  const overBare = (name: string) => perRound(name, (round) => counts.get(name)![round] - counts.get('bare Koa')![round]);
+  const peer = overBare('the peer (rate-limiter-flexible, ioredis)');
+  const lines = [
+    `# Instructions per decision (${commandOf('npm run bench:instructions', options)}${before ? ` --before ${before}` : ''})`,
+    '',
+    `${rounds} interleaved rounds, ${perTurn} request(s) per turn, ${DECISIONS} decisions after ${WARM_UP} of warm-up per row; medians (range). Instructions without V8's optimizing compilers', theirs in the last column.`,
+    '',
+    '| row | instructions per decision | over bare Koa | vs the peer over bare | vs before | compiling per decision |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...rows.map((row) => {
+      const own = counts.get(row.name)!;
+      const over = overBare(row.name);
+      const vsPeer = row.run.limiter === 'bare' ? '' : ratio(over.map((value, round) => value / peer[round]));
+      const beforeRow = rows.find((other) => other.after === row.name);
+      const vsBefore = beforeRow ? ratio(over.map((value, round) => value / overBare(beforeRow.name)[round])) : '';
+      return `| ${row.name} | ${thousands(median(own))} | ${row.run.limiter === 'bare' ? '' : `+${thousands(median(over))}`} | ${vsPeer} | ${vsBefore} | ${thousands(median(compiling.get(row.name)!))} |`;
+    }),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main()
+  .catch((failure: unknown) => {
+    console.error(failure);
+    process.exitCode = 1;
+  })
+  .finally(() => stopAllProcesses());
