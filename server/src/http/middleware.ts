@@ -255,14 +255,20 @@ export class RateLimiter {
         this.foreignLimits.warn(failure);
         this.health.undecided();
       } else this.health.failed(failure);
-      // One command of the round trip can fail while the deny check answers: a deny the store gave
-      // refuses whatever the failure mode, and the strategies that did answer get their tokens back.
+      // One command of the round trip can fail while others answer (a Cluster master down, a foreign
+      // live value): a deny the store gave refuses whatever the failure mode, closed refuses what an
+      // enforcing strategy covers (shadow strategies alone refuse nothing), and either gives back the
+      // tokens the answered checks took. Otherwise what the store answered stands, and only the checks
+      // it did not answer are let through (open) or decided in memory (local), never counted twice.
+      const answered = await answeredOutcomes(pending);
       const denied = denial && (await denial.catch(() => undefined));
-      if (denied !== undefined) return this.deny(ctx, checks, denied, await answeredOutcomes(pending));
-      // Closed refuses what an enforcing strategy covers; shadow strategies alone refuse nothing.
-      if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.respond(ctx, { status: 503, message: STORE_UNAVAILABLE });
-      if (!this.memory) return next();
-      outcomes = this.inMemory(checks, this.memory, now);
+      if (denied !== undefined) return this.deny(ctx, checks, denied, answered);
+      if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.refuseGivingBack(ctx, { status: 503, message: STORE_UNAVAILABLE }, answered);
+      if (!this.memory) outcomes = answered;
+      else {
+        const decided = new Set(answered.map((outcome) => outcome.check));
+        outcomes = [...answered, ...this.inMemory(checks.filter((check) => !decided.has(check)), this.memory, now)];
+      }
     }
     return this.answer(ctx, next, outcomes, now);
   }
