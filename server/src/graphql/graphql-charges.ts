@@ -53,6 +53,8 @@ const UNREADABLE_CODES = { 400: 'BAD_REQUEST', 408: 'REQUEST_TIMEOUT', 413: 'PAY
 export class GraphqlCharges {
   private readonly documents: ParsedDocuments;
   private readonly ones: readonly number[];
+  /** Apollo's own answer to a hash it does not know: the client sends the text again, which is read then. It runs nothing, so it takes nothing from GraphQL strategies. */
+  private readonly persistedQueryNotFound: RequestCharges;
   /** Each operation's root fields, found once per remembered document (they depend on nothing else). */
   private readonly fieldsOf = new WeakMap<OperationDefinitionNode, Map<string, FieldNode[]>>();
   /**
@@ -73,6 +75,7 @@ export class GraphqlCharges {
   ) {
     this.documents = new ParsedDocuments(bounds);
     this.ones = selections.map(() => 1);
+    this.persistedQueryNotFound = { kind: 'answer', charges: selections.map(() => 0), status: 200, message: 'PersistedQueryNotFound', code: 'PERSISTED_QUERY_NOT_FOUND' };
     this.names = selections.map((selection) => ({ query: selection.query && new Set(selection.query), mutation: selection.mutation && new Set(selection.mutation) }));
   }
 
@@ -85,6 +88,8 @@ export class GraphqlCharges {
       if (failure instanceof UnreadableRequest) return { kind: 'answer', charges: this.ones, status: failure.status, message: failure.message, code: UNREADABLE_CODES[failure.status] };
       throw failure;
     }
+    // An operation naming a document by a hash the plugin does not know is answered before any other is parsed (review of issue 35: a batch of 19 large documents and one unknown hash was parsed, walked, then answered PersistedQueryNotFound, charged 0).
+    for (const operation of operations) if (operation.query === undefined && operation.persistedHash !== undefined && this.documents.remembered(operation.persistedHash) === undefined) return this.persistedQueryNotFound;
     const charges = this.selections.map(() => 0);
     const schema = this.endpoint.schema?.();
     for (const operation of operations) {
@@ -99,8 +104,7 @@ export class GraphqlCharges {
     let parsed = request.query === undefined ? undefined : this.documents.parse(request.query);
     if (parsed === undefined && request.persistedHash !== undefined) {
       parsed = this.documents.remembered(request.persistedHash);
-      // Apollo's own answer to a hash it does not know: the client sends the text again, which is read then.
-      if (parsed === undefined) return { kind: 'answer', charges: this.selections.map(() => 0), status: 200, message: 'PersistedQueryNotFound', code: 'PERSISTED_QUERY_NOT_FOUND' };
+      if (parsed === undefined) return this.persistedQueryNotFound;
     }
     if (parsed === undefined || parsed.kind === 'unparsable') return { kind: 'charged', charges: this.ones };
     if (parsed.kind === 'refused') return { kind: 'answer', charges: this.ones, status: 400, message: parsed.message, code: 'GRAPHQL_VALIDATION_FAILED' };

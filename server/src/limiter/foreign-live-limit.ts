@@ -35,7 +35,7 @@ export const invalidLimitAnswer = (rule: Rule, limit: unknown): ForeignLiveLimit
  * wrong type) is a ForeignLiveLimitError; anything else (a refused token, an outage) as it is.
  */
 export function scriptFailure(rule: Rule, failure: unknown): unknown {
-  return failure instanceof StoreCommandError && failure.message.includes('user_script') ? new ForeignLiveLimitError(rule, `the script failed: ${failureMessage(failure)}`) : failure;
+  return failure instanceof StoreCommandError && failure.message.includes('user_script') ? new ForeignLiveLimitError(rule, `the script failed: ${failureMessage(failure)}; a counter of the strategy holding no number fails it too`) : failure;
 }
 
 /** One warning per strategy while its live value stays foreign. */
