@@ -15,6 +15,7 @@
 //   --jobs <n>       rounds run at once, default 1 (each is one process; callgrind's counts do not
 //                    change with the machine's load, only the run's length)
 // About a minute per row and round on a 2-core machine (callgrind runs some 50x slower), more when it is loaded.
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { commandOf, optionValue, progress, runOptions } from './command-line';
 import type { DecisionLimiter, DecisionRound } from './decision-instructions-process';
@@ -63,7 +64,22 @@ const median = (values: readonly number[]): number => {
 const thousands = (value: number): string => `${Math.round(value / 1000).toLocaleString('en-US')}k`;
 const ratio = (values: readonly number[]): string => `${median(values).toFixed(2)}x (${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)})`;
 
+/** Whether valgrind (with callgrind_control) is installed: without it every round would fail at its first spawn. */
+function hasValgrind(): boolean {
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function main(): Promise<void> {
+  if (!hasValgrind()) {
+    console.error('npm run bench:instructions counts instructions with valgrind\'s callgrind, which is not installed here: apt-get install valgrind');
+    process.exitCode = 1;
+    return;
+  }
   stopProcessesOnSignals();
   const options = runOptions();
   const before = optionValue('--before');
