@@ -31,15 +31,20 @@ interface Ack {
 /** Writers INCR the counter until stop(); `failoverBegan()` marks the acknowledgements that follow. */
 function writeUnderLoad(server: KvRestServer) {
   const acks: Ack[] = [];
-  const failures: string[] = [];
+  /** Requests answered with an error (a timeout among them: such an INCR may still have run). */
+  const failures: Array<{ readonly error: string; readonly after: boolean }> = [];
   let began = false;
   let stopped = false;
   const writers = Array.from({ length: WRITERS }, async () => {
     while (!stopped) {
-      const response = await postJson(server, '/', ['INCR', COUNTER]);
+      const response = await postJson(server, '/', ['INCR', COUNTER]).catch((failure: Error) => failure);
+      if (response instanceof Error) {
+        failures.push({ error: response.message, after: began });
+        continue;
+      }
       const body = response.json as { result?: number; error?: string };
       if (response.status === 200 && typeof body.result === 'number') acks.push({ value: body.result, after: began });
-      else failures.push(body.error ?? `HTTP ${response.status}`);
+      else failures.push({ error: body.error ?? `HTTP ${response.status}`, after: began });
     }
   });
   return {
@@ -63,6 +68,17 @@ describeWithRedisBinary('the redis engine serves a Sentinel-managed primary and 
   afterAll(() => server?.close());
 
   const counterOn = async (port: number): Promise<number> => Number(await RedisClient.ask(`redis://127.0.0.1:${port}/0`, ['GET', COUNTER]));
+  /**
+   * Acknowledged by the new primary: each value once, and the counter holds the last one, plus at
+   * most one per request answered with an error meanwhile (a timeout on a loaded machine: that INCR
+   * may have run after its answer was given up on; none runs twice).
+   */
+  const expectAcknowledgedOnce = async (load: ReturnType<typeof writeUnderLoad>, promoted: number): Promise<void> => {
+    const after = load.acks.filter((ack) => ack.after).map((ack) => ack.value);
+    expect(new Set(after).size).toBe(after.length);
+    const beyondTheLast = (await counterOn(promoted)) - Math.max(...after);
+    expect([beyondTheLast >= 0, beyondTheLast <= load.failures.filter((failure) => failure.after).length]).toEqual([true, true]);
+  };
   const enoughAcks = (load: ReturnType<typeof writeUnderLoad>, after: boolean) =>
     eventuallyOrFail(`${ACKS_EACH_SIDE} INCRs acknowledged ${after ? 'after' : 'before'} the failover`, () => (after ? load.ackedAfter() : load.acks.length), (count) => count >= ACKS_EACH_SIDE, FAILOVER_WITHIN_MS);
 
@@ -80,14 +96,14 @@ describeWithRedisBinary('the redis engine serves a Sentinel-managed primary and 
     const promoted = await set.waitForFailover(previous);
     // Sentinel does not stop writes on the old primary while it promotes the replica: what the old
     // primary takes until it is made a replica is lost to any client (Redis's own window). From then on, nothing may be.
-    await eventuallyOrFail(`127.0.0.1:${previous} a replica`, () => RedisClient.ask(`redis://127.0.0.1:${previous}/0`, ['ROLE']), (role) => asList(role)[0] === 'slave', FAILOVER_WITHIN_MS);
+    // Sentinel closes the old primary's client connections while it demotes it: a closed connection is asked again.
+    const roleOfPrevious = () => RedisClient.ask(`redis://127.0.0.1:${previous}/0`, ['ROLE']).catch(() => undefined);
+    await eventuallyOrFail(`127.0.0.1:${previous} a replica`, roleOfPrevious, (role) => role !== undefined && asList(role)[0] === 'slave', FAILOVER_WITHIN_MS);
     load.failoverBegan();
     await enoughAcks(load, true);
     await load.stop();
-    const after = load.acks.filter((ack) => ack.after).map((ack) => ack.value);
-    expect(new Set(after).size).toBe(after.length);
-    expect(await counterOn(promoted)).toBe(Math.max(...after));
-    expect(load.failures.filter((failure) => !/^READONLY|^ERR store unavailable/.test(failure))).toEqual([]);
+    await expectAcknowledgedOnce(load, promoted);
+    expect(load.failures.map((failure) => failure.error).filter((error) => !/^READONLY|^ERR store unavailable/.test(error))).toEqual([]);
   });
 
   it('issue 27 finding 7: a primary killed under load: answers resume on the new primary, and nothing it acknowledged is lost or counted twice', async () => {
@@ -99,10 +115,7 @@ describeWithRedisBinary('the redis engine serves a Sentinel-managed primary and 
     const promoted = await set.waitForFailover(killed);
     await enoughAcks(load, true);
     await load.stop();
-    const after = load.acks.filter((ack) => ack.after).map((ack) => ack.value);
-    // Acknowledged by the new primary: each value once, and the last one is the counter's. Those
-    // the old primary acknowledged above min(after) - 1 are what Redis's replication lost (docs/servers.md).
-    expect(new Set(after).size).toBe(after.length);
-    expect(await counterOn(promoted)).toBe(Math.max(...after));
+    // Those the old primary acknowledged above min(after) - 1 are what Redis's replication lost (docs/servers.md).
+    await expectAcknowledgedOnce(load, promoted);
   });
 });

@@ -15,7 +15,7 @@ describe('only a failed script is taken for a foreign live value', () => {
     const failure = scriptFailure(rule, new StoreCommandError('ERR user_script:33: attempt to compare nil with number script: 74740bb3, on @user_script:33.'));
     expect([failure instanceof ForeignLiveLimitError, (failure as Error).message]).toEqual([
       true,
-      '[ratelimit] strategy[0] (GET /a): the live limit at p:live:GET:/a:fixed-window.1m:dynamic:global is not a whole number from 1 to 1000000000, so the store\'s answers for it are not used (failureMode applies) until "Back to config" removes it (the script failed: ERR user_script:33: attempt to compare nil with number script: 74740bb3, on @user_script:33.)',
+      '[ratelimit] strategy[0] (GET /a): the live limit at p:live:GET:/a:fixed-window.1m:dynamic:global is not a whole number from 1 to 1000000000, so the store\'s answers for it are not used (failureMode applies) until "Back to config" removes it (the script failed: ERR user_script:33: attempt to compare nil with number script: 74740bb3, on @user_script:33.; a counter of the strategy holding no number fails it too)',
     ]);
   });
 
