@@ -11,6 +11,8 @@
 //   --after <root>   the plugin rows' own build (default: this checkout's), e.g. a copy of dist/
 //                    and package.json, so that building meanwhile changes nothing in the run
 //   --deny-off       also the rows with `denyList: false` (the deny check's cost)
+//   GraphQL rows (issue 35): the same read as a GraphQL query limited by operation and by cost, beside
+//   Koa reading the query unlimited, with the issue's target (`--only GraphQL` for them alone)
 //   --rounds <n>     default 5;  --per-turn <n>  requests per turn, default 1
 //   --jobs <n>       rounds run at once, default 1 (each is one process; callgrind's counts do not
 //                    change with the machine's load, only the run's length)
@@ -29,6 +31,13 @@ const THIS_CHECKOUT = path.resolve(__dirname, '..', '..');
 const WARM_UP = 8000;
 const DECISIONS = 1500;
 
+const REST_READ = 'plugin over REST, memory engine';
+const GRAPHQL_BARE = 'bare Koa, GraphQL query read by koa-bodyparser';
+const GRAPHQL_BY_OPERATION = 'plugin over REST, memory engine, GraphQL query by operation';
+const GRAPHQL_BY_COST = 'plugin over REST, memory engine, GraphQL query by cost';
+/** Issue 35's target: limiting a GraphQL request adds at most this times what limiting the same REST read adds. */
+const GRAPHQL_TARGET = 1.3;
+
 interface Row {
   readonly name: string;
   readonly run: Omit<DecisionLimiter, 'pluginRoot'>;
@@ -40,14 +49,20 @@ interface Row {
 function rowsOf(redisUrl: string, stores: StoreReady, after: string, before: string | undefined, only: string | undefined, denyOff: boolean): Row[] {
   const plugin: Array<Omit<Row, 'pluginRoot'>> = [
     { name: 'plugin over redis://', run: { limiter: 'plugin', url: redisUrl } },
-    { name: 'plugin over REST, memory engine', run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token } },
+    { name: REST_READ, run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token } },
     { name: 'plugin over REST, memory engine, denyList: false', run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token, denyList: false } },
     { name: 'plugin on the embedded store', run: { limiter: 'plugin' } },
     { name: 'plugin on the embedded store, denyList: false', run: { limiter: 'plugin', denyList: false } },
+    { name: GRAPHQL_BY_OPERATION, run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token, graphql: 'count' } },
+    { name: GRAPHQL_BY_COST, run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token, graphql: 'cost' } },
   ];
-  const chosen = plugin.filter((row) => (only === undefined || row.name.includes(only)) && (denyOff || row.run.denyList !== false));
+  const wanted = (row: (typeof plugin)[number]) => (only === undefined || row.name.includes(only)) && (denyOff || row.run.denyList !== false);
+  const graphql = plugin.some((row) => row.run.graphql !== undefined && wanted(row));
+  // A GraphQL row's ratio needs the REST read limited on the same transport.
+  const chosen = plugin.filter((row) => wanted(row) || (graphql && row.name === REST_READ));
   return [
     { name: 'bare Koa', run: { limiter: 'bare' }, pluginRoot: after },
+    ...(graphql ? [{ name: GRAPHQL_BARE, run: { limiter: 'bare', graphql: 'unlimited' } as const, pluginRoot: after }] : []),
     { name: 'the peer (rate-limiter-flexible, ioredis)', run: { limiter: 'peer', url: redisUrl }, pluginRoot: after },
     ...chosen.flatMap((row) => [
       { ...row, pluginRoot: after },
@@ -63,6 +78,26 @@ const median = (values: readonly number[]): number => {
 };
 const thousands = (value: number): string => `${Math.round(value / 1000).toLocaleString('en-US')}k`;
 const ratio = (values: readonly number[]): string => `${median(values).toFixed(2)}x (${Math.min(...values).toFixed(2)} to ${Math.max(...values).toFixed(2)})`;
+
+/**
+ * Issue 35's target on the GraphQL rows: what limiting the query adds over Koa reading it (the
+ * plugin reads the body koa-bodyparser would have read, then parses, counts and limits) against what
+ * limiting the REST read adds over bare Koa, per round.
+ */
+function graphqlLines(rows: readonly Row[], overBare: (name: string) => number[]): string[] {
+  const graphqlRows = rows.filter((row) => row.run.limiter === 'plugin' && row.run.graphql !== undefined && row.after === undefined);
+  if (graphqlRows.length === 0) return [];
+  const rest = overBare(REST_READ);
+  return [
+    '',
+    `GraphQL (issue 35, target: limiting a GraphQL query adds at most ${GRAPHQL_TARGET}x what limiting the same REST read adds; over "${GRAPHQL_BARE}" against "${REST_READ}" over bare Koa):`,
+    ...graphqlRows.map((row) => {
+      const perRound = overBare(row.name).map((value, round) => value / rest[round]);
+      const met = median(perRound) <= GRAPHQL_TARGET ? 'met' : 'missed';
+      return `- ${row.name}: ${ratio(perRound)}, ${met}`;
+    }),
+  ];
+}
 
 /** Whether valgrind (with callgrind_control) is installed: without it every round would fail at its first spawn. */
 function hasValgrind(): boolean {
@@ -110,7 +145,8 @@ async function main(): Promise<void> {
   };
   await Promise.all(Array.from({ length: Number(optionValue('--jobs') ?? 1) }, worker));
   const perRound = (name: string, read: (round: number) => number) => counts.get(name)!.map((_, round) => read(round));
-  const overBare = (name: string) => perRound(name, (round) => counts.get(name)![round] - counts.get('bare Koa')![round]);
+  const baselineOf = (name: string) => (rows.find((row) => row.name === name)!.run.graphql === undefined ? 'bare Koa' : GRAPHQL_BARE);
+  const overBare = (name: string) => perRound(name, (round) => counts.get(name)![round] - counts.get(baselineOf(name))![round]);
   const peer = overBare('the peer (rate-limiter-flexible, ioredis)');
   const lines = [
     `# Instructions per decision (${commandOf('npm run bench:instructions', options)}${before ? ` --before ${before}` : ''})`,
@@ -122,11 +158,12 @@ async function main(): Promise<void> {
     ...rows.map((row) => {
       const own = counts.get(row.name)!;
       const over = overBare(row.name);
-      const vsPeer = row.run.limiter === 'bare' ? '' : ratio(over.map((value, round) => value / peer[round]));
+      const vsPeer = row.run.limiter === 'bare' || row.run.graphql !== undefined ? '' : ratio(over.map((value, round) => value / peer[round]));
       const beforeRow = rows.find((other) => other.after === row.name);
       const vsBefore = beforeRow ? ratio(over.map((value, round) => value / overBare(beforeRow.name)[round])) : '';
       return `| ${row.name} | ${thousands(median(own))} | ${row.run.limiter === 'bare' ? '' : `+${thousands(median(over))}`} | ${vsPeer} | ${vsBefore} | ${thousands(median(compiling.get(row.name)!))} |`;
     }),
+    ...graphqlLines(rows, overBare),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
