@@ -19,8 +19,8 @@
 // outage (`local` counts them in memory under a key of this instance's own, which never leaves it).
 // At the GraphQL endpoint, GraphQL strategies (docs/graphql.md) take what the request's operations
 // run (graphql-endpoint.ts says how the request gets there): each check carries a `rate` (its count
-// or cost), passed to @upstash/ratelimit's `rate`; a window check refuses a request whole, taking
-// nothing (limiter/window-charges.ts), and a refusal gives back every token the admitting checks
+// or cost), passed to @upstash/ratelimit's `rate`; a check refuses a request whole, taking nothing
+// (limiter/charges.ts), and a refusal gives back every token the admitting checks
 // took; the block cache answers only requests at least as large as the one refused.
 import type { Redis } from '@upstash/redis';
 import type { Context, Next } from 'koa';

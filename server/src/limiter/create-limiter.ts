@@ -1,13 +1,13 @@
 // Builds one @upstash/ratelimit limiter per rule (and per tier of a rule): fixed-window, sliding-window or token-bucket
 // (refilling `refillRate` per window, holding at most `tokens`), reading the rule's live limit, when
 // one is stored, in the same script call (live-limit-scope.ts), and counting through the library's
-// algorithm without the library's per-call wrapping (DirectRatelimit below). A window check charged
-// more than 1 token runs the plugin's own exact script instead (window-charges.ts).
+// algorithm without the library's per-call wrapping (DirectRatelimit below). A check charged more
+// than 1 token runs the plugin's own exact script for the algorithm instead (charges.ts).
 import { Ratelimit } from '@upstash/ratelimit';
 import type { Rule } from '../config/rules';
 import { contextPerSlot, readLiveLimitAt, type ContextOf } from './live-limit-scope';
 import type { LibraryScriptClient } from '../store/script-client';
-import { windowChargeOf, type ChargeContext, type WindowCharge } from './window-charges';
+import { chargeOf, type Charge, type ChargeContext } from './charges';
 
 type Window = Parameters<typeof Ratelimit.fixedWindow>[1];
 type LimitResponse = Awaited<ReturnType<Ratelimit['limit']>>;
@@ -27,14 +27,20 @@ class DirectRatelimit extends Ratelimit {
   private readonly algorithm = this.limiter();
   /** The context a key is counted in (live-limit-scope.ts: one per slot on a Redis Cluster). */
   contextOf: ContextOf = () => this.ctx as unknown as ReturnType<ContextOf>;
-  /** A window limit's check of more than 1 token, set by createLimiter (undefined for a token bucket). */
-  charge: WindowCharge | undefined;
+
+  constructor(
+    config: ConstructorParameters<typeof Ratelimit>[0],
+    /** The check of more than 1 token (charges.ts). */
+    private readonly charge: Charge,
+  ) {
+    super(config);
+  }
 
   override limit = (identifier: string, options?: { rate?: number }): Promise<LimitResponse> => {
     const key = `${this.prefix}:${identifier}`;
     const context = this.contextOf(key);
     const rate = options?.rate;
-    if (rate !== undefined && rate > 1 && this.charge) return this.charge(context as unknown as ChargeContext, key, rate);
+    if (rate !== undefined && rate > 1) return this.charge(context as unknown as ChargeContext, key, rate);
     return this.algorithm.limit(context as unknown as DirectRatelimit['ctx'], key, rate);
   };
 }
@@ -58,8 +64,7 @@ export function createLimiter(rule: Pick<Rule, 'limit' | 'keys'>, redis: Library
   const { keys } = rule;
   // The plugin keeps its own bounded block cache and its own timeout (see http/middleware.ts), and
   // records analytics itself once a request's verdict is known (http/decision-events.ts).
-  const ratelimit = new DirectRatelimit({ redis, limiter: algorithmOf(rule.limit), prefix: keys.prefix, analytics: false, ephemeralCache: false, timeout: 0, dynamicLimits: live });
-  ratelimit.charge = windowChargeOf(rule.limit);
+  const ratelimit = new DirectRatelimit({ redis, limiter: algorithmOf(rule.limit), prefix: keys.prefix, analytics: false, ephemeralCache: false, timeout: 0, dynamicLimits: live }, chargeOf(rule.limit));
   if (!live) return ratelimit;
   readLiveLimitAt(ratelimit, keys.liveLimitScope());
   if (keys.placement === 'slotted') ratelimit.contextOf = contextPerSlot(ratelimit, keys.liveLimitScope());

@@ -8,8 +8,9 @@
 // The limit is given per call: the middleware passes the last limit the store applied to the rule
 // (a live limit, else the configured one), so an outage keeps the limit an admin set, or the limit
 // and refill of the caller's tier (docs/tiers.md). A request may take several tokens (`rate`, a
-// GraphQL request's count or cost): one that finds fewer left is refused and takes none, which is
-// what the store's answer comes to once the plugin gives back what a refusal took.
+// GraphQL request's count or cost): one that finds fewer left is refused, takes none and changes
+// nothing, and is answered with what is left, as the store's scripts for such a request answer
+// (shared/charge-scripts.ts).
 import type { Limit } from '../config/rules';
 
 export interface MemoryDecision {
@@ -83,19 +84,25 @@ export class MemoryLimiter {
     return { success: true, limit, remaining: limit - (weighted + counter.current), reset };
   }
 
+  /** As the store's scripts: a refusal (fewer tokens left than `rate`) changes nothing, so the next call refills from the same state. */
   private takeToken(key: string, now: number, limit: number, refillRate: number, rate: number): MemoryDecision {
     const known = this.entries.get(key) as Bucket | undefined;
-    const bucket = known && now < known.expiresAt ? known : this.remember(key, { refilledAt: now, tokens: limit, expiresAt: Infinity });
-    if (now >= bucket.refilledAt + this.windowMs) {
-      const refills = Math.floor((now - bucket.refilledAt) / this.windowMs);
-      bucket.tokens = Math.min(limit, bucket.tokens + refills * refillRate);
-      bucket.refilledAt += refills * this.windowMs;
+    const kept = known && now < known.expiresAt ? known : undefined;
+    let refilledAt = kept ? kept.refilledAt : now;
+    let tokens = kept ? kept.tokens : limit;
+    if (now >= refilledAt + this.windowMs) {
+      const refills = Math.floor((now - refilledAt) / this.windowMs);
+      tokens = Math.min(limit, tokens + refills * refillRate);
+      refilledAt += refills * this.windowMs;
     }
-    const reset = bucket.refilledAt + this.windowMs;
-    if (bucket.tokens < rate) return { success: false, limit, remaining: bucket.tokens, reset };
-    bucket.tokens -= rate;
-    const lifetime = Math.ceil((limit - bucket.tokens) / refillRate) * this.windowMs;
+    const reset = refilledAt + this.windowMs;
+    if (rate > 0 && tokens < rate) return { success: false, limit, remaining: tokens, reset };
+    tokens -= rate;
+    const bucket = kept ?? this.remember(key, { refilledAt, tokens, expiresAt: Infinity });
+    bucket.refilledAt = refilledAt;
+    bucket.tokens = tokens;
+    const lifetime = Math.ceil((limit - tokens) / refillRate) * this.windowMs;
     if (lifetime > 0) bucket.expiresAt = now + lifetime;
-    return { success: true, limit, remaining: bucket.tokens, reset };
+    return { success: true, limit, remaining: tokens, reset };
   }
 }

@@ -1,7 +1,8 @@
 // How long a refusal may be answered from the block cache: until the moment the algorithm could
 // admit the caller again, never later (a cache must not refuse what the algorithm would allow).
 // fixed-window: the window's end, the `reset` @upstash/ratelimit returns. token-bucket: the next
-// refill, also its `reset` (a refused bucket holds no whole token, and a refill adds at least one).
+// refill, also its `reset` (a refused bucket holds fewer tokens than the refused request asked, and
+// gains none before it refills).
 // sliding-window: its `reset` is the current window's end, which can be long after the weighted count
 // admits again (or before, when this window alone is full), so the two windows' counters are read
 // (one MGET of the library's keys, named by the rule's keys: config/keys.ts) and the moment computed

@@ -51,7 +51,7 @@ export interface ScriptClient extends LibraryScriptClient {
 /**
  * One of the plugin's own scripts on any client @upstash/ratelimit runs on (this module's, or an
  * @upstash/redis client): EVALSHA, then EVAL once when the store answers NOSCRIPT, as the library's
- * own calls fall back (limiter/window-charges.ts, whose limiters take either client).
+ * own calls fall back (limiter/charges.ts, whose limiters take either client).
  */
 export function runOnLibraryClient(client: LibraryScriptClient, script: StoreScript, keys: string[], args: unknown[]): Promise<unknown> {
   return client.evalsha(script.sha, keys, args).catch((failure: unknown) => {

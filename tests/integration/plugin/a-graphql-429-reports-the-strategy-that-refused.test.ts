@@ -1,8 +1,8 @@
 // A 429 at the GraphQL endpoint reports the strategy that refused the request: its limit, its
 // remaining as its limiter answered it, and the request's cost on it, in the RateLimit header and in
 // the error's extensions. A refused check of more than 1 may leave the caller tokens for a smaller
-// request: the memory limiter of failureMode 'local' answers so, and the store will once its scripts
-// refuse such checks without counting them. Issue 35 review, item 4: the 429 reported whichever
+// request: the memory limiter of failureMode 'local' answers so, and so do the store's scripts for
+// such checks (shared/charge-scripts.ts). Issue 35 review, item 4: the 429 reported whichever
 // enforcing outcome had the fewest remaining, an admitting strategy's when it came after the refusal.
 import { fixed, graphqlAppsForSuite, loginStrategy } from './graphql-app';
 

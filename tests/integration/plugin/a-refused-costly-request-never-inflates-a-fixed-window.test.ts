@@ -4,7 +4,7 @@
 // @upstash/ratelimit's fixed-window script adds the charge before it compares: a refused request of 5
 // was counted, and the plugin gave the 5 back with a second call afterwards; a request of 1 reaching
 // the store in between saw the inflated count and was refused too, and both refusals said 0 remained.
-// The plugin's own script (shared/window-charge-scripts.ts) compares first, on every store.
+// The plugin's own script (shared/charge-scripts.ts) compares first, on every store.
 import { describeOnEveryStore, loginCallersOfEachTest } from './graphql-charges-on-every-store';
 
 describeOnEveryStore('a fixed window charged several tokens', (store) => {

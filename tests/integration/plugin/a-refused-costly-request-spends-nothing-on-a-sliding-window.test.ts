@@ -2,7 +2,7 @@
 // the caller has left is refused whole and spends nothing, and its refusal says what is left.
 // @upstash/ratelimit's sliding-window script refuses only a caller already at its limit; below it,
 // it adds the whole charge, so a refused request of 5 with 3 left spent those 3 (and 2 more), and
-// answered remaining 0 either way. The plugin's own script (shared/window-charge-scripts.ts) takes a
+// answered remaining 0 either way. The plugin's own script (shared/charge-scripts.ts) takes a
 // request whole or not at all, on every store.
 import { advanceDate } from '../../support/fake-date';
 import { describeOnEveryStore, loginCallersOfEachTest } from './graphql-charges-on-every-store';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import type { Caller, Engine } from '../../../mock/kv-rest/engine';
 import { NATIVE_SCRIPTS } from '../../../mock/kv-rest/memory/scripting/native-scripts';
 import { DENY_CHECK_SHA } from '../../../shared/deny-check-script';
-import { FIXED_WINDOW_CHARGE, SLIDING_WINDOW_CHARGE } from '../../../shared/window-charge-scripts';
+import { FIXED_WINDOW_CHARGE, SLIDING_WINDOW_CHARGE, TOKEN_BUCKET_CHARGE } from '../../../shared/charge-scripts';
 import type { Reply } from '../../../mock/kv-rest/reply';
 import { scriptForRedis70, scriptSha } from '../../../shared/script-shebang';
 import { CLIENT } from './memory-engine-harness';
@@ -138,9 +138,9 @@ describe('native @upstash/ratelimit scripts in the memory engine', () => {
   it('are known by the SHA of every text the pinned library sends, with and without the flag Redis 7.0 lacks', () => {
     // Texts with no shebang (reset, deny list) are the same either way: one SHA each.
     const shas = [...new Set(SCRIPT_NAMES.flatMap((name) => [scriptSha(texts.get(name)!), scriptSha(scriptForRedis70(texts.get(name)!))]))];
-    // Besides them, only the plugin's own deny check and window charges (native-plugin-deny-check-agrees-with-lua.test.ts,
-    // native-window-charge-scripts-agree-with-lua.test.ts).
-    expect([...NATIVE_SCRIPTS.keys()].sort()).toEqual([...shas, DENY_CHECK_SHA, FIXED_WINDOW_CHARGE.sha, SLIDING_WINDOW_CHARGE.sha].sort());
+    // Besides them, only the plugin's own deny check and charges (native-plugin-deny-check-agrees-with-lua.test.ts,
+    // native-charge-scripts-agree-with-lua.test.ts).
+    expect([...NATIVE_SCRIPTS.keys()].sort()).toEqual([...shas, DENY_CHECK_SHA, FIXED_WINDOW_CHARGE.sha, SLIDING_WINDOW_CHARGE.sha, TOKEN_BUCKET_CHARGE.sha].sort());
   });
 
   it('answer, change the keyspace and show in MONITOR exactly as the Lua scripts do, over random sequences of calls', async () => {

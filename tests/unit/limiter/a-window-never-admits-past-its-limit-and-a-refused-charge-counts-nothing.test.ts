@@ -9,35 +9,8 @@
 // own scripts, so the model keeps their rules: a fixed window's refusal of 1 still counts (the caller
 // is past its limit anyway), and a refund is never refused by a sliding window.
 import fc from 'fast-check';
-import { Redis } from '@upstash/redis';
 import type { Algorithm } from '../../../server/src';
-import { parseConfig } from '../../../server/src/config/parse-config';
-import { compileConfig } from '../../../server/src/config/rules';
-import { createLimiter } from '../../../server/src/limiter/create-limiter';
-import { liveLimitKey } from '../../../server/src/limiter/live-limit-scope';
-import { EmbeddedRequester } from '../../../server/src/store/embedded/embedded-requester';
-import { createScriptClient } from '../../../server/src/store/script-client';
-import { advanceDate, fakeDateOnly } from '../../support/fake-date';
-
-const START = 1_800_000_000_000;
-const WINDOW_MS = 10_000;
-const TOKENS = 8;
-
-type Step = { kind: 'request'; rate: number } | { kind: 'wait'; ms: number } | { kind: 'live'; tokens: number | null };
-const step: fc.Arbitrary<Step> = fc.oneof(
-  { weight: 8, arbitrary: fc.integer({ min: 2, max: 12 }).map((rate) => ({ kind: 'request' as const, rate })) },
-  { weight: 3, arbitrary: fc.constant({ kind: 'request' as const, rate: 1 }) },
-  { weight: 1, arbitrary: fc.integer({ min: -4, max: -1 }).map((rate) => ({ kind: 'request' as const, rate })) },
-  { weight: 3, arbitrary: fc.oneof(fc.integer({ min: 0, max: 3000 }), fc.integer({ min: 0, max: 25_000 })).map((ms) => ({ kind: 'wait' as const, ms })) },
-  { weight: 1, arbitrary: fc.option(fc.integer({ min: 1, max: 12 }), { nil: null }).map((tokens) => ({ kind: 'live' as const, tokens })) },
-);
-
-interface Answer {
-  readonly success: boolean;
-  readonly remaining: number;
-  readonly limit: number;
-  readonly reset: number;
-}
+import { keyspace, replay, step, TOKENS, WINDOW_MS, type Answer } from './limiter-against-a-model';
 
 /** What the algorithms decide, with every window's count (a missing one is 0). */
 class ReferenceWindow {
@@ -68,54 +41,32 @@ class ReferenceWindow {
   }
 }
 
-function limiterOn(algorithm: Algorithm) {
-  const requester = new EmbeddedRequester();
-  const redis = new Redis(requester);
-  const rule = compileConfig(parseConfig({ strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter: { algorithm, tokens: TOKENS, window: '10s' } }] })).rules[0];
-  return { requester, redis, rule, limiter: createLimiter(rule, createScriptClient(requester, redis)) };
-}
-
-/** Every key of the store with its value and PTTL. */
-async function keyspace(redis: Redis): Promise<Array<[string, unknown, number]>> {
-  const keys = (await redis.keys('*')).sort();
-  return Promise.all(keys.map(async (key): Promise<[string, unknown, number]> => [key, await redis.get(key), await redis.pttl(key)]));
-}
-
 describe.each<Algorithm>(['fixed-window', 'sliding-window'])('the %s limiter', (algorithm) => {
   afterEach(() => jest.useRealTimers());
 
   it('answers and counts as the reference model, admits nothing past the limit and counts nothing for a refused charge', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), async (steps) => {
-        fakeDateOnly(START);
-        const { requester, redis, rule, limiter } = limiterOn(algorithm);
         const model = new ReferenceWindow(algorithm === 'sliding-window');
-        const key = rule.keys.limiterKey('ALL', '192.0.2.1');
-        const live = liveLimitKey(rule.keys.liveLimitScope());
-        try {
-          for (const next of steps) {
-            if (next.kind === 'wait') advanceDate(next.ms);
-            else if (next.kind === 'live') {
-              model.live = next.tokens;
-              await (next.tokens === null ? redis.del(live) : redis.set(live, next.tokens));
-            } else {
-              const before = await keyspace(redis);
-              const { success, remaining, limit, reset } = await limiter.limit(key, { rate: next.rate });
-              const expected = model.request(next.rate, Date.now());
-              const now = Date.now();
-              const stored = (await redis.mget<(number | null)[]>(...rule.keys.counterKeys('ALL', '192.0.2.1', now))).map((count) => count ?? 0);
-              expect({ rate: next.rate, answer: { success, remaining, limit, reset }, stored }).toEqual({ rate: next.rate, answer: expected, stored: model.stored(now) });
-              // Stated apart: an admitted request leaves its window counting at most the limit (the
-              // previous window weighted as the sliding window weighs it); a refused charge changes no key.
-              const [current, previous = 0] = stored;
-              const counted = current + Math.floor((1 - (now % WINDOW_MS) / WINDOW_MS) * previous);
-              if (success && next.rate > 0) expect({ counted, within: counted <= limit }).toEqual({ counted, within: true });
-              if (!success && next.rate > 1) expect(await keyspace(redis)).toEqual(before);
-            }
-          }
-        } finally {
-          requester.close();
-        }
+        await replay(
+          algorithm,
+          steps,
+          (tokens) => (model.live = tokens),
+          async (rate, { redis, rule, limiter, key }) => {
+            const before = await keyspace(redis);
+            const { success, remaining, limit, reset } = await limiter.limit(key, { rate });
+            const expected = model.request(rate, Date.now());
+            const now = Date.now();
+            const stored = (await redis.mget<(number | null)[]>(...rule.keys.counterKeys('ALL', '192.0.2.1', now))).map((count) => count ?? 0);
+            expect({ rate, answer: { success, remaining, limit, reset }, stored }).toEqual({ rate, answer: expected, stored: model.stored(now) });
+            // Stated apart: an admitted request leaves its window counting at most the limit (the
+            // previous window weighted as the sliding window weighs it); a refused charge changes no key.
+            const [current, previous = 0] = stored;
+            const counted = current + Math.floor((1 - (now % WINDOW_MS) / WINDOW_MS) * previous);
+            if (success && rate > 0) expect({ counted, within: counted <= limit }).toEqual({ counted, within: true });
+            if (!success && rate > 1) expect(await keyspace(redis)).toEqual(before);
+          },
+        );
       }),
       { numRuns: 100 },
     );

@@ -1,7 +1,7 @@
 // The scripts the memory engine runs natively, by the SHA-1 of their text as clients send it: every
 // Lua script of @upstash/ratelimit 2.2.0 (the version this package pins), the plugin's own deny
 // check (shared/deny-check-script.ts), sent when a caller's member is in the deny list's set, and the
-// plugin's window scripts for requests charged more than 1 token (shared/window-charge-scripts.ts). These make the same
+// plugin's scripts for requests charged more than 1 token (shared/charge-scripts.ts). These make the same
 // calls in TypeScript: measured in the engine alone, a sliding-window EVALSHA takes about 1 µs
 // instead of 26 µs on fengari (a GET: 0.2 µs); over HTTP the server spends about 20 µs of CPU on it
 // (a GET: 14.5 µs, most of both being Node's HTTP) instead of 45. Any other text, another version's
@@ -12,7 +12,7 @@
 // have the same body, so the same lines. The reset, deny-list and the plugin's scripts have no shebang. A test
 // captures the texts from the library and proves these SHAs.
 import { DENY_CHECK_SHA } from '../../../../../shared/deny-check-script';
-import { FIXED_WINDOW_CHARGE, SLIDING_WINDOW_CHARGE } from '../../../../../shared/window-charge-scripts';
+import { FIXED_WINDOW_CHARGE, SLIDING_WINDOW_CHARGE, TOKEN_BUCKET_CHARGE } from '../../../../../shared/charge-scripts';
 import { checkDenyList } from './deny-list';
 import { cachedFixedWindowLimit, cachedFixedWindowRemaining, fixedWindowLimit, fixedWindowRemaining } from './fixed-window';
 import { multiRegionFixedWindowLimit, multiRegionFixedWindowRemaining, multiRegionSlidingWindowLimit, multiRegionSlidingWindowRemaining } from './multi-region';
@@ -21,7 +21,7 @@ import { checkPluginDenyList } from './plugin-deny-check';
 import { resetUsedTokens } from './reset-used-tokens';
 import { slidingWindowLimit, slidingWindowRemaining } from './sliding-window';
 import { tokenBucketLimit, tokenBucketRemaining } from './token-bucket';
-import { fixedWindowCharge, slidingWindowCharge } from './window-charges';
+import { fixedWindowCharge, slidingWindowCharge, tokenBucketCharge } from './charges';
 
 export { NativeRun, RUN_ON_LUA, type NativeScript } from './native-run';
 
@@ -45,6 +45,7 @@ const PINNED_SCRIPTS: readonly (readonly [NativeScript, ...string[]])[] = [
   [checkPluginDenyList, DENY_CHECK_SHA],
   [fixedWindowCharge, FIXED_WINDOW_CHARGE.sha],
   [slidingWindowCharge, SLIDING_WINDOW_CHARGE.sha],
+  [tokenBucketCharge, TOKEN_BUCKET_CHARGE.sha],
 ];
 
 export const NATIVE_SCRIPTS: ReadonlyMap<string, NativeScript> = new Map(

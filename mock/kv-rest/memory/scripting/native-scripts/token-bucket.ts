@@ -1,6 +1,7 @@
-// @upstash/ratelimit 2.2.0's token bucket scripts in TypeScript: limit and getRemaining. The bucket
-// is a hash {refilledAt, tokens}; refills are whole intervals (`math.floor`), the expiry is the time
-// to refill completely (`math.ceil`), both with Lua's rounding and number writing.
+// @upstash/ratelimit 2.2.0's token bucket scripts in TypeScript: limit and getRemaining, and the
+// steps the plugin's own bucket charge shares with limit (charges.ts: its inputs, refill and write).
+// The bucket is a hash {refilledAt, tokens}; refills are whole intervals (`math.floor`), the expiry is
+// the time to refill completely (`math.ceil`), both with Lua's rounding and number writing.
 import { array, type Reply } from '../../../reply';
 import { formatDouble } from '../../format-double';
 import { dynamicLimitIsPlain, effectiveLimit } from './dynamic-limit';
@@ -17,27 +18,58 @@ function bucketIsPlain(run: NativeRun, key: string): boolean {
   return plainNumber(fields.get('refilledAt')) !== undefined && plainNumber(fields.get('tokens')) !== undefined;
 }
 
-/** KEYS: bucket, dynamic limit key?; ARGV: max tokens, interval, refill rate, now, increment. */
-export function tokenBucketLimit(run: NativeRun): Reply | typeof RUN_ON_LUA {
+/** What both scripts that take tokens read: KEYS: bucket, dynamic limit key?; ARGV: max tokens, interval, refill rate, now, increment. */
+export interface BucketInput {
+  readonly key: string;
+  readonly dynamicLimitKey: string | undefined;
+  readonly maxTokens: number;
+  readonly interval: number;
+  readonly refillRate: number;
+  readonly now: number;
+  readonly increment: number;
+}
+
+/** The inputs, or undefined when the script must run on Lua (an argument missing or not plain, a stored value not plain). */
+export function bucketInput(run: NativeRun): BucketInput | undefined {
   const [key, dynamicLimitKey] = run.keys;
   const [maxTokens, interval, refillRate, now, increment] = run.argv.slice(0, 5).map(plainNumber);
-  if (key === undefined || maxTokens === undefined || interval === undefined || refillRate === undefined || now === undefined || increment === undefined) return RUN_ON_LUA;
-  if (!dynamicLimitIsPlain(run, dynamicLimitKey) || !bucketIsPlain(run, key)) return RUN_ON_LUA;
-  const limit = effectiveLimit(run, dynamicLimitKey, maxTokens, 13);
-  const [storedRefilledAt, storedTokens] = run.call(19, 'HMGET', key, 'refilledAt', 'tokens') as (string | false)[];
+  if (key === undefined || maxTokens === undefined || interval === undefined || refillRate === undefined || now === undefined || increment === undefined) return undefined;
+  if (!dynamicLimitIsPlain(run, dynamicLimitKey) || !bucketIsPlain(run, key)) return undefined;
+  return { key, dynamicLimitKey, maxTokens, interval, refillRate, now, increment };
+}
+
+/** The bucket at `now`: {limit, refilledAt, tokens} after the whole intervals since its refill; `lines`: the script's GET of the dynamic limit and its HMGET. */
+export function refilledBucket(run: NativeRun, input: BucketInput, [getLine, hmgetLine]: readonly [number, number]): { limit: number; refilledAt: number; tokens: number } {
+  const { key, interval, now } = input;
+  const limit = effectiveLimit(run, input.dynamicLimitKey, input.maxTokens, getLine);
+  const [storedRefilledAt, storedTokens] = run.call(hmgetLine, 'HMGET', key, 'refilledAt', 'tokens') as (string | false)[];
   let refilledAt = storedRefilledAt === false ? now : Number(storedRefilledAt);
   let tokens = storedRefilledAt === false ? limit : Number(storedTokens);
   if (now >= refilledAt + interval) {
     const refills = luaFloor((now - refilledAt) / interval);
-    tokens = luaMin(limit, tokens + refills * refillRate);
+    tokens = luaMin(limit, tokens + refills * input.refillRate);
     refilledAt = refilledAt + refills * interval;
   }
+  return { limit, refilledAt, tokens };
+}
+
+/** Stores `remaining` tokens refilled at `refilledAt`, expiring once the bucket would be full again; `lines`: the script's HSET and PEXPIRE. */
+export function storeBucket(run: NativeRun, input: BucketInput, limit: number, refilledAt: number, remaining: number, [hsetLine, pexpireLine]: readonly [number, number]): void {
+  const expireAt = luaCeil((limit - remaining) / input.refillRate) * input.interval;
+  run.call(hsetLine, 'HSET', input.key, 'refilledAt', formatDouble(refilledAt), 'tokens', formatDouble(remaining));
+  if (expireAt > 0) run.call(pexpireLine, 'PEXPIRE', input.key, formatDouble(expireAt));
+}
+
+/** The library's limit script. */
+export function tokenBucketLimit(run: NativeRun): Reply | typeof RUN_ON_LUA {
+  const input = bucketInput(run);
+  if (input === undefined) return RUN_ON_LUA;
+  const { limit, refilledAt, tokens } = refilledBucket(run, input, [13, 19]);
+  const { increment, interval } = input;
   // Refunds (a negative increment) are never refused.
   if (increment > 0 && tokens < increment) return array([numberReply(-1), numberReply(refilledAt + interval), numberReply(limit)]);
   const remaining = tokens - increment;
-  const expireAt = luaCeil((limit - remaining) / refillRate) * interval;
-  run.call(51, 'HSET', key, 'refilledAt', formatDouble(refilledAt), 'tokens', formatDouble(remaining));
-  if (expireAt > 0) run.call(54, 'PEXPIRE', key, formatDouble(expireAt));
+  storeBucket(run, input, limit, refilledAt, remaining, [51, 54]);
   return array([numberReply(remaining), numberReply(refilledAt + interval), numberReply(limit)]);
 }
 

@@ -1,8 +1,8 @@
-// A window check charged more than 1 token runs the plugin's own script (server/src/limiter/
-// window-charges.ts), which must count exactly where @upstash/ratelimit's script counts a request of
-// 1: the same KEYS (the window's counters, then the live-limit key of the call's context, on a Redis
-// Cluster the copy in the counters' slot) and the same ARGV, so both count one window consistently
-// and every key of the call sits in one slot. Here both calls of each limiter are recorded as they
+// A check charged more than 1 token runs the plugin's own script (server/src/limiter/charges.ts),
+// which must count exactly where @upstash/ratelimit's script counts a request of 1: the same KEYS
+// (the window's counters or the bucket, then the live-limit key of the call's context, on a Redis
+// Cluster the copy in the counters' slot) and the same ARGV, so both count one window or bucket
+// consistently and every key of the call sits in one slot. Here both calls of each limiter are recorded as they
 // reach the store (EVALSHA first), for one node and a Cluster, with and without a live limit (a
 // tier's limiter reads none).
 import { Redis } from '@upstash/redis';
@@ -12,7 +12,7 @@ import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { createLimiter } from '../../../server/src/limiter/create-limiter';
 import { liveLimitKeyFor } from '../../../server/src/limiter/live-limit-scope';
-import { FIXED_WINDOW_CHARGE, SLIDING_WINDOW_CHARGE } from '../../../shared/window-charge-scripts';
+import { FIXED_WINDOW_CHARGE, SLIDING_WINDOW_CHARGE, TOKEN_BUCKET_CHARGE } from '../../../shared/charge-scripts';
 import { scriptCallsOfEachTest } from './script-call-recorder';
 
 const NOW = 1_800_000_000_000;
@@ -23,6 +23,7 @@ const URLS = { 'one node': 'redis://127.0.0.1:1', 'a Redis Cluster': 'redis+clus
 describe.each<[Algorithm, string]>([
   ['fixed-window', FIXED_WINDOW_CHARGE.sha],
   ['sliding-window', SLIDING_WINDOW_CHARGE.sha],
+  ['token-bucket', TOKEN_BUCKET_CHARGE.sha],
 ])('a %s check of 3 tokens', (algorithm, chargeSha) => {
   it.each([
     ['one node', true],

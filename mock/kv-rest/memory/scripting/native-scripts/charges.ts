@@ -1,19 +1,20 @@
-// The plugin's window scripts for requests charged more than 1 token (shared/window-charge-scripts.ts)
-// in TypeScript: each makes the calls its Lua text makes, on the same lines, in the same order, with
-// the same arguments (numbers written as Lua writes them), and answers what the Lua text answers. The
-// inputs and the sliding window's weighting are the library twins' own (fixed-window.ts,
-// sliding-window.ts): the scripts take the library's KEYS and ARGV.
+// The plugin's scripts for requests charged more than 1 token (shared/charge-scripts.ts) in
+// TypeScript: each makes the calls its Lua text makes, on the same lines, in the same order, with the
+// same arguments (numbers written as Lua writes them), and answers what the Lua text answers. The
+// inputs, the sliding window's weighting and the bucket's refill and write are the library twins' own
+// (fixed-window.ts, sliding-window.ts, token-bucket.ts): the scripts take the library's KEYS and ARGV.
 import { array, integer, type Reply } from '../../../reply';
 import { formatDouble } from '../../format-double';
 import { dynamicLimitIsPlain, effectiveLimit } from './dynamic-limit';
 import { numberReply, plainNumber } from './lua-numbers';
 import { RUN_ON_LUA, type NativeRun } from './native-run';
 import { slidingWindowInput, windowCounts } from './sliding-window';
+import { bucketInput, refilledBucket, storeBucket } from './token-bucket';
 
 const COUNTED = integer(1);
 const REFUSED = integer(0);
 
-/** What both scripts answer: counted or not, what is left, the limit. */
+/** What the window scripts answer: counted or not, what is left, the limit. */
 const answer = (counted: boolean, remaining: number, limit: number): Reply => array([counted ? COUNTED : REFUSED, numberReply(remaining), numberReply(limit)]);
 
 /** KEYS: key, dynamic limit key?; ARGV: limit, window (ms, sent as is), rate (sent as is to INCRBY). */
@@ -46,4 +47,18 @@ export function slidingWindowCharge(run: NativeRun): Reply | typeof RUN_ON_LUA {
   // Long enough to overlap the next window, plus a second.
   if (counted === rate) run.call(32, 'PEXPIRE', input.currentKey, formatDouble(input.window * 2 + 1000));
   return answer(true, limit - (counted + previous), limit);
+}
+
+/** KEYS: bucket, dynamic limit key?; ARGV: max tokens, interval, refill rate, now, rate. Answers {taken or not, what is left, the limit, the next refill}. */
+export function tokenBucketCharge(run: NativeRun): Reply | typeof RUN_ON_LUA {
+  const input = bucketInput(run);
+  if (input === undefined) return RUN_ON_LUA;
+  const { limit, refilledAt, tokens } = refilledBucket(run, input, [10, 16]);
+  const nextRefill = numberReply(refilledAt + input.interval);
+  const rate = input.increment;
+  // A refusal writes nothing: the next call refills from the same stored state.
+  if (rate > 0 && tokens < rate) return array([REFUSED, numberReply(tokens), numberReply(limit), nextRefill]);
+  const remaining = tokens - rate;
+  storeBucket(run, input, limit, refilledAt, remaining, [34, 36]);
+  return array([COUNTED, numberReply(remaining), numberReply(limit), nextRefill]);
 }
