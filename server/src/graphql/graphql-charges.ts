@@ -11,7 +11,7 @@
 import type { Context } from 'koa';
 import { valueFromASTUntyped, type FieldNode, type GraphQLCompositeType, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { GraphqlBounds, GraphqlSelection } from '../config/graphql-schema';
-import { readOperations, UnreadableRequest, type OperationRequest } from './graphql-request';
+import { hidePersistedHash, readOperations, UnreadableRequest, type OperationRequest } from './graphql-request';
 import { ParsedDocuments } from './parsed-documents';
 import { QueryCost, MAX_COST, type PageLimits } from './query-cost';
 import { rootFields, selectOperation } from './root-fields';
@@ -27,7 +27,7 @@ export type RequestCharges =
   /** Per GraphQL strategy (in the order given), the tokens the request takes; 0: the strategy does not apply. */
   | { readonly kind: 'charged'; readonly charges: readonly number[] }
   /** The plugin answers the request itself once the strategies admit it (each charged `charges`). */
-  | { readonly kind: 'answer'; readonly charges: readonly number[]; readonly status: number; readonly message: string; readonly code: string };
+  | { readonly kind: 'answer'; readonly charges: readonly number[]; readonly status: number; readonly message: string; readonly code: string; readonly headers?: Readonly<Record<string, string>> };
 
 /**
  * The variables as graphql-js runs the operation: a variable the request does not give takes its
@@ -53,7 +53,11 @@ const UNREADABLE_CODES = { 400: 'BAD_REQUEST', 408: 'REQUEST_TIMEOUT', 413: 'PAY
 export class GraphqlCharges {
   private readonly documents: ParsedDocuments;
   private readonly ones: readonly number[];
-  /** Apollo's own answer to a hash it does not know: the client sends the text again, which is read then. It runs nothing, so it takes nothing from GraphQL strategies. */
+  /**
+   * Apollo's own answer to a hash it does not know, with its Cache-Control (a CDN must not keep it for a
+   * GET): the client sends the text again, which is read then. It runs nothing, so it takes nothing
+   * from GraphQL strategies.
+   */
   private readonly persistedQueryNotFound: RequestCharges;
   /** Each operation's root fields, found once per remembered document (they depend on nothing else). */
   private readonly fieldsOf = new WeakMap<OperationDefinitionNode, Map<string, FieldNode[]>>();
@@ -75,7 +79,14 @@ export class GraphqlCharges {
   ) {
     this.documents = new ParsedDocuments(bounds);
     this.ones = selections.map(() => 1);
-    this.persistedQueryNotFound = { kind: 'answer', charges: selections.map(() => 0), status: 200, message: 'PersistedQueryNotFound', code: 'PERSISTED_QUERY_NOT_FOUND' };
+    this.persistedQueryNotFound = {
+      kind: 'answer',
+      charges: selections.map(() => 0),
+      status: 200,
+      message: 'PersistedQueryNotFound',
+      code: 'PERSISTED_QUERY_NOT_FOUND',
+      headers: { 'Cache-Control': 'private, no-cache, must-revalidate' },
+    };
     this.names = selections.map((selection) => ({ query: selection.query && new Set(selection.query), mutation: selection.mutation && new Set(selection.mutation) }));
   }
 
@@ -88,12 +99,19 @@ export class GraphqlCharges {
       if (failure instanceof UnreadableRequest) return { kind: 'answer', charges: this.ones, status: failure.status, message: failure.message, code: UNREADABLE_CODES[failure.status] };
       throw failure;
     }
-    // An operation naming a document by a hash the plugin does not know is answered before any other is parsed (review of issue 35: a batch of 19 large documents and one unknown hash was parsed, walked, then answered PersistedQueryNotFound, charged 0).
-    for (const operation of operations) if (operation.query === undefined && operation.persistedHash !== undefined && this.documents.remembered(operation.persistedHash) === undefined) return this.persistedQueryNotFound;
+    const batch = Array.isArray(ctx.request.body);
     const charges = this.selections.map(() => 0);
     const schema = this.endpoint.schema?.();
-    for (const operation of operations) {
+    for (const [index, operation] of operations.entries()) {
       const charged = this.chargeOperation(operation, schema);
+      // In a batch, an operation naming a document by a hash the plugin does not know is left to Apollo
+      // under a hash no document can have, so Apollo answers it PersistedQueryNotFound in its place in
+      // the batch's array and runs the others, charged here (review of issue 35: one answer object for
+      // the whole batch failed every operation of a batching client). It takes nothing.
+      if (charged === this.persistedQueryNotFound && batch) {
+        hidePersistedHash(ctx, index);
+        continue;
+      }
       if (charged.kind === 'answer') return charged;
       charged.charges.forEach((charge, index) => (charges[index] = add(charges[index], charge)));
     }

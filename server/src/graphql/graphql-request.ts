@@ -58,11 +58,18 @@ const mediaTypeOf = (contentType: string): string => {
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Apollo's automatic persisted queries: `extensions.persistedQuery.sha256Hash`. */
+/**
+ * Apollo's automatic persisted queries: `extensions.persistedQuery.sha256Hash`. Apollo 4 looks a hash
+ * up as `'apq:' + hash`, whatever its type, so `["<hex>"]` finds the document `"<hex>"` names (review
+ * of issue 35: read as no hash, it was charged 1 and ran 100 logins). A hash given that is not a
+ * string is refused: Apollo would run a document by it, or answer 400 beside a query.
+ */
 function persistedHashOf(extensions: unknown): string | undefined {
   const persisted = isRecord(extensions) ? extensions.persistedQuery : undefined;
-  const hash = isRecord(persisted) ? persisted.sha256Hash : undefined;
-  return typeof hash === 'string' ? hash.toLowerCase() : undefined;
+  if (!isRecord(persisted) || !Object.hasOwn(persisted, 'sha256Hash')) return undefined;
+  const hash = persisted.sha256Hash;
+  if (typeof hash !== 'string') throw new UnreadableRequest(400, 'extensions.persistedQuery.sha256Hash must be a string: the SHA-256 of the document in hex');
+  return hash.toLowerCase();
 }
 
 function operationOf(value: unknown): OperationRequest {
@@ -233,4 +240,24 @@ export async function readOperations(ctx: Context, bounds: RequestBounds): Promi
   if (typeof body !== 'object' || body === null) throw new UnreadableRequest(400, 'The request body must be a JSON object (one operation) or an array of them (a batch)');
   ctx.request.body = body;
   return operationsOfBody(body, bounds);
+}
+
+/**
+ * What Apollo sees in place of a persisted hash the plugin does not know, in a batch: Apollo looks a
+ * hash up as `'apq:' + hash` and stores only the SHA-256 (hex) of texts it was sent, so no document
+ * has this hash, and Apollo answers the operation PersistedQueryNotFound without running anything.
+ */
+const UNKNOWN_TO_THE_LIMITER = 'unknown-to-the-rate-limiter:';
+
+/**
+ * Replaces the batch operation at `index` (of the body the plugin set, an array) by a copy whose
+ * persisted hash no document can have: the plugin charged nothing for it, so Apollo must not find a
+ * document the plugin has forgotten, and Apollo's PersistedQueryNotFound tells the client to send
+ * the text, which is then charged.
+ */
+export function hidePersistedHash(ctx: Context, index: number): void {
+  const batch = ctx.request.body as Array<Record<string, unknown>>;
+  const extensions = batch[index].extensions as Record<string, unknown>;
+  const persisted = extensions.persistedQuery as Record<string, unknown>;
+  batch[index] = { ...batch[index], extensions: { ...extensions, persistedQuery: { ...persisted, sha256Hash: `${UNKNOWN_TO_THE_LIMITER}${String(persisted.sha256Hash)}` } } };
 }

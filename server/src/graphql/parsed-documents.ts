@@ -10,6 +10,8 @@
 // The digest is hex, as Apollo's automatic persisted queries name a document, so a request that sends
 // only the hash is charged for the document it runs when the plugin has read that document
 // (`remembered`); otherwise the plugin answers PersistedQueryNotFound itself (graphql-charges.ts).
+// A text that is not well-formed UTF-16 is refused before any lookup and never remembered: its
+// UTF-8, hence its digest, is that of another text.
 import { createHash } from 'node:crypto';
 import { GraphQLError, Kind, parse, visit, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import { firstNestingPast } from './nesting-scan';
@@ -114,6 +116,9 @@ interface Remembered {
  */
 const TEXT_KEY_LENGTH = 4096;
 
+/** A text that is not well-formed UTF-16 (review of issue 35: a lone surrogate's unparsable text and its runnable U+FFFD twin shared a digest, and 5 logins let 300 run). */
+const ILL_FORMED: ParsedDocument = { kind: 'refused', message: 'This document holds a lone surrogate (such as \\ud800), which is not text: send it as well-formed UTF-16' };
+
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The documents of one limiter: parsed with its bounds, remembered by digest (and the short ones by text). */
@@ -127,6 +132,10 @@ export class ParsedDocuments {
   constructor(private readonly bounds: DocumentBounds) {}
 
   parse(text: string): ParsedDocument {
+    // Checked before either lookup, and never remembered: a lone surrogate (JSON's `\ud800`) encodes
+    // to UTF-8 as U+FFFD does, so an ill-formed text shares its SHA-256 with a well-formed twin (here,
+    // and in Apollo's document store and APQ cache); found by digest, one would be charged as the other.
+    if (!text.isWellFormed()) return ILL_FORMED;
     const short = text.length <= TEXT_KEY_LENGTH;
     const digest = (short ? this.digestOfText.get(text) : undefined) ?? sha256(text);
     const known = this.byDigest.get(digest);

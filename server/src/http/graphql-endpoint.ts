@@ -65,6 +65,7 @@ export class GraphqlEndpoint {
     // A request the plugin will not pass on (it consumed the body, or a document is past a bound) is answered once admitted.
     const answer = (): Promise<void> => {
       graphqlError(ctx, charged.status, charged.message, { code: charged.code });
+      if (charged.headers) ctx.set(charged.headers);
       return ANSWERED;
     };
     return this.line.limitMatches(ctx, answer, matched);

@@ -167,7 +167,7 @@ export class RateLimiter {
       () => this.limitMatches(ctx, next, matched),
       (failure: unknown) => {
         this.health.failed(failure);
-        if (this.config.failureMode === 'closed' && matched.some((match) => match.rule.mode === 'enforce')) return this.refuse(ctx, { status: 503, message: STORE_UNAVAILABLE });
+        if (this.config.failureMode === 'closed' && matched.some((match) => match.rule.mode === 'enforce')) return this.respond(ctx, { status: 503, message: STORE_UNAVAILABLE });
         return this.memory ? this.decideInMemory(ctx, next, matched, this.memory) : next();
       },
     );
