@@ -45,9 +45,10 @@ function withDefaults(operation: OperationDefinitionNode, given: Readonly<Record
   return variables ?? given;
 }
 
-// A sum that is not a number would make a strategy not apply: anything but a number counts as MAX_COST.
+/** What an operation charged only by count (no cost walk) reads of its variables. */
 const NO_VARIABLES: ReadonlySet<string> = new Set();
 
+// A sum that is not a number would make a strategy not apply: anything but a number counts as MAX_COST.
 const add = (a: number, b: number): number => (Number.isNaN(a + b) ? MAX_COST : Math.min(MAX_COST, a + b));
 
 /** The `extensions.code` of the plugin's answer to a request it does not read, by its status. */
