@@ -79,9 +79,9 @@ export const graphqlBoundsSchema = z
   .strictObject(
     {
       maxBodyBytes: bound('bytes of a POST body read at the GraphQL endpoint', 16 * 1_048_576, GRAPHQL_BOUND_DEFAULTS.maxBodyBytes),
-      maxTokens: bound("tokens in one document, graphql-js's parse option", 1_000_000, GRAPHQL_BOUND_DEFAULTS.maxTokens),
+      maxTokens: bound("tokens in one document (graphql-js's parse option), and selections the cost walks of one request read together", 1_000_000, GRAPHQL_BOUND_DEFAULTS.maxTokens),
       maxDepth: bound('nesting of selections (fields, inline fragments, fragment spreads followed)', 200, GRAPHQL_BOUND_DEFAULTS.maxDepth),
-      maxAliases: bound('aliased fields in one document', 100_000, GRAPHQL_BOUND_DEFAULTS.maxAliases),
+      maxAliases: bound('aliased fields in one document, and fields repeating a response key of their selection set', 100_000, GRAPHQL_BOUND_DEFAULTS.maxAliases),
       maxBatchOperations: bound('operations in one JSON array batch', 1000, GRAPHQL_BOUND_DEFAULTS.maxBatchOperations),
       bodyTimeoutMs: bound('milliseconds to wait for a POST body', 60_000, GRAPHQL_BOUND_DEFAULTS.bodyTimeoutMs),
       extensions: z

@@ -13,7 +13,8 @@ import { valueFromASTUntyped, type FieldNode, type GraphQLCompositeType, type Gr
 import type { GraphqlBounds, GraphqlSelection } from '../config/graphql-schema';
 import { hidePersistedHash, readOperations, UnreadableRequest, type OperationRequest } from './graphql-request';
 import { ParsedDocuments } from './parsed-documents';
-import { QueryCost, MAX_COST, type PageLimits } from './query-cost';
+import { QueryCost, MAX_COST, type PageLimits, type WalkBudget } from './query-cost';
+import { RememberedCharges } from './remembered-charges';
 import { rootFields, selectOperation } from './root-fields';
 
 /** Where the GraphQL plugin answers, and how it pages lists (RateLimitMiddlewareOptions.graphql). */
@@ -44,6 +45,9 @@ function withDefaults(operation: OperationDefinitionNode, given: Readonly<Record
   return variables ?? given;
 }
 
+/** What an operation charged only by count (no cost walk) reads of its variables. */
+const NO_VARIABLES: ReadonlySet<string> = new Set();
+
 // A sum that is not a number would make a strategy not apply: anything but a number counts as MAX_COST.
 const add = (a: number, b: number): number => (Number.isNaN(a + b) ? MAX_COST : Math.min(MAX_COST, a + b));
 
@@ -61,14 +65,10 @@ export class GraphqlCharges {
   private readonly persistedQueryNotFound: RequestCharges;
   /** Each operation's root fields, found once per remembered document (they depend on nothing else). */
   private readonly fieldsOf = new WeakMap<OperationDefinitionNode, Map<string, FieldNode[]>>();
-  /**
-   * The charges of each operation that declares no variables, with the schema they were costed
-   * against: they depend on nothing else (a variable it does not declare fails validation, so nothing
-   * runs), so a remembered document sent again, by its persisted hash or 20 times in one batch, is
-   * not walked again (review of issue 35: a 2.5 KB batch of 20 hashes walked a 9,000-token document
-   * 20 times, 26 ms of CPU, before any limit was checked).
-   */
-  private readonly variableFreeCharges = new WeakMap<OperationDefinitionNode, { readonly schema: GraphQLSchema | undefined; readonly charges: readonly number[] }>();
+  /** Operations costed before, so a document sent again, by its persisted hash or 20 times in one batch, is not walked again (remembered-charges.ts). */
+  private readonly remembered = new RememberedCharges();
+  /** The answer to a request whose cost walks would read more selections than its budget: 1 from every strategy, as for a document past a bound. */
+  private readonly pastWalkBudget: RequestCharges;
   /** Each strategy's field names by operation type, as sets ('*' kept as a name). */
   private readonly names: ReadonlyArray<Partial<Record<'query' | 'mutation', ReadonlySet<string>>>>;
 
@@ -87,6 +87,13 @@ export class GraphqlCharges {
       code: 'PERSISTED_QUERY_NOT_FOUND',
       headers: { 'Cache-Control': 'private, no-cache, must-revalidate' },
     };
+    this.pastWalkBudget = {
+      kind: 'answer',
+      charges: this.ones,
+      status: 400,
+      message: `The operations of this request have more than ${bounds.maxTokens} selections to cost together (graphql.maxTokens): send fewer or smaller operations in one request`,
+      code: 'GRAPHQL_VALIDATION_FAILED',
+    };
     this.names = selections.map((selection) => ({ query: selection.query && new Set(selection.query), mutation: selection.mutation && new Set(selection.mutation) }));
   }
 
@@ -102,8 +109,10 @@ export class GraphqlCharges {
     const batch = Array.isArray(ctx.request.body);
     const charges = this.selections.map(() => 0);
     const schema = this.endpoint.schema?.();
+    // The cost walks of one request read at most as many selections as one document within maxTokens can hold, however many operations name documents by hash (review of issue 35).
+    const budget: WalkBudget = { left: this.bounds.maxTokens };
     for (const [index, operation] of operations.entries()) {
-      const charged = this.chargeOperation(operation, schema);
+      const charged = this.chargeOperation(operation, schema, budget);
       // In a batch, an operation naming a document by a hash the plugin does not know is left to Apollo
       // under a hash no document can have, so Apollo answers it PersistedQueryNotFound in its place in
       // the batch's array and runs the others, charged here (review of issue 35: one answer object for
@@ -118,7 +127,7 @@ export class GraphqlCharges {
     return { kind: 'charged', charges };
   }
 
-  private chargeOperation(request: OperationRequest, schema: GraphQLSchema | undefined): RequestCharges {
+  private chargeOperation(request: OperationRequest, schema: GraphQLSchema | undefined, budget: WalkBudget): RequestCharges {
     let parsed = request.query === undefined ? undefined : this.documents.parse(request.query);
     if (parsed === undefined && request.persistedHash !== undefined) {
       parsed = this.documents.remembered(request.persistedHash);
@@ -131,8 +140,9 @@ export class GraphqlCharges {
     const { operation } = selected;
     const type = operation.operation;
     if (type === 'subscription') return { kind: 'charged', charges: this.selections.map(() => 0) };
-    const known = this.variableFreeCharges.get(operation);
-    if (known !== undefined && known.schema === schema) return { kind: 'charged', charges: known.charges };
+    const variables = withDefaults(operation, request.variables);
+    const known = this.remembered.find(operation, schema, variables);
+    if (known !== undefined) return { kind: 'charged', charges: known };
     let fields = this.fieldsOf.get(operation);
     if (!fields) this.fieldsOf.set(operation, (fields = rootFields(operation, parsed.fragments)));
     const rootType: GraphQLCompositeType | undefined | null = type === 'query' ? schema?.getQueryType() : schema?.getMutationType();
@@ -150,13 +160,14 @@ export class GraphqlCharges {
           continue;
         }
         // One QueryCost per operation: it remembers each field's cost, so the next cost strategy does not walk again.
-        cost ??= new QueryCost({ schema, variables: withDefaults(operation, request.variables), fragments: parsed.fragments, defaultLimit: this.endpoint.defaultLimit, maxLimit: this.endpoint.maxLimit });
+        cost ??= new QueryCost({ schema, variables, fragments: parsed.fragments, defaultLimit: this.endpoint.defaultLimit, maxLimit: this.endpoint.maxLimit, budget });
         // Fields merged under one response key run once; their costs are added, an upper bound. A root field costs at least 1.
         for (const node of counted) charge = add(charge, Math.max(1, cost.field(node, rootType ?? undefined, undefined)));
       }
       return charge;
     });
-    if (!operation.variableDefinitions?.length) this.variableFreeCharges.set(operation, { schema, charges });
+    if (budget.left < 0) return this.pastWalkBudget;
+    this.remembered.remember(operation, schema, cost?.variablesRead ?? NO_VARIABLES, variables, charges);
     return { kind: 'charged', charges };
   }
 }

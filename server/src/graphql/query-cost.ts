@@ -21,6 +21,9 @@
 // distinct page sizes: 206,580 selections for a document of 5,300 tokens.) The numbers saturate at MAX_COST, far
 // above any budget (MAX_TOKENS), so no sum overflows; every term is a whole number and every page
 // size at least 1, so the pair saturates exactly where the sum it stands for does.
+// The walk records the variables it reads, so the charges can be remembered by their values alone
+// (remembered-charges.ts), and reads at most the selections its request's budget leaves
+// (graphql-charges.ts): a batch naming a document by hash with ever new page sizes cannot multiply it.
 import {
   getNamedType,
   getNullableType,
@@ -59,6 +62,12 @@ export interface CostInput extends PageLimits {
   readonly schema: GraphQLSchema | undefined;
   readonly variables: Readonly<Record<string, unknown>>;
   readonly fragments: ReadonlyMap<string, FragmentDefinitionNode>;
+  /** The selections the walks of one request may still read, shared by its operations (graphql-charges.ts); below 0, the walk stopped and its costs mean nothing. */
+  readonly budget?: WalkBudget;
+}
+
+export interface WalkBudget {
+  left: number;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -70,24 +79,30 @@ function pageSize(value: unknown, limits: PageLimits): number {
   return Math.min(Math.max(value, 1), unbounded);
 }
 
-/** The JS value of an argument's literal or variable: numbers, objects; anything else unknown (`NaN`). */
-function valueOf(node: ValueNode, variables: Readonly<Record<string, unknown>>): unknown {
-  if (node.kind === Kind.VARIABLE) return variables[node.name.value];
+/** A variable's value; one the request does not give (an inherited name such as `constructor` included) is undefined. */
+export const variableValue = (variables: Readonly<Record<string, unknown>>, name: string): unknown => (Object.hasOwn(variables, name) ? variables[name] : undefined);
+
+/** The JS value of an argument's literal or variable (its name added to `read`): numbers, objects; anything else unknown (`NaN`). */
+function valueOf(node: ValueNode, variables: Readonly<Record<string, unknown>>, read: Set<string> | undefined): unknown {
+  if (node.kind === Kind.VARIABLE) {
+    read?.add(node.name.value);
+    return variableValue(variables, node.name.value);
+  }
   if (node.kind === Kind.INT) return Number(node.value);
   if (node.kind === Kind.NULL) return null;
   if (node.kind === Kind.OBJECT) {
     const object: Record<string, unknown> = {};
-    for (const field of node.fields) if (field.name.value === 'pageSize' || field.name.value === 'limit') object[field.name.value] = valueOf(field.value, variables);
+    for (const field of node.fields) if (field.name.value === 'pageSize' || field.name.value === 'limit') object[field.name.value] = valueOf(field.value, variables, read);
     return object;
   }
   return Number.NaN;
 }
 
-/** A field's page size from its `pagination` argument, or undefined when it gives none. */
-export function paginationOf(field: FieldNode, variables: Readonly<Record<string, unknown>>, limits: PageLimits): number | undefined {
+/** A field's page size from its `pagination` argument, or undefined when it gives none; the variables it reads are added to `read`. */
+export function paginationOf(field: FieldNode, variables: Readonly<Record<string, unknown>>, limits: PageLimits, read?: Set<string>): number | undefined {
   const argument = field.arguments?.find((candidate) => candidate.name.value === 'pagination');
   if (!argument) return undefined;
-  const pagination = valueOf(argument.value, variables);
+  const pagination = valueOf(argument.value, variables, read);
   if (pagination === null || pagination === undefined) return undefined;
   if (!isRecord(pagination)) return pageSize(Number.NaN, limits);
   const size = pagination.pageSize ?? pagination.limit;
@@ -118,6 +133,8 @@ export class QueryCost {
   private readonly fragmentCosts = new Map<string, PagedCost>();
   /** By the parent type a field is costed under (one per field in a document; the map keeps the model exact if not). */
   private readonly fieldCosts = new Map<GraphQLCompositeType | undefined, Map<FieldNode, PagedCost>>();
+  /** The variables the walk read (page sizes): the costs depend on the document, the schema and these variables' values alone. */
+  readonly variablesRead = new Set<string>();
 
   constructor(private readonly input: CostInput) {}
 
@@ -142,7 +159,7 @@ export class QueryCost {
     const { schema } = this.input;
     if (node.name.value === '__typename') return FREE;
     const definition = schema && parent ? fieldDefinition(schema, parent, node.name.value) : undefined;
-    const own = paginationOf(node, this.input.variables, this.input);
+    const own = paginationOf(node, this.input.variables, this.input, this.variablesRead);
     if (!definition) {
       // Unknown type: a field with selections is taken for a list (see the file header).
       return node.selectionSet ? this.list(this.selections(node.selectionSet, undefined), own) : FREE;
@@ -165,7 +182,9 @@ export class QueryCost {
   private selections(selectionSet: SelectionSetNode | undefined, parent: GraphQLCompositeType | undefined, spread = new Set<string>()): PagedCost {
     if (!selectionSet) return FREE;
     let cost = FREE;
+    const { budget } = this.input;
     for (const selection of selectionSet.selections) {
+      if (budget && --budget.left < 0) return FREE;
       if (!isIncluded(selection.directives)) continue;
       if (selection.kind === Kind.FIELD) cost = sum(cost, this.fieldCost(selection, parent));
       else if (selection.kind === Kind.INLINE_FRAGMENT) cost = sum(cost, this.selections(selection.selectionSet, this.typeNamed(selection.typeCondition?.name.value) ?? parent, spread));

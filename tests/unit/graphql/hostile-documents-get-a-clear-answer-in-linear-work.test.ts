@@ -27,7 +27,7 @@ describe('hostile GraphQL requests', () => {
   it('refuse 100,000 aliases at maxTokens, and more aliases than maxAliases', async () => {
     const aliases = (count: number) => `mutation { ${Array.from({ length: count }, (_, index) => `a${index}: login { jwt }`).join(' ')} }`;
     expect(await answer({ query: aliases(100_000) })).toEqual({ status: 400, message: 'This document has more than 10000 tokens (graphql.maxTokens)', charges: [1] });
-    expect(await answer({ query: aliases(101) })).toEqual({ status: 400, message: 'This document has 101 aliases, more than the 100 allowed (graphql.maxAliases)', charges: [1] });
+    expect(await answer({ query: aliases(101) })).toEqual({ status: 400, message: 'This document has 101 aliases and repeated fields, more than the 100 allowed (graphql.maxAliases)', charges: [1] });
     expect(await answer({ query: aliases(100) })).toEqual({ charges: [100] });
   });
 
