@@ -79,6 +79,21 @@ function pageSize(value: unknown, limits: PageLimits): number {
   return Math.min(Math.max(value, 1), unbounded);
 }
 
+/** What the walk can read of a page size: a number, none (null or absent: alike to `??`), or anything else (an unbounded page, alike). */
+const pageSizeInputOf = (value: unknown): string => {
+  if (value === undefined || value === null) return 'none';
+  // -0 and 0 are one page size; a number's text is bounded (at most some 25 characters).
+  return typeof value === 'number' ? String(value === 0 ? 0 : value) : 'other';
+};
+
+/**
+ * What the cost walk can read of a variable's value, as text: a page size (`pageSize: $n`), or a
+ * pagination object's `pageSize` and `limit` (`pagination: $p`); two values with the same text cost
+ * the same wherever the variable is used (remembered-charges.ts keys charges by it). Built from those
+ * two fields only, without recursion: a value nested 10,000 arrays deep overflowed JSON.stringify.
+ */
+export const walkInputOf = (value: unknown): string => (isRecord(value) ? `{${pageSizeInputOf(value.pageSize)},${pageSizeInputOf(value.limit)}}` : pageSizeInputOf(value));
+
 /** A variable's value; one the request does not give (an inherited name such as `constructor` included) is undefined. */
 export const variableValue = (variables: Readonly<Record<string, unknown>>, name: string): unknown => (Object.hasOwn(variables, name) ? variables[name] : undefined);
 

@@ -10,7 +10,7 @@
 // sends again is costed once, and a caller sending ever new values is bounded by the walk budget of
 // each request (graphql-charges.ts), not by this cache.
 import type { GraphQLSchema, OperationDefinitionNode } from 'graphql';
-import { variableValue } from './query-cost';
+import { variableValue, walkInputOf } from './query-cost';
 
 /** Charges remembered by variable values: at most this many, keyed by at most this many characters of values. */
 const VALUE_ENTRIES = 1000;
@@ -27,7 +27,7 @@ interface Costed {
 
 export class RememberedCharges {
   private readonly operations = new WeakMap<OperationDefinitionNode, Costed>();
-  /** `<operation id>:<values as JSON>` to charges, least recently used first. */
+  /** `<operation id>:<what the walk reads of each variable>` to charges, least recently used first. */
   private readonly byValues = new Map<string, readonly number[]>();
   private nextId = 0;
 
@@ -61,11 +61,11 @@ export class RememberedCharges {
   }
 
   /**
-   * The key of these variables' values, or undefined past VALUE_KEY_LENGTH. A value the request does
-   * not give is written as null: the cost model reads an absent page size and a null one alike.
+   * The key of what the walk can read of these variables' values (query-cost.ts walkInputOf: never
+   * the whole value, which may be nested past any stack), or undefined past VALUE_KEY_LENGTH.
    */
   private keyOf(costed: Costed, variables: Readonly<Record<string, unknown>>): string | undefined {
-    const key = `${costed.id}:${JSON.stringify(costed.variables.map((name) => variableValue(variables, name) ?? null))}`;
+    const key = `${costed.id}:${costed.variables.map((name) => walkInputOf(variableValue(variables, name))).join(';')}`;
     return key.length <= VALUE_KEY_LENGTH ? key : undefined;
   }
 }
