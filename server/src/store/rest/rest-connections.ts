@@ -11,6 +11,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { failureMessage } from '../../failure-message';
 import { OldestDeadlineTimer } from '../oldest-deadline-timer';
+import { refusedCertificateCode } from '../tls-trust';
 import { Http1ResponseParser, type Http1Response } from './http1-response-parser';
 
 /** The store could not be used: no answer in time, a refused or broken connection, an answer that is not one. */
@@ -19,6 +20,24 @@ export class StoreUnavailableError extends Error {
     super(message, options);
     this.name = 'StoreUnavailableError';
   }
+}
+
+/**
+ * Node refused the store's TLS certificate (unknown CA, expired, another host's): a mistake of
+ * configuration, which the boot check reports with what to do (../store-check.ts); each call still
+ * follows the failure mode, as for any store failure.
+ */
+export class StoreCertificateError extends StoreUnavailableError {
+  constructor(failure: Error, code: string) {
+    super(`Node refused the key-value store's TLS certificate: ${failure.message} (${code})`, { cause: failure });
+    this.name = 'StoreCertificateError';
+  }
+}
+
+/** A socket's failure as the store failure it is. */
+function connectionFailureOf(failure: Error): StoreUnavailableError {
+  const code = refusedCertificateCode(failure);
+  return code === undefined ? new StoreUnavailableError(failure.message, { cause: failure }) : new StoreCertificateError(failure, code);
 }
 
 export interface StoreConnectionOptions {
@@ -107,7 +126,7 @@ export class StoreConnections {
     this.open++;
     socket.on('data', (chunk: Buffer) => this.received(connection, chunk));
     socket.on('end', () => this.ended(connection));
-    socket.on('error', (failure) => this.failed(connection, new StoreUnavailableError(failure.message, { cause: failure })));
+    socket.on('error', (failure) => this.failed(connection, connectionFailureOf(failure)));
     socket.on('close', () => this.dropped(connection));
     return connection;
   }
