@@ -1,20 +1,17 @@
 // Child process of npm run bench:instructions (instructions.ts): a limiter's decisions through Koa's
-// middleware stack, on Koa contexts built from Node's own request and response objects (no HTTP: no
-// socket, no load generator, whose costs would bury the limiter's), `perTurn` requests at a time and
-// then the next turn of the event loop (setImmediate), so with one per turn every request is alone in
-// its turn, as at the moderate load of issue 36. One process holds a round's limiters (they share
-// its start, several seconds under callgrind): it warms each up (uninstrumented, until V8 has
-// compiled what they run), then runs `decisions` requests from 10 callers through each in turn, each
-// after a full garbage collection (so one row's garbage is not collected in another's part), marking
-// before and after each (instruction-marks.ts: the parts alternate, a collection then a row), and exits. A plugin comes from its `pluginRoot`'s build, so two builds run side by side.
-import { IncomingMessage, ServerResponse } from 'node:http';
-import { Socket } from 'node:net';
-import path from 'node:path';
+// middleware stack, `perTurn` requests at a time and then the next turn (koa-decisions.ts), so with
+// one per turn every request is alone in its turn, as at the moderate load of issue 36. One process
+// holds a round's limiters (they share its start, several seconds under callgrind): it warms each up
+// (uninstrumented, until V8 has compiled what they run), then runs `decisions` requests from 10
+// callers through each in turn, each after a full garbage collection (so one row's garbage is not
+// collected in another's part), marking before and after each (instruction-marks.ts: the parts
+// alternate, a collection then a row), and exits. A plugin comes from its `pluginRoot`'s build, so
+// two builds run side by side.
 import Redis from 'ioredis';
-import Koa, { type Middleware } from 'koa';
-import compose from 'koa-compose';
+import type { Middleware } from 'koa';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { instrumentFromHere, markInstructions } from './instruction-marks';
+import { CALLER_HEADER, koaDecisions, pluginMiddleware } from './koa-decisions';
 
 /** One limiter of a round. */
 export interface DecisionLimiter {
@@ -36,7 +33,6 @@ export interface DecisionRound {
 }
 
 const HIGH = 1_000_000_000;
-const CALLER_HEADER = 'x-caller';
 
 function limiterOf(run: DecisionLimiter): Middleware | undefined {
   if (run.limiter === 'bare') return undefined;
@@ -54,52 +50,20 @@ function limiterOf(run: DecisionLimiter): Middleware | undefined {
       return next();
     };
   }
-  const plugin = require(path.join(run.pluginRoot, 'dist/server/src')) as typeof import('../server/src');
-  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
-  return plugin.createRateLimitMiddleware(
-    {
-      ...(run.url === undefined ? {} : { url: run.url, token: run.token }),
-      ...(run.denyList === false ? { denyList: false } : {}),
-      strategy: [{ methods: ['GET'], path: '/r', identifierSource: `header.${CALLER_HEADER}`, limiter: { algorithm: 'sliding-window', tokens: HIGH, window: '1m' } }],
-    },
-    { logger: quiet, environment: 'development' },
-  );
+  return pluginMiddleware(run.pluginRoot, run);
 }
 
 async function main(): Promise<void> {
   const round = JSON.parse(process.argv[2]) as DecisionRound;
-  const app = new Koa();
-  const stacks = round.limiters.map((run) => {
-    const limiter = limiterOf(run);
-    return compose([...(limiter ? [limiter] : []), (ctx: Koa.Context) => void (ctx.body = { ok: true })]);
-  });
-  const decide = (stack: (typeof stacks)[number], index: number): Promise<void> => {
-    const request = new IncomingMessage(new Socket());
-    request.method = 'GET';
-    request.url = '/r';
-    request.headers = { host: 'localhost', [CALLER_HEADER]: `caller-${index % 10}` };
-    const ctx = app.createContext(request, new ServerResponse(request));
-    return stack(ctx).then(() => {
-      if (ctx.status !== 200) throw new Error(`decision ${index}: ${ctx.status} ${JSON.stringify(ctx.body)}`);
-    });
-  };
-  const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
-  const decideAll = async (stack: (typeof stacks)[number], count: number): Promise<void> => {
-    for (let index = 0; index < count; index += round.perTurn) {
-      const turn: Array<Promise<void>> = [];
-      for (let one = 0; one < round.perTurn; one++) turn.push(decide(stack, index + one));
-      await Promise.all(turn);
-      await nextTurn();
-    }
-  };
-  for (const stack of stacks) await decideAll(stack, round.warmUp);
+  const stacks = round.limiters.map((run) => koaDecisions(limiterOf(run), round.perTurn));
+  for (const decideAll of stacks) await decideAll(round.warmUp);
   await instrumentFromHere();
   const collectGarbage = globalThis.gc!;
-  for (const stack of stacks) {
+  for (const decideAll of stacks) {
     markInstructions();
     collectGarbage();
     markInstructions();
-    await decideAll(stack, round.decisions);
+    await decideAll(round.decisions);
   }
   markInstructions();
   process.exit(0);
