@@ -41,19 +41,24 @@ export function koaDecisions(limiter: Middleware | undefined, perTurn: number): 
   };
 }
 
+/** The plugin's warnings (a store that failed, a decision let through unlimited), where the caller wants them. */
+export type Warn = (line: string) => void;
+
 /**
  * The plugin of the build in `pluginRoot` (a checkout whose `dist/` holds it) on the store at `url`
- * (none: the embedded store), with one sliding window keyed by CALLER_HEADER that never refuses.
+ * (none: the embedded store), with one sliding window keyed by CALLER_HEADER that never refuses;
+ * `timeout`: the plugin's, for a store slowed down by callgrind.
  */
-export function pluginMiddleware(pluginRoot: string, store: { readonly url?: string; readonly token?: string; readonly denyList?: false }): Middleware {
+export function pluginMiddleware(pluginRoot: string, store: { readonly url?: string; readonly token?: string; readonly denyList?: false; readonly timeout?: number }, warn: Warn = () => undefined): Middleware {
   const plugin = require(path.join(pluginRoot, 'dist/server/src')) as typeof import('../server/src');
-  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined, debug: () => undefined };
+  const logger = { info: () => undefined, warn, error: warn, debug: () => undefined };
   return plugin.createRateLimitMiddleware(
     {
       ...(store.url === undefined ? {} : { url: store.url, token: store.token }),
       ...(store.denyList === false ? { denyList: false } : {}),
+      ...(store.timeout === undefined ? {} : { timeout: store.timeout }),
       strategy: [{ methods: ['GET'], path: '/r', identifierSource: `header.${CALLER_HEADER}`, limiter: { algorithm: 'sliding-window', tokens: HIGH, window: '1m' } }],
     },
-    { logger: quiet, environment: 'development' },
+    { logger, environment: 'development' },
   );
 }
