@@ -9,29 +9,16 @@
 import { parseConfig } from '../../../server/src/config/parse-config';
 import { compileConfig } from '../../../server/src/config/rules';
 import { parseStoreUrl } from '../../../shared/store-address';
-import { ThrowawayCertificates } from '../../fixtures/throwaway-tls';
-import { startTlsTerminator, type TlsTerminator } from '../../fixtures/tls-terminator';
-import { limitedApp, startKvRestServer, statuses, strategy, type KvRestServer } from './support';
+import { kvServerBehindTlsForSuite } from '../../support/kv-server-behind-tls';
+import { limitedApp, statuses, strategy } from './support';
 
 describe('an https store signed by a private CA', () => {
-  let certificates: ThrowawayCertificates;
-  let kv: KvRestServer;
-  let terminator: TlsTerminator;
-  beforeAll(async () => {
-    certificates = await ThrowawayCertificates.create();
-    kv = await startKvRestServer();
-    terminator = await startTlsTerminator(kv.url, certificates);
-  });
-  afterAll(async () => {
-    await terminator?.close();
-    await kv?.close();
-    certificates?.remove();
-  });
+  const store = kvServerBehindTlsForSuite();
 
-  const config = (caFile: string) => ({ url: `${terminator.url}?tlsCa=${encodeURIComponent(caFile)}`, token: kv.token, prefix: `tls${Math.random()}`, strategy: [strategy({}, { tokens: 2 })] });
+  const config = (caFile: string) => ({ url: `${store.terminator.url}?tlsCa=${encodeURIComponent(caFile)}`, token: store.kv.token, prefix: `tls${Math.random()}`, strategy: [strategy({}, { tokens: 2 })] });
 
   it('is trusted when the url names its CA as tlsCa: the limits hold over TLS', async () => {
-    const app = limitedApp(config(certificates.caFile));
+    const app = limitedApp(config(store.certificates.caFile));
     try {
       expect(await app.limiter.checkStore()).toEqual({ ok: true });
       expect(await statuses(() => app.request.get('/limited'), 3)).toEqual([200, 200, 429]);
@@ -41,7 +28,7 @@ describe('an https store signed by a private CA', () => {
   });
 
   it('is refused when tlsCa names another CA: the boot check says what Node refused and what to do, and requests follow the failure mode', async () => {
-    const app = limitedApp(config(certificates.otherCaFile));
+    const app = limitedApp(config(store.certificates.otherCaFile));
     try {
       expect(await app.limiter.checkStore()).toEqual({
         ok: false,

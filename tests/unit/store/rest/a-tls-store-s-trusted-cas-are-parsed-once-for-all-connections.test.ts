@@ -6,30 +6,16 @@
 import tls from 'node:tls';
 import { PipeliningRequester } from '../../../../server/src/store/rest/rest-requester';
 import { tlsOptionsFor } from '../../../../server/src/store/tls-trust';
-import { startKvRestServer, type KvRestServer } from '../../../../mock';
-import { ThrowawayCertificates } from '../../../fixtures/throwaway-tls';
-import { startTlsTerminator, type TlsTerminator } from '../../../fixtures/tls-terminator';
+import { kvServerBehindTlsForSuite } from '../../../support/kv-server-behind-tls';
 
 describe("a TLS store's trusted CAs", () => {
-  let certificates: ThrowawayCertificates;
-  let kv: KvRestServer;
-  let terminator: TlsTerminator;
-  beforeAll(async () => {
-    certificates = await ThrowawayCertificates.create();
-    kv = await startKvRestServer();
-    terminator = await startTlsTerminator(kv.url, certificates);
-  });
-  afterAll(async () => {
-    await terminator?.close();
-    await kv?.close();
-    certificates?.remove();
-  });
+  const store = kvServerBehindTlsForSuite();
   afterEach(() => jest.restoreAllMocks());
 
   it('are parsed once for all the connections the store client opens', async () => {
     const contexts = jest.spyOn(tls, 'createSecureContext');
     const connects = jest.spyOn(tls, 'connect');
-    const requester = new PipeliningRequester(terminator.url, kv.token, 10_000, tlsOptionsFor({ tlsCaFile: certificates.caFile }));
+    const requester = new PipeliningRequester(store.terminator.url, store.kv.token, 10_000, tlsOptionsFor({ tlsCaFile: store.certificates.caFile }));
     try {
       // Commands with a path go out at once, each on a connection of its own while the others are
       // busy; the POST body is PING's argument, which it echoes.
