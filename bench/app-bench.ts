@@ -72,8 +72,12 @@ export interface AppSample {
   readonly fixedRateStoreCost?: StoreCost;
 }
 
-/** The REST server engine a plugin row goes through, if it goes through one (its counts are in the store process's usage). */
-const restEngineOf = (spec: LimiterSpec): 'memory' | 'redis' | undefined => (spec.kind === 'plugin' && (spec.store === 'memory' || spec.store === 'redis') ? spec.store : undefined);
+/** The REST server engine a plugin row goes through, if it goes through one (its counts are in the store process's usage; over TLS, the memory engine's). */
+function restEngineOf(spec: LimiterSpec): 'memory' | 'redis' | undefined {
+  if (spec.kind !== 'plugin') return undefined;
+  if (spec.store === 'memory over TLS') return 'memory';
+  return spec.store === 'memory' || spec.store === 'redis' ? spec.store : undefined;
+}
 
 /**
  * A reading of the processes that serve the scenario's store (the KV REST server and/or the

@@ -4,7 +4,7 @@
 export interface RunOptions {
   /** `--quick`: a shorter run. */
   readonly quick: boolean;
-  /** `--only <word>`: the rows whose name contains the word. */
+  /** `--only <words>`: the rows whose name contains one of the words (separated by `|`). */
   readonly only?: string;
 }
 

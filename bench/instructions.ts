@@ -16,12 +16,15 @@
 //   --rounds <n>     default 5;  --per-turn <n>  requests per turn, default 1
 //   --jobs <n>       rounds run at once, default 1 (each is one process; callgrind's counts do not
 //                    change with the machine's load, only the run's length)
+//   --kv             the key-value server's instructions per request instead (kv-instructions.ts),
+//                    with --before, --after, --rounds and --jobs as above
 // About a minute per row and round on a 2-core machine (callgrind runs some 50x slower), more when it is loaded.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { commandOf, optionValue, progress, runOptions } from './command-line';
 import type { DecisionLimiter, DecisionRound } from './decision-instructions-process';
 import { countInstructions } from './instruction-marks';
+import { kvServerInstructions } from './kv-instructions';
 import { forkChild, stopAllProcesses, stopProcessesOnSignals } from './processes';
 import { startRedisServer } from './services';
 import type { StoreReady } from './store-process';
@@ -51,6 +54,7 @@ function rowsOf(redisUrl: string, stores: StoreReady, after: string, before: str
     { name: 'plugin over redis://', run: { limiter: 'plugin', url: redisUrl } },
     { name: REST_READ, run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token } },
     { name: 'plugin over REST, memory engine, denyList: false', run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token, denyList: false } },
+    ...restOverTlsRows(stores),
     { name: 'plugin on the embedded store', run: { limiter: 'plugin' } },
     { name: 'plugin on the embedded store, denyList: false', run: { limiter: 'plugin', denyList: false } },
     { name: GRAPHQL_BY_OPERATION, run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token, graphql: 'count' } },
@@ -69,6 +73,12 @@ function rowsOf(redisUrl: string, stores: StoreReady, after: string, before: str
       ...(before === undefined ? [] : [{ ...row, name: `${row.name} (before)`, pluginRoot: before, after: row.name }]),
     ]),
   ];
+}
+
+/** Issue 36: the REST row over TLS (the memory engine's server behind the store process's TLS terminator), where openssl made its certificates. */
+function restOverTlsRows(stores: StoreReady): Array<Omit<Row, 'pluginRoot'>> {
+  const endpoint = stores.memoryOverTls;
+  return endpoint ? [{ name: 'plugin over REST over TLS, memory engine', run: { limiter: 'plugin', url: endpoint.url, token: endpoint.token } }] : [];
 }
 
 const median = (values: readonly number[]): number => {
@@ -120,6 +130,7 @@ async function main(): Promise<void> {
   const before = optionValue('--before');
   const rounds = Number(optionValue('--rounds') ?? 5);
   const perTurn = Number(optionValue('--per-turn') ?? 1);
+  if (process.argv.includes('--kv')) return kvInstructionsReport(rounds, before);
   const redis = await startRedisServer();
   const stores = (await forkChild<StoreReady>('store-process', [])).ready;
   const after = path.resolve(optionValue('--after') ?? THIS_CHECKOUT);
@@ -166,6 +177,13 @@ async function main(): Promise<void> {
     ...graphqlLines(rows, overBare),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** `--kv`: the key-value server's table alone. */
+async function kvInstructionsReport(rounds: number, before: string | undefined): Promise<void> {
+  const after = path.resolve(optionValue('--after') ?? THIS_CHECKOUT);
+  const table = await kvServerInstructions({ after, before: before && path.resolve(before), rounds, jobs: Number(optionValue('--jobs') ?? 1) });
+  process.stdout.write(`# Instructions per request of the key-value server (npm run bench:instructions -- --kv${before ? ` --before ${before}` : ''})\n\n${table}\n`);
 }
 
 main()

@@ -11,7 +11,7 @@ import { forkChild, stopAllProcesses, stopProcessesOnSignals } from './processes
 import { profileScenario, PROFILE_DIRECTORY, type ProfiledScenario } from './profile-bench';
 import { profileSections } from './profile-report';
 import { machineDescription, renderReport, writeResults } from './report';
-import { APP_SCENARIOS, koaTargetScenarios, needsRedis, selectScenarios } from './scenarios';
+import { APP_SCENARIOS, canRun, koaTargetScenarios, selectScenarios } from './scenarios';
 import { REDIS_SERVER } from '../tests/fixtures/installed-programs';
 import { startRedisServer } from './services';
 import type { StoreReady } from './store-process';
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
 
   const redis = REDIS_SERVER.installed ? await startRedisServer() : undefined;
   const store = await forkChild<StoreReady>('store-process', redis ? [redis.url] : []);
-  const available = koaTargetScenarios(APP_SCENARIOS).filter((scenario) => redis || !needsRedis(scenario));
+  const available = koaTargetScenarios(APP_SCENARIOS).filter((scenario) => canRun(scenario, store.ready, redis !== undefined));
   const scenarios = only === undefined ? available : selectScenarios(available, only);
   if (scenarios.length === 0) throw new Error(`--only ${only}: no profiled scenario's name contains it`);
   progress(`redis-server: ${redis ? redis.url : 'not on PATH, the peer skipped'}; profiles in ${PROFILE_DIRECTORY}`);

@@ -1,8 +1,9 @@
 // `npm run bench`: starts every server it needs on loopback, runs the scenarios in interleaved
 // rounds, prints markdown tables (medians) and the targets with their measured ratios, and, in full
 // mode, writes bench/RESULTS.md. `--quick`: one short round (Strapi's included, so its scenarios are
-// proven to run), a smaller memory scenario; the CI smoke test (no thresholds). `--only <word>`: just
-// the app rows whose name or app contains the word, with their baselines (e.g. `--only strapi`), and
+// proven to run), a smaller memory scenario; the CI smoke test (no thresholds). `--only <words>`: just
+// the app rows whose name or app contains one of the words (separated by `|`), with their baselines
+// (e.g. `--only strapi`, `--only 'TLS|rate-limiter-flexible + ioredis'`), and
 // none of the other sections; `--only kv`: the key-value server's rows alone (with webdis and
 // redis-benchmark beside them), no app. RESULTS.md is left as it is.
 import { APP_LEGEND, appNotes, appTable, measureAppScenario, summariseApp, type AppSample, type AppSummary, type AppTiming, type FixedRate, type Timing } from './app-bench';
@@ -14,7 +15,7 @@ import { commandOf, progress, runOptions } from './command-line';
 import { CONNECTIONS } from './load';
 import { forkChild, stopAllProcesses, stopProcessesOnSignals } from './processes';
 import { machineDescription, renderReport, writeResults } from './report';
-import { APP_SCENARIOS, needsRedis, roundOrder, selectScenarios, type AppScenario } from './scenarios';
+import { APP_SCENARIOS, canRun, roundOrder, selectScenarios, type AppScenario } from './scenarios';
 import { onPath, REDIS_SERVER } from '../tests/fixtures/installed-programs';
 import { startRedisServer, startWebdis } from './services';
 import { targetsTable } from './targets';
@@ -67,9 +68,9 @@ async function main(): Promise<void> {
   const redis = REDIS_SERVER.installed ? await startRedisServer() : undefined;
   const webdis = redis && onPath('webdis') ? await startWebdis(redis.port) : undefined;
   const store = await forkChild<StoreReady>('store-process', redis ? [redis.url] : []);
-  progress(`redis-server: ${redis ? redis.url : 'not on PATH, redis scenarios skipped'}; webdis: ${webdis ? webdis.url : 'not started'}`);
+  progress(`redis-server: ${redis ? redis.url : 'not on PATH, redis scenarios skipped'}; webdis: ${webdis ? webdis.url : 'not started'}; TLS terminator: ${store.ready.memoryOverTls ? 'started' : 'openssl not on PATH, the row over TLS skipped'}`);
 
-  const available = APP_SCENARIOS.filter((scenario) => redis || !needsRedis(scenario));
+  const available = APP_SCENARIOS.filter((scenario) => canRun(scenario, store.ready, redis !== undefined));
   const kvOnly = only === KV_ONLY;
   const scenarios = kvOnly ? [] : only === undefined ? available : selectScenarios(available, only);
   if (scenarios.length === 0 && !kvOnly) throw new Error(`--only ${only}: no scenario's name or app contains it`);
@@ -105,7 +106,7 @@ async function main(): Promise<void> {
     started,
     minutes,
     sections: [
-      { title: 'Targets (issues 15, 26, 27 and 35; ratios within this run, reported, not enforced)', body: targetsTable({ scenarios, app: appSamples, kv: kvSamples }) },
+      { title: 'Targets (issues 15, 26, 27, 35 and 36; ratios within this run, reported, not enforced)', body: targetsTable({ scenarios, app: appSamples, kv: kvSamples }) },
       ...(scenarios.length === 0 ? [] : appSections(app, notes, mode)),
       ...(kvTargets.length === 0 ? [] : [{ title: `The key-value REST server alone (${mode.kv.seconds} s per run)`, body: `${kvTable(kv, reference)}\n\n${KV_LEGEND}` }]),
       ...otherSections,

@@ -7,8 +7,11 @@ import type { StoreReady } from './store-process';
 
 type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
 
-/** Where a plugin row keeps its counters: a REST server's engine, the redis-server over redis://, or the embedded store. */
-export type PluginStore = 'memory' | 'redis' | 'redis url' | 'embedded';
+/**
+ * Where a plugin row keeps its counters: a REST server's engine, the memory engine's server behind a
+ * TLS terminator (https://, as Upstash is reached), the redis-server over redis://, or the embedded store.
+ */
+export type PluginStore = 'memory' | 'memory over TLS' | 'redis' | 'redis url' | 'embedded';
 
 /** The route every app serves, Koa and Strapi alike (the demo Strapi app's public `ping`). */
 export const ROUTE = '/api/ping';
@@ -64,6 +67,7 @@ export type ScenarioRole =
   | 'bare refusal'
   | 'one strategy'
   | 'three strategies'
+  | 'REST over TLS'
   | 'REST read unlimited'
   | 'REST read limited'
   | 'GraphQL read unlimited'
@@ -116,6 +120,24 @@ const withoutDenyList = (store: 'memory' | 'embedded'): AppScenario => ({
 });
 const EMBEDDED_WITHOUT_DENY_LIST = withoutDenyList('embedded');
 const MEMORY_WITHOUT_DENY_LIST = withoutDenyList('memory');
+/** The memory engine's row as a user gets it (deny list on): what the row over TLS is compared with. */
+const MEMORY_DEFAULTS: AppScenario = {
+  name: 'plugin sliding-window, memory engine, defaults: deny list on (vs the denyList: false row)',
+  app: 'koa',
+  limiter: plugin('memory', perCaller('sliding-window')),
+  expect: 'allowed',
+  role: 'one strategy',
+  latency: true,
+  baseline: MEMORY_WITHOUT_DENY_LIST.name,
+};
+/** Issue 36: the same row with the store reached over TLS, as Upstash users reach theirs; its ratio is TLS's cost. */
+const MEMORY_OVER_TLS: AppScenario = {
+  ...MEMORY_DEFAULTS,
+  name: 'plugin sliding-window, memory engine behind a TLS terminator, https:// (vs the memory engine\'s defaults row)',
+  limiter: plugin('memory over TLS', perCaller('sliding-window')),
+  role: 'REST over TLS',
+  baseline: MEMORY_DEFAULTS.name,
+};
 
 /** One strategy on the route by `ip` or `user`: all connections are one caller either way (loopback, one credential). */
 const bySource = (identifierSource: 'ip' | 'user'): LimiterSpec =>
@@ -194,15 +216,8 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
     latency: true,
   },
   MEMORY_WITHOUT_DENY_LIST,
-  {
-    name: 'plugin sliding-window, memory engine, defaults: deny list on (vs the denyList: false row)',
-    app: 'koa',
-    limiter: plugin('memory', perCaller('sliding-window')),
-    expect: 'allowed',
-    role: 'one strategy',
-    latency: true,
-    baseline: MEMORY_WITHOUT_DENY_LIST.name,
-  },
+  MEMORY_DEFAULTS,
+  MEMORY_OVER_TLS,
   {
     name: 'plugin, three strategies on one route, memory engine',
     app: 'koa',
@@ -242,6 +257,12 @@ export function needsRedis(scenario: AppScenario): boolean {
   return 'store' in scenario.limiter && (scenario.limiter.store === 'redis' || scenario.limiter.store === 'redis url');
 }
 
+/** Whether a run can serve the scenario: the redis rows need its redis-server, the row over TLS the terminator (openssl makes its certificates). */
+export function canRun(scenario: AppScenario, stores: StoreReady, hasRedis: boolean): boolean {
+  if (needsRedis(scenario)) return hasRedis;
+  return !('store' in scenario.limiter && scenario.limiter.store === 'memory over TLS') || stores.memoryOverTls !== undefined;
+}
+
 /**
  * Where the limiter keeps its counts in the app's own process (the plugin's embedded store,
  * rate-limiter-flexible's Memory store): no store process has CPU time of its own to add.
@@ -265,7 +286,7 @@ function pluginStoreConfig(store: PluginStore, stores: StoreReady, redisUrl: str
     if (!redisUrl) throw new Error('no redis-server in this run');
     return { url: redisUrl };
   }
-  const endpoint = stores[store];
+  const endpoint = store === 'memory over TLS' ? stores.memoryOverTls : stores[store];
   if (!endpoint) throw new Error(`no ${store} store in this run`);
   return { url: endpoint.url, token: endpoint.token };
 }
@@ -286,12 +307,12 @@ export function baselineOf(scenario: AppScenario, scenarios: readonly AppScenari
 }
 
 /**
- * `--only <word>`: the rows whose name or app contains `word` (case-insensitive), with the baselines
- * their ratios need.
+ * `--only <words>`: the rows whose name or app contains one of the words, separated by `|`
+ * (case-insensitive; `--only 'TLS|ioredis'`), with the baselines their ratios need.
  */
-export function selectScenarios(scenarios: readonly AppScenario[], word: string): AppScenario[] {
-  const wanted = word.toLowerCase();
-  const matching = scenarios.filter((scenario) => scenario.name.toLowerCase().includes(wanted) || scenario.app === wanted);
+export function selectScenarios(scenarios: readonly AppScenario[], words: string): AppScenario[] {
+  const wanted = words.toLowerCase().split('|');
+  const matching = scenarios.filter((scenario) => wanted.some((word) => scenario.name.toLowerCase().includes(word) || scenario.app === word));
   const needed = new Set(matching.flatMap((scenario) => [scenario, baselineOf(scenario, scenarios) ?? scenario]));
   return scenarios.filter((scenario) => needed.has(scenario));
 }

@@ -1,10 +1,15 @@
 // Child process: the key-value REST servers under test (memory engine, and redis engine when a
-// redis-server URL is given), each behind an engine wrapper that counts store calls. Its CPU time is
-// its own, apart from the app's and the load generator's.
+// redis-server URL is given), each behind an engine wrapper that counts store calls, and the memory
+// engine's server again behind a TLS terminator (when openssl can make its throwaway certificates):
+// the https path Upstash users run (issue 36). Its CPU time is its own, apart from the app's and the
+// load generator's; the terminator's is in it.
 import { startKvRestServer, type Engine } from '../mock';
 import { createMemoryEngine } from '../mock/kv-rest/memory';
 import { createRedisEngine } from '../mock/kv-rest/redis';
 import { reportStartFailure, serveCalls } from '../tests/fixtures/child-protocol';
+import { onPath } from '../tests/fixtures/installed-programs';
+import { ThrowawayCertificates } from '../tests/fixtures/throwaway-tls';
+import { startTlsTerminator } from '../tests/fixtures/tls-terminator';
 
 /** Round trips (HTTP requests that reached the engine) and the commands in them. */
 export interface EngineCounts {
@@ -22,6 +27,8 @@ export interface StoreEndpoint {
 export interface StoreReady {
   readonly memory: StoreEndpoint;
   readonly redis?: StoreEndpoint;
+  /** The memory engine's server behind the TLS terminator: an https url naming its throwaway CA as `?tlsCa=`. */
+  readonly memoryOverTls?: StoreEndpoint;
 }
 
 export interface StoreUsage {
@@ -54,17 +61,25 @@ function counting(engine: Engine): { engine: Engine; counts: EngineCounts } {
 
 async function main(): Promise<void> {
   const redisUrl = process.argv[2];
-  const memory = counting(createMemoryEngine());
+  // As startKvRestServer (and so `npx strapi-plugin-ratelimit kv`) runs it: the calls of a turn batched.
+  const memory = counting(createMemoryEngine({ runAtEndOfTurn: true }));
   const memoryServer = await startKvRestServer({ engine: memory.engine });
   const redis = redisUrl ? counting(createRedisEngine({ url: redisUrl })) : undefined;
   const redisServer = redis ? await startKvRestServer({ engine: redis.engine }) : undefined;
+  const certificates = onPath('openssl') ? await ThrowawayCertificates.create() : undefined;
+  const terminator = certificates && (await startTlsTerminator(memoryServer.url, certificates));
   const endpoint = (server: { url: string; token: string }): StoreEndpoint => ({ url: server.url, token: server.token });
-  serveCalls({ memory: endpoint(memoryServer), redis: redisServer && endpoint(redisServer) } satisfies StoreReady, {
-    usage: (): StoreUsage => {
-      const cpu = process.cpuUsage();
-      return { cpuMicros: cpu.user + cpu.system, memory: { ...memory.counts }, redis: redis && { ...redis.counts } };
+  const memoryOverTls = certificates && terminator && { url: `${terminator.url}?tlsCa=${encodeURIComponent(certificates.caFile)}`, token: memoryServer.token };
+  serveCalls(
+    { memory: endpoint(memoryServer), redis: redisServer && endpoint(redisServer), memoryOverTls } satisfies StoreReady,
+    {
+      usage: (): StoreUsage => {
+        const cpu = process.cpuUsage();
+        return { cpuMicros: cpu.user + cpu.system, memory: { ...memory.counts }, redis: redis && { ...redis.counts } };
+      },
     },
-  });
+    async () => certificates?.remove(),
+  );
 }
 
 main().catch(reportStartFailure);

@@ -8,7 +8,8 @@
 // (`rediss+sentinel://`, `rediss+cluster://` for TLS). A Sentinel's own credentials, when it has
 // any, go in the query: `?sentinelUsername=...&sentinelPassword=...`; a TLS form takes the file of
 // the CA that signed Redis's certificate, when it is a private one, as `?tlsCa=/path/ca.pem` (as
-// libpq's `sslrootcert`: the file is read by the transport, server/src/store/redis/redis-tls.ts). Everything is checked here, so
+// libpq's `sslrootcert`: the file is read by the transport, server/src/store/tls-trust.ts), and so
+// does an https key-value REST url (parseRestUrl). Everything is checked here, so
 // a mistake is a config error naming `url` at boot, and the transport (server/src/store/redis/redis-requester.ts)
 // receives a typed address. The parse is a few splits at fixed characters: linear in the URL.
 // An error quotes no part of the URL that lies before its last `@`: an unencoded `/`, `?` or `#` in
@@ -39,7 +40,15 @@ export interface RedisAddress {
   readonly tlsCaFile?: string;
 }
 
-export type StoreAddress = { readonly kind: 'rest'; readonly url: string } | RedisAddress;
+export interface RestAddress {
+  readonly kind: 'rest';
+  /** The url as written, less its `tlsCa` parameter: the base the REST paths are resolved against. */
+  readonly url: string;
+  /** https only: the PEM file of the CA that signed the store's certificate, trusted beside Node's bundled CAs. */
+  readonly tlsCaFile?: string;
+}
+
+export type StoreAddress = RestAddress | RedisAddress;
 
 export type AddressParse = { readonly ok: true; readonly address: StoreAddress } | { readonly ok: false; readonly error: string };
 
@@ -56,7 +65,9 @@ const SCHEMES: Record<string, { topology: RedisTopology; tls: boolean }> = {
 type QueryField = 'sentinelUsername' | 'sentinelPassword' | 'tlsCaFile';
 /** The query parameters of each form, by the name the address gives them. */
 const SENTINEL_QUERY: Record<string, QueryField> = { sentinelUsername: 'sentinelUsername', sentinelPassword: 'sentinelPassword' };
-const TLS_QUERY: Record<string, QueryField> = { tlsCa: 'tlsCaFile' };
+/** The query parameter naming a private CA's file, on every TLS form (rediss and https). */
+const TLS_CA_PARAMETER = 'tlsCa';
+const TLS_QUERY: Record<string, QueryField> = { [TLS_CA_PARAMETER]: 'tlsCaFile' };
 /** Redis's `databases` setting has no fixed upper bound; this only keeps the number an int. */
 const MAX_DB = 2 ** 31 - 1;
 
@@ -83,11 +94,27 @@ export function parseStoreUrl(url: string): AddressParse {
   const schemeEnd = url.indexOf('://');
   const scheme = schemeEnd > 0 ? `${url.slice(0, schemeEnd).toLowerCase()}:` : '';
   if (scheme === 'http:' || scheme === 'https:') {
-    return URL.canParse(url) ? { ok: true, address: { kind: 'rest', url } } : failed(`must be ${STORE_URL_FORMS}: ${quote(url)} is not a valid URL`);
+    return URL.canParse(url) ? parseRestUrl(url, scheme === 'https:') : failed(`must be ${STORE_URL_FORMS}: ${quote(url)} is not a valid URL`);
   }
   const form = SCHEMES[scheme];
   if (form === undefined) return failed(`must be ${STORE_URL_FORMS} (the scheme ${schemeEnd > 0 ? quote(url.slice(0, schemeEnd), JSON.stringify(scheme)) : quote(url)} is none of these)`);
   return parseRedisUrl(url.slice(schemeEnd + 3), form.topology, form.tls, quote);
+}
+
+/**
+ * A key-value REST url is the store's own, its query included, except `tlsCa`: an https url takes the
+ * file of a private CA as the rediss forms do (our key-value server behind a TLS terminator of your
+ * own, a gateway inside a company network), read by the plugin and never sent to the store.
+ */
+function parseRestUrl(url: string, tls: boolean): AddressParse {
+  const parsed = new URL(url);
+  const files = parsed.searchParams.getAll(TLS_CA_PARAMETER);
+  if (files.length === 0) return { ok: true, address: { kind: 'rest', url } };
+  if (!tls) return failed(`has ${TLS_CA_PARAMETER}, which only an https url takes (the CA of a TLS certificate)`);
+  const tlsCaFile = files[files.length - 1];
+  if (tlsCaFile === '') return failed(`has an empty ${TLS_CA_PARAMETER}`);
+  parsed.searchParams.delete(TLS_CA_PARAMETER);
+  return { ok: true, address: { kind: 'rest', url: parsed.href, tlsCaFile } };
 }
 
 function parseRedisUrl(rest: string, topology: RedisTopology, tls: boolean, quote: Quote): AddressParse {

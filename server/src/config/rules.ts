@@ -65,7 +65,7 @@ function compileStoreAddress(url: string | undefined): StoreAddress | undefined 
   if (!parsed.ok) throw new RateLimitConfigError([`url: ${parsed.error}`]);
   const { address } = parsed;
   // The transport reads the file when it connects; a file it could not read is a mistake of this config.
-  const ca = address.kind === 'redis' && address.tlsCaFile !== undefined ? readTlsCa(address.tlsCaFile) : undefined;
+  const ca = address.tlsCaFile !== undefined ? readTlsCa(address.tlsCaFile) : undefined;
   if (ca !== undefined && 'error' in ca) throw new RateLimitConfigError([`url: ${ca.error}`]);
   return address;
 }

@@ -1,6 +1,6 @@
-// The file of a private CA named by a rediss url's `?tlsCa=` (shared/store-address.ts): checked
-// when the config is compiled (config/rules.ts), so a missing or wrong file is a config error naming
-// `url` at boot, and read again by the Redis transport when it opens its client (store/redis/redis-tls.ts).
+// The file of a private CA named by a rediss or https url's `?tlsCa=` (shared/store-address.ts):
+// checked when the config is compiled (config/rules.ts), so a missing or wrong file is a config error
+// naming `url` at boot, and read again by the transport when it opens its client (store/tls-trust.ts).
 import { X509Certificate } from 'node:crypto';
 import { closeSync, openSync, readSync } from 'node:fs';
 import { failureMessage } from '../failure-message';

@@ -13,6 +13,7 @@ import { createScriptClient, type ScriptClient } from './script-client';
 import { PipeliningRequester, StoreUnavailableError } from './rest/rest-requester';
 import type { StoreInUse } from '../admin-api/usage-types';
 import { storeInUse } from './store-in-use';
+import { tlsOptionsFor } from './tls-trust';
 
 export interface StoreClient {
   readonly redis: Redis;
@@ -36,7 +37,7 @@ function requesterFor(config: CompiledConfig, store: StoreInUse, timeoutMs: numb
   const address = config.storeAddress;
   if (store.kind === 'none') return noStore;
   if (address === undefined) return new EmbeddedRequester();
-  if (address.kind === 'rest') return new PipeliningRequester(address.url, config.token ?? '', timeoutMs);
+  if (address.kind === 'rest') return new PipeliningRequester(address.url, config.token ?? '', timeoutMs, tlsOptionsFor(address));
   const client = openRedis(address, timeoutMs);
   return new RedisRequester(client, timeoutMs, address.topology === 'cluster' ? (client as Cluster) : undefined);
 }

@@ -9,8 +9,8 @@
 // cluster slots (CROSSSLOT). A transport failure (no answer, refused connection, not a store) is
 // `unreachable`; an answer that refuses is `refused`, with what to do about it: different mistakes,
 // one of configuration and one of operations, logged differently (strapi/boot-report.ts). A Redis
-// certificate that Node refused (store/redis/redis-tls.ts) is `tls`: a mistake of configuration, with
-// what to do.
+// or key-value store certificate that Node refused (tls-trust.ts) is `tls`: a mistake of configuration,
+// with what to do.
 import type { Redis } from '@upstash/redis';
 import type { CompiledConfig } from '../config/rules';
 import type { StoreAddress } from '../../../shared/store-address';
@@ -19,7 +19,8 @@ import { failureMessage } from '../failure-message';
 import { liveLimitKeyFor } from '../limiter/live-limit-scope';
 import { RedisSetupError } from './redis/redis-connection-failures';
 import { RedisCertificateError } from './redis/redis-tls';
-import { StoreUnavailableError } from './rest/rest-connections';
+import { StoreCertificateError, StoreUnavailableError } from './rest/rest-connections';
+import { storeNoun } from './store-in-use';
 
 export type StoreCheck =
   | { readonly ok: true }
@@ -54,8 +55,8 @@ export function probeGroups(config: Pick<CompiledConfig, 'prefix' | 'rules' | 'd
   return groups;
 }
 
-const CERTIFICATE_ADVICE =
-  "give the CA that signed Redis's certificate as ?tlsCa=/path/ca.pem in the url (or start Node with NODE_EXTRA_CA_CERTS), and check that the url names a host the certificate is for";
+const certificateAdvice = (config: Pick<CompiledConfig, 'storeAddress'>): string =>
+  `give the CA that signed ${storeNoun(config)}'s certificate as ?tlsCa=/path/ca.pem in the url (or start Node with NODE_EXTRA_CA_CERTS), and check that the url names a host the certificate is for`;
 
 const ONE_CLUSTER_NODE = 'the url names one node of a Redis Cluster: use redis+cluster://host:port,host:port';
 
@@ -79,8 +80,8 @@ export async function checkStore(redis: Redis, config: Pick<CompiledConfig, 'pre
     return { ok: true };
   } catch (failure) {
     const reason = failureMessage(failure);
-    const certificate = failure instanceof Error && failure.cause instanceof RedisCertificateError ? failure.cause : undefined;
-    if (certificate !== undefined) return { ok: false, problem: 'tls', reason: certificate.message, advice: CERTIFICATE_ADVICE };
+    const certificate = failure instanceof StoreCertificateError ? failure : failure instanceof Error && failure.cause instanceof RedisCertificateError ? failure.cause : undefined;
+    if (certificate !== undefined) return { ok: false, problem: 'tls', reason: certificate.message, advice: certificateAdvice(config) };
     if (failure instanceof Error && failure.cause instanceof RedisSetupError) return { ok: false, problem: 'refused', reason, advice: failure.cause.advice };
     if (failure instanceof StoreUnavailableError) return { ok: false, problem: 'unreachable', reason };
     return { ok: false, problem: 'refused', reason, advice: adviceFor(reason, config.storeAddress) };

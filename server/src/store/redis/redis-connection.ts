@@ -26,7 +26,8 @@
 import type { Cluster, ClusterOptions, Command, Redis, RedisOptions } from 'ioredis';
 import type { RedisAddress } from '../../../../shared/store-address';
 import { boundReplies } from './redis-reply-bound';
-import { nameCertificateFailures, tlsOptionsFor } from './redis-tls';
+import { tlsOptionsFor } from '../tls-trust';
+import { nameCertificateFailures } from './redis-tls';
 
 export type RedisClient = Redis | Cluster;
 

@@ -4,6 +4,7 @@
 // same turn of the event loop sent as one /pipeline request (shared/turn-batch.ts). It replaces
 // @upstash/redis's default transport (global fetch, one request per command), which costs several
 // times more CPU per request and cannot batch commands from different limiters.
+import type { ConnectionOptions } from 'node:tls';
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
 import { TurnBatch } from '../../../../shared/turn-batch';
 import { StoreCircuit } from '../store-circuit';
@@ -42,9 +43,10 @@ export class PipeliningRequester implements Requester {
   private readonly fixedHeaders: string;
   private readonly batch = new TurnBatch<Pending>((batch) => this.flush(batch));
 
-  constructor(url: string, token: string, timeoutMs: number) {
+  /** `tls`: for an https store, the CAs to trust (../tls-trust.ts); Node's own without it. */
+  constructor(url: string, token: string, timeoutMs: number, tls?: ConnectionOptions) {
     this.endpoint = new URL(url.endsWith('/') ? url : `${url}/`);
-    this.connections = new StoreConnections(this.endpoint, timeoutMs, { maxConnections: MAX_CONNECTIONS, idleReuseMs: IDLE_REUSE_MS, maxAnswerBytes: MAX_ANSWER_BYTES });
+    this.connections = new StoreConnections(this.endpoint, timeoutMs, { maxConnections: MAX_CONNECTIONS, idleReuseMs: IDLE_REUSE_MS, maxAnswerBytes: MAX_ANSWER_BYTES, tls });
     this.fixedHeaders = `host: ${this.endpoint.host}\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\n`;
   }
 
