@@ -12,6 +12,7 @@ import type { Middleware } from 'koa';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { instrumentFromHere, markInstructions } from './instruction-marks';
 import { CALLER_HEADER, koaDecisions, pluginMiddleware, type GraphqlRow } from './koa-decisions';
+import { rateLimiterFlexible } from './peer-middleware';
 
 /** One limiter of a round. */
 export interface DecisionLimiter {
@@ -39,18 +40,7 @@ const HIGH = 1_000_000_000;
 function limiterOf(run: DecisionLimiter): Middleware | undefined {
   if (run.limiter === 'bare') return undefined;
   if (run.limiter === 'peer') {
-    const limiter = new RateLimiterRedis({ storeClient: new Redis(run.url!), points: HIGH, duration: 60, keyPrefix: 'instructions-peer' });
-    // As its README wires it into Koa (and as bench/koa-app-process.ts runs it).
-    return async (ctx, next) => {
-      try {
-        await limiter.consume(ctx.get(CALLER_HEADER) || ctx.ip);
-      } catch (rejection) {
-        if (rejection instanceof Error) throw rejection;
-        ctx.status = 429;
-        return;
-      }
-      return next();
-    };
+    return rateLimiterFlexible(new RateLimiterRedis({ storeClient: new Redis(run.url!), points: HIGH, duration: 60, keyPrefix: 'instructions-peer' }), CALLER_HEADER);
   }
   return pluginMiddleware(run.pluginRoot, run);
 }

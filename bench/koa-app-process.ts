@@ -4,7 +4,7 @@
 // Strapi scenarios run in tests/fixtures/strapi-child.ts, with strapi-app-extension.ts.)
 import Redis from 'ioredis';
 import type { Middleware } from 'koa';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { createRateLimitMiddleware } from '../server/src';
 import { setRateLimitHeaders, setRetryAfter } from '../server/src/http/headers';
 import { jsonRefusal } from '../server/src/http/middleware';
@@ -12,6 +12,7 @@ import { reportStartFailure, serveCalls } from '../tests/fixtures/child-protocol
 import { startKoaApp } from '../tests/fixtures/koa-app';
 import { createAppMeter, type AppMeter } from './app-meter';
 import { countEmbeddedStoreRequests } from './embedded-store-meter';
+import { rateLimiterFlexible } from './peer-middleware';
 import { HIGH, IDENTIFIER_HEADER, pluginConfig, ROUTE, type AppScenario, type LimiterSpec } from './scenarios';
 import type { StoreReady } from './store-process';
 
@@ -26,20 +27,6 @@ export interface KoaAppReady {
   readonly url: string;
 }
 
-/** rate-limiter-flexible the way its README wires it into Koa: consume one point, 429 on rejection. */
-function rateLimiterFlexible(limiter: RateLimiterAbstract): Middleware {
-  return async (ctx, next) => {
-    try {
-      await limiter.consume(ctx.get(IDENTIFIER_HEADER) || ctx.ip);
-    } catch (rejection) {
-      if (rejection instanceof Error) throw rejection;
-      ctx.status = 429;
-      ctx.body = { error: 'Too many requests' };
-      return;
-    }
-    return next();
-  };
-}
 
 /** The refusal the plugin sends a blocked caller (same headers, same body), with no limiter behind it. */
 const staticRefusal: Middleware = (ctx) => {
@@ -54,9 +41,9 @@ function koaLimiter(spec: LimiterSpec, input: AppChildInput, meter: AppMeter): M
   if (spec.kind === 'none') return undefined;
   if (spec.kind === 'static-refusal') return staticRefusal;
   if (spec.kind === 'plugin') return createRateLimitMiddleware(pluginConfig(spec, input.stores, input.redisUrl), { logger: meter.logger, environment: 'development' });
-  if (spec.store === 'memory') return rateLimiterFlexible(new RateLimiterMemory({ points: HIGH, duration: 60 }));
+  if (spec.store === 'memory') return rateLimiterFlexible(new RateLimiterMemory({ points: HIGH, duration: 60 }), IDENTIFIER_HEADER);
   if (!input.redisUrl) throw new Error(`no redis-server for ${input.scenario.name}`);
-  return rateLimiterFlexible(new RateLimiterRedis({ storeClient: new Redis(input.redisUrl), points: HIGH, duration: 60, keyPrefix: 'bench-rlf' }));
+  return rateLimiterFlexible(new RateLimiterRedis({ storeClient: new Redis(input.redisUrl), points: HIGH, duration: 60, keyPrefix: 'bench-rlf' }), IDENTIFIER_HEADER);
 }
 
 async function main(): Promise<void> {
