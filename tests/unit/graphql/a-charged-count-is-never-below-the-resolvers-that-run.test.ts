@@ -68,8 +68,10 @@ describe('the count a GraphQL strategy charges', () => {
       }),
       { numRuns: 300 },
     );
-    // Many generated documents are valid and run something (about 40%; the rest are skipped or refused by validation): the property is not met by documents that run nothing.
-    expect(batchesThatRan).toBeGreaterThan(100);
+    // Many generated batches are valid and run something (96 to 128 of 300 in five runs; the rest are skipped or
+    // refused by validation): the property is not met by batches that run nothing. The bound sits seven standard
+    // deviations below that mean, so that a random seed never fails it (100 did, in CI: 100 of 300 ran).
+    expect(batchesThatRan).toBeGreaterThan(50);
   });
 
   it('counts each aliased execution, merges one response key, and follows fragments and inline fragments once each', async () => {
