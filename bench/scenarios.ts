@@ -68,6 +68,9 @@ export type ScenarioRole =
   | 'one strategy'
   | 'three strategies'
   | 'REST over TLS'
+  | 'redis engine'
+  | 'Strapi unlimited'
+  | 'Strapi on redis'
   | 'REST read unlimited'
   | 'REST read limited'
   | 'GraphQL read unlimited'
@@ -232,7 +235,7 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
   },
   { name: 'plugin fixed-window, memory engine', app: 'koa', limiter: plugin('memory', perCaller('fixed-window')), expect: 'allowed' },
   { name: 'plugin token-bucket, memory engine', app: 'koa', limiter: plugin('memory', perCaller('token-bucket')), expect: 'allowed' },
-  { name: 'plugin sliding-window, redis engine', app: 'koa', limiter: plugin('redis', perCaller('sliding-window')), expect: 'allowed' },
+  { name: 'plugin sliding-window, redis engine', app: 'koa', limiter: plugin('redis', perCaller('sliding-window')), expect: 'allowed', role: 'redis engine', latency: true },
   {
     name: 'plugin, every caller blocked (answered from memory)',
     app: 'koa',
@@ -243,8 +246,10 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
   { name: 'Koa answering the same 429 itself', app: 'koa', limiter: { kind: 'static-refusal' }, expect: 'refused', role: 'bare refusal' },
   { name: 'rate-limiter-flexible Memory', app: 'koa', limiter: { kind: 'rate-limiter-flexible', store: 'memory' }, expect: 'allowed' },
   // In Strapi, the plugin's cost reads at the fixed rate: at saturation it batches Strapi's answers (see app-bench.ts).
-  { name: 'Strapi, no limiter', app: 'strapi', limiter: { kind: 'none' }, expect: 'allowed', latency: true },
+  { name: 'Strapi, no limiter', app: 'strapi', limiter: { kind: 'none' }, expect: 'allowed', role: 'Strapi unlimited', latency: true },
   { name: 'Strapi + plugin sliding-window', app: 'strapi', limiter: plugin('memory', perCaller('sliding-window')), expect: 'allowed', latency: true },
+  // Issue 36: the path a production Strapi takes, its own Redis.
+  { name: 'Strapi + plugin sliding-window over redis://', app: 'strapi', limiter: plugin('redis url', perCaller('sliding-window')), expect: 'allowed', role: 'Strapi on redis', latency: true },
   STRAPI_IP_WITH_TOKEN,
   { name: 'Strapi + plugin, user, API token verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'api-token', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
   { name: 'Strapi + plugin, user, JWT verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'jwt', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },

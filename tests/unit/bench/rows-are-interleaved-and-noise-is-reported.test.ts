@@ -50,6 +50,7 @@ describe('the bench interleaves the rows and says when a ratio is within noise',
     expect(selectScenarios(APP_SCENARIOS, 'strapi').map((scenario) => scenario.name)).toEqual([
       'Strapi, no limiter',
       'Strapi + plugin sliding-window',
+      'Strapi + plugin sliding-window over redis://',
       'Strapi + plugin, ip, API token sent',
       'Strapi + plugin, user, API token verified (vs the ip row)',
       'Strapi + plugin, user, JWT verified (vs the ip row)',
