@@ -1,7 +1,7 @@
-// Test support: a Redis Cluster, a Sentinel set or a TLS-only redis-server of the enclosing
-// `describe`'s own (tests/fixtures/redis-cluster.ts, redis-sentinel.ts, redis-server.ts with a
-// throwaway CA's certificate), started before its tests and removed, with every process and file
-// (keys included), after them. Gate the suite with describeWithRedisCluster or
+// Test support: a Redis Cluster, a Sentinel set, a TLS-only redis-server or a Cluster serving TLS
+// of the enclosing `describe`'s own (tests/fixtures/redis-cluster.ts, redis-sentinel.ts,
+// redis-server.ts; TLS with a throwaway CA's certificate), started before its tests and removed,
+// with every process and file (keys included), after them. Gate the suite with describeWithRedisCluster or
 // describeWithRedisBinary (tests/support/installed-program.ts).
 import { ThrowawayRedisCluster } from '../fixtures/redis-cluster';
 import { ThrowawayRedisSentinel } from '../fixtures/redis-sentinel';
@@ -23,13 +23,8 @@ export class TlsRedis {
   ) {}
 
   static async start(): Promise<TlsRedis> {
-    const certificates = await ThrowawayCertificates.create();
-    try {
-      return new TlsRedis(await ThrowawayRedisServer.start([], { tls: certificates }), certificates);
-    } catch (failure) {
-      certificates.remove();
-      throw failure;
-    }
+    const { started, certificates } = await startWithCertificates((tls) => ThrowawayRedisServer.start([], { tls }));
+    return new TlsRedis(started, certificates);
   }
 
   /** `rediss://127.0.0.1:<port>`, with `?tlsCa=` naming `caFile` when given. */
@@ -50,6 +45,43 @@ export class TlsRedis {
 
 /** The returned function gives the started TLS-only redis-server. */
 export const useTlsRedis = (): (() => TlsRedis) => useForTheSuite('TLS redis-server', () => TlsRedis.start());
+
+/** A 3-master Redis Cluster whose nodes serve TLS too, with certificates its throwaway CA signed. */
+export class TlsRedisCluster {
+  private constructor(
+    readonly cluster: ThrowawayRedisCluster,
+    readonly certificates: ThrowawayCertificates,
+  ) {}
+
+  static async start(): Promise<TlsRedisCluster> {
+    const { started, certificates } = await startWithCertificates((tls) => ThrowawayRedisCluster.start({ masters: 3, tls }));
+    return new TlsRedisCluster(started, certificates);
+  }
+
+  /** The plugin's rediss+cluster:// url for it: every node's TLS port, trusting its CA. */
+  get url(): string {
+    return this.cluster.tlsUrlTrusting(this.certificates.caFile);
+  }
+
+  async remove(): Promise<void> {
+    await this.cluster.remove();
+    this.certificates.remove();
+  }
+}
+
+/** The returned function gives the started Cluster serving TLS. */
+export const useTlsRedisCluster = (): (() => TlsRedisCluster) => useForTheSuite('Redis Cluster serving TLS', () => TlsRedisCluster.start());
+
+/** A throwaway CA's certificates and what `start` started with them; the certificates are removed if it fails. */
+async function startWithCertificates<T>(start: (certificates: ThrowawayCertificates) => Promise<T>): Promise<{ started: T; certificates: ThrowawayCertificates }> {
+  const certificates = await ThrowawayCertificates.create();
+  try {
+    return { started: await start(certificates), certificates };
+  } catch (failure) {
+    certificates.remove();
+    throw failure;
+  }
+}
 
 function useForTheSuite<T extends { remove(): Promise<void> }>(what: string, start: () => Promise<T>): () => T {
   let started: T | undefined;
