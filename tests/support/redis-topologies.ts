@@ -1,5 +1,5 @@
-// Test support: a Redis Cluster, a Sentinel set, a TLS-only redis-server or a Cluster serving TLS
-// of the enclosing `describe`'s own (tests/fixtures/redis-cluster.ts, redis-sentinel.ts,
+// Test support: a Redis Cluster, a Sentinel set, a TLS-only redis-server, or a Cluster or Sentinel
+// set serving TLS, of the enclosing `describe`'s own (tests/fixtures/redis-cluster.ts, redis-sentinel.ts,
 // redis-server.ts; TLS with a throwaway CA's certificate), started before its tests and removed,
 // with every process and file (keys included), after them. Gate the suite with describeWithRedisCluster or
 // describeWithRedisBinary (tests/support/installed-program.ts).
@@ -46,31 +46,38 @@ export class TlsRedis {
 /** The returned function gives the started TLS-only redis-server. */
 export const useTlsRedis = (): (() => TlsRedis) => useForTheSuite('TLS redis-server', () => TlsRedis.start());
 
-/** A 3-master Redis Cluster whose nodes serve TLS too, with certificates its throwaway CA signed. */
-export class TlsRedisCluster {
+/** A Cluster or Sentinel set serving TLS beside its plain ports, with certificates its throwaway CA signed. */
+export class TlsTopology<Topology extends { remove(): Promise<void>; tlsUrlTrusting(caFile: string): string }> {
   private constructor(
-    readonly cluster: ThrowawayRedisCluster,
+    readonly topology: Topology,
     readonly certificates: ThrowawayCertificates,
   ) {}
 
-  static async start(): Promise<TlsRedisCluster> {
-    const { started, certificates } = await startWithCertificates((tls) => ThrowawayRedisCluster.start({ masters: 3, tls }));
-    return new TlsRedisCluster(started, certificates);
+  static async start<Topology extends { remove(): Promise<void>; tlsUrlTrusting(caFile: string): string }>(
+    start: (tls: ThrowawayCertificates) => Promise<Topology>,
+  ): Promise<TlsTopology<Topology>> {
+    const { started, certificates } = await startWithCertificates(start);
+    return new TlsTopology(started, certificates);
   }
 
-  /** The plugin's rediss+cluster:// url for it: every node's TLS port, trusting its CA. */
+  /** The plugin's rediss url for it (rediss+cluster:// or rediss+sentinel://): its TLS ports, trusting its CA. */
   get url(): string {
-    return this.cluster.tlsUrlTrusting(this.certificates.caFile);
+    return this.topology.tlsUrlTrusting(this.certificates.caFile);
   }
 
   async remove(): Promise<void> {
-    await this.cluster.remove();
+    await this.topology.remove();
     this.certificates.remove();
   }
 }
 
-/** The returned function gives the started Cluster serving TLS. */
-export const useTlsRedisCluster = (): (() => TlsRedisCluster) => useForTheSuite('Redis Cluster serving TLS', () => TlsRedisCluster.start());
+/** The returned function gives the started 3-master Cluster serving TLS. */
+export const useTlsRedisCluster = (): (() => TlsTopology<ThrowawayRedisCluster>) =>
+  useForTheSuite('Redis Cluster serving TLS', () => TlsTopology.start((tls) => ThrowawayRedisCluster.start({ masters: 3, tls })));
+
+/** The returned function gives the started Sentinel set serving TLS. */
+export const useTlsRedisSentinel = (): (() => TlsTopology<ThrowawayRedisSentinel>) =>
+  useForTheSuite('Sentinel set serving TLS', () => TlsTopology.start((tls) => ThrowawayRedisSentinel.start({ tls })));
 
 /** A throwaway CA's certificates and what `start` started with them; the certificates are removed if it fails. */
 async function startWithCertificates<T>(start: (certificates: ThrowawayCertificates) => Promise<T>): Promise<{ started: T; certificates: ThrowawayCertificates }> {

@@ -3,16 +3,16 @@
 // refresh of the slot map, each sentinel) had tls.connect parse Node's ~140 bundled CAs and the
 // file's again: 38 ms of blocked event loop each, during a failover exactly when decisions must come
 // within the timeout. The store's TLS context is now made once when its client opens
-// (server/src/store/tls-trust.ts) and every connection shares it. (No Sentinel fixture serves TLS:
-// the sentinels' connections are given the same options object as the primary's, redis-connection.ts.)
+// (server/src/store/tls-trust.ts) and every connection shares it.
 import { once } from 'node:events';
 import tls from 'node:tls';
 import type { Cluster, Redis } from 'ioredis';
 import { openRedis } from '../../../../server/src/store/redis/redis-connection';
 import { RedisRequester } from '../../../../server/src/store/redis/redis-requester';
 import { parseStoreUrl, type RedisAddress } from '../../../../shared/store-address';
+import { eventually } from '../../../fixtures/eventually';
 import { describeWithRedisBinary, describeWithRedisCluster } from '../../../support/installed-program';
-import { useTlsRedis, useTlsRedisCluster } from '../../../support/redis-topologies';
+import { useTlsRedis, useTlsRedisCluster, useTlsRedisSentinel } from '../../../support/redis-topologies';
 
 const TIMEOUT_MS = 2000;
 
@@ -87,5 +87,33 @@ describe("a Redis store's trusted CAs", () => {
         requester.close();
       }
     });
+  });
+
+  describeWithRedisBinary('behind Sentinel over TLS', () => {
+    const redis = useTlsRedisSentinel();
+
+    it('are parsed once for the sentinels, the primary and the replica the sentinels promote when it dies', async () => {
+      const { client, connects, contexts } = openCounted<Redis>(redis().url);
+      const requester = new RedisRequester(client, TIMEOUT_MS);
+      const tlsPort = (): Promise<unknown> => outcome(requester.request({ body: ['config', 'get', 'tls-port'] }));
+      try {
+        const set = redis().topology;
+        const before = await tlsPort();
+        const promoted = await set.waitForFailover(await set.killPrimary());
+        // Until ioredis has asked the sentinels again, calls fail as an outage.
+        const after = await eventually(tlsPort, (answer) => typeof answer === 'object', 20_000);
+        const [primary, replica] = set.dataNodes.map((node) => String(set.namedPort(node)));
+        // Before the fix: 16 TLS connections (sentinels asked, the primary, attempts while it was down, the new primary), 16 contexts.
+        expect({ before, after, promoted: String(promoted), connectedFourTimesOrMore: connects.mock.calls.length >= 4, contexts: contexts.mock.calls.length }).toEqual({
+          before: { result: ['tls-port', primary] },
+          after: { result: ['tls-port', replica] },
+          promoted: replica,
+          connectedFourTimesOrMore: true,
+          contexts: 1,
+        });
+      } finally {
+        requester.close();
+      }
+    }, 60_000);
   });
 });
