@@ -1,7 +1,7 @@
-// Test support: a Redis Cluster, a Sentinel set or a TLS-only redis-server of the enclosing
-// `describe`'s own (tests/fixtures/redis-cluster.ts, redis-sentinel.ts, redis-server.ts with a
-// throwaway CA's certificate), started before its tests and removed, with every process and file
-// (keys included), after them. Gate the suite with describeWithRedisCluster or
+// Test support: a Redis Cluster, a Sentinel set, a TLS-only redis-server, or a Cluster or Sentinel
+// set serving TLS, of the enclosing `describe`'s own (tests/fixtures/redis-cluster.ts, redis-sentinel.ts,
+// redis-server.ts; TLS with a throwaway CA's certificate), started before its tests and removed,
+// with every process and file (keys included), after them. Gate the suite with describeWithRedisCluster or
 // describeWithRedisBinary (tests/support/installed-program.ts).
 import { ThrowawayRedisCluster } from '../fixtures/redis-cluster';
 import { ThrowawayRedisSentinel } from '../fixtures/redis-sentinel';
@@ -23,13 +23,8 @@ export class TlsRedis {
   ) {}
 
   static async start(): Promise<TlsRedis> {
-    const certificates = await ThrowawayCertificates.create();
-    try {
-      return new TlsRedis(await ThrowawayRedisServer.start([], { tls: certificates }), certificates);
-    } catch (failure) {
-      certificates.remove();
-      throw failure;
-    }
+    const { started, certificates } = await startWithCertificates((tls) => ThrowawayRedisServer.start([], { tls }));
+    return new TlsRedis(started, certificates);
   }
 
   /** `rediss://127.0.0.1:<port>`, with `?tlsCa=` naming `caFile` when given. */
@@ -50,6 +45,50 @@ export class TlsRedis {
 
 /** The returned function gives the started TLS-only redis-server. */
 export const useTlsRedis = (): (() => TlsRedis) => useForTheSuite('TLS redis-server', () => TlsRedis.start());
+
+/** A Cluster or Sentinel set serving TLS beside its plain ports, with certificates its throwaway CA signed. */
+export class TlsTopology<Topology extends { remove(): Promise<void>; tlsUrlTrusting(caFile: string): string }> {
+  private constructor(
+    readonly topology: Topology,
+    readonly certificates: ThrowawayCertificates,
+  ) {}
+
+  static async start<Topology extends { remove(): Promise<void>; tlsUrlTrusting(caFile: string): string }>(
+    start: (tls: ThrowawayCertificates) => Promise<Topology>,
+  ): Promise<TlsTopology<Topology>> {
+    const { started, certificates } = await startWithCertificates(start);
+    return new TlsTopology(started, certificates);
+  }
+
+  /** The plugin's rediss url for it (rediss+cluster:// or rediss+sentinel://): its TLS ports, trusting its CA. */
+  get url(): string {
+    return this.topology.tlsUrlTrusting(this.certificates.caFile);
+  }
+
+  async remove(): Promise<void> {
+    await this.topology.remove();
+    this.certificates.remove();
+  }
+}
+
+/** The returned function gives the started 3-master Cluster serving TLS. */
+export const useTlsRedisCluster = (): (() => TlsTopology<ThrowawayRedisCluster>) =>
+  useForTheSuite('Redis Cluster serving TLS', () => TlsTopology.start((tls) => ThrowawayRedisCluster.start({ masters: 3, tls })));
+
+/** The returned function gives the started Sentinel set serving TLS. */
+export const useTlsRedisSentinel = (): (() => TlsTopology<ThrowawayRedisSentinel>) =>
+  useForTheSuite('Sentinel set serving TLS', () => TlsTopology.start((tls) => ThrowawayRedisSentinel.start({ tls })));
+
+/** A throwaway CA's certificates and what `start` started with them; the certificates are removed if it fails. */
+async function startWithCertificates<T>(start: (certificates: ThrowawayCertificates) => Promise<T>): Promise<{ started: T; certificates: ThrowawayCertificates }> {
+  const certificates = await ThrowawayCertificates.create();
+  try {
+    return { started: await start(certificates), certificates };
+  } catch (failure) {
+    certificates.remove();
+    throw failure;
+  }
+}
 
 function useForTheSuite<T extends { remove(): Promise<void> }>(what: string, start: () => Promise<T>): () => T {
   let started: T | undefined;

@@ -37,7 +37,7 @@ function requesterFor(config: CompiledConfig, store: StoreInUse, timeoutMs: numb
   const address = config.storeAddress;
   if (store.kind === 'none') return noStore;
   if (address === undefined) return new EmbeddedRequester();
-  if (address.kind === 'rest') return new PipeliningRequester(address.url, config.token ?? '', timeoutMs, tlsOptionsFor(address));
+  if (address.kind === 'rest') return new PipeliningRequester(address.url, config.token ?? '', timeoutMs, new URL(address.url).protocol === 'https:' ? tlsOptionsFor(address) : undefined);
   const client = openRedis(address, timeoutMs);
   return new RedisRequester(client, timeoutMs, address.topology === 'cluster' ? (client as Cluster) : undefined);
 }

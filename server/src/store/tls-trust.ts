@@ -7,18 +7,33 @@
 // tlsCa, put every CA the store needs in that file. A certificate Node refuses (unknown CA, expired,
 // another host's) is a mistake of configuration that no retry mends: each transport names it
 // (refusedCertificateCode) and the boot check reports it with what to do (store-check.ts).
-import { rootCertificates, type ConnectionOptions } from 'node:tls';
+import { createSecureContext, rootCertificates, type ConnectionOptions, type SecureContextOptions } from 'node:tls';
 import type { StoreAddress } from '../../../shared/store-address';
 import { readTlsCa } from '../config/tls-ca-file';
 
-/** The TLS options of a connection to `address`: Node's CAs, and the url's tlsCa when it names one. */
-export function tlsOptionsFor(address: Pick<StoreAddress, 'tlsCaFile'>): ConnectionOptions {
+/** The CAs a connection to `address` trusts: Node's, and the url's tlsCa beside them when it names one. */
+export function trustedCasFor(address: Pick<StoreAddress, 'tlsCaFile'>): SecureContextOptions {
   if (address.tlsCaFile === undefined) return {};
   const read = readTlsCa(address.tlsCaFile);
   // The config check read it when the config was compiled; a file gone since is refused here, which
   // boot reports as a config error naming url.
   if ('error' in read) throw new Error(`url ${read.error}`);
   return { ca: [...rootCertificates, read.ca] };
+}
+
+/**
+ * The TLS options of every connection to `address`: one secure context holding its trusted CAs,
+ * made here, so call this once per store and share what it answers between the store's connections
+ * (the REST pool's; on Redis a node's reconnections, every Cluster node and slot-map refresh, every
+ * sentinel). With tlsCa the CAs are Node's bundled list and the file's, some 140 certificates that
+ * took 38 ms of CPU to parse (0.26 ms for Node's default context); given as `ca`, tls.connect parsed
+ * them again for each new connection, the event loop blocked meanwhile: during a failover, or a
+ * Cluster's many node connections, exactly when decisions must come within the timeout (issue 36).
+ * The host name a certificate must name is still each connection's own (tls.connect's `servername`
+ * and `checkServerIdentity`), not the context's.
+ */
+export function tlsOptionsFor(address: Pick<StoreAddress, 'tlsCaFile'>): ConnectionOptions {
+  return { secureContext: createSecureContext(trustedCasFor(address)) };
 }
 
 /** Verification failures Node reports by OpenSSL's name for them (https://nodejs.org/api/tls.html#x509-certificate-error-codes), and its own for a name mismatch. */

@@ -9,9 +9,10 @@
 // speed goal. The Cluster case also prints the fail-opens by the state of the caller's master (issue
 // 34 finding 4: the figures README's "Production on your own Redis" quotes).
 import { describeWithRedisBinary, describeWithRedisCluster } from '../../support/installed-program';
-import { useRedisCluster, useRedisSentinel } from '../../support/redis-topologies';
+import { useRedisCluster, useRedisSentinel, useTlsRedisSentinel } from '../../support/redis-topologies';
 import { RedisClient } from '../../fixtures/redis-client';
 import type { ThrowawayRedisCluster } from '../../fixtures/redis-cluster';
+import type { ThrowawayRedisSentinel } from '../../fixtures/redis-sentinel';
 import { failoverApps, killAClusterMasterUnderLoad, loadThrough, longest, type Answer } from './failover-under-load';
 
 /** timeout + a scheduling margin: two cores shared with other suites delay timers and sockets. */
@@ -48,19 +49,33 @@ describeWithRedisCluster('a Redis Cluster that serves its other slots while one 
   }, 60_000);
 });
 
+async function sentinelFailover(url: string, set: ThrowawayRedisSentinel, label: string): Promise<void> {
+  const app = failoverApp(url);
+  let killedAt = 0;
+  let promotedAt = 0;
+  const answers = await loadThrough(app, async () => {
+    killedAt = Date.now();
+    await set.waitForFailover(await set.killPrimary());
+    promotedAt = Date.now();
+  });
+  expect(summary(answers)).toEqual({ answered: answers.length, waitedPastTheBound: [] });
+  process.stdout.write(`${label}: promoted after ${promotedAt - killedAt} ms; ${answers.length} requests, longest wait ${longest(answers)} ms, ${answers.filter(({ failedOpen }) => failedOpen).length} failed open\n`);
+}
+
 describeWithRedisBinary('a Sentinel primary killed under load', () => {
   const sentinel = useRedisSentinel();
 
   it('answers every request within the timeout, from the failure mode while the sentinels promote the replica', async () => {
-    const app = failoverApp(sentinel().url);
-    let killedAt = 0;
-    let promotedAt = 0;
-    const answers = await loadThrough(app, async () => {
-      killedAt = Date.now();
-      await sentinel().waitForFailover(await sentinel().killPrimary());
-      promotedAt = Date.now();
-    });
-    expect(summary(answers)).toEqual({ answered: answers.length, waitedPastTheBound: [] });
-    process.stdout.write(`sentinel failover: promoted after ${promotedAt - killedAt} ms; ${answers.length} requests, longest wait ${longest(answers)} ms, ${answers.filter(({ failedOpen }) => failedOpen).length} failed open\n`);
+    await sentinelFailover(sentinel().url, sentinel(), 'sentinel failover');
+  }, 60_000);
+});
+
+// Over TLS each reconnection (to the sentinels, the dead primary, the new one) is a TLS handshake
+// with the url's private CA, whose context the store makes once (server/src/store/tls-trust.ts).
+describeWithRedisBinary('a Sentinel primary over TLS killed under load', () => {
+  const sentinel = useTlsRedisSentinel();
+
+  it('answers every request within the timeout, from the failure mode while the sentinels promote the replica', async () => {
+    await sentinelFailover(sentinel().url, sentinel().topology, 'sentinel over TLS failover');
   }, 60_000);
 });

@@ -5,7 +5,7 @@
 // ones, on an https key-value REST url as on the rediss forms.
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import { tlsOptionsFor } from '../../../server/src/store/tls-trust';
+import { trustedCasFor } from '../../../server/src/store/tls-trust';
 import { parseStoreUrl, type StoreAddress } from '../../../shared/store-address';
 import { ThrowawayCertificates } from '../../fixtures/throwaway-tls';
 
@@ -19,9 +19,9 @@ describe("a url's private CA is trusted beside Node's bundled CAs", () => {
   it('gives Node every bundled CA and the file\'s, and nothing but Node\'s defaults without tlsCa', () => {
     const address = (url: string) => (parseStoreUrl(url) as { address: StoreAddress }).address;
     const ca = [...rootCertificates, readFileSync(certificates.caFile, 'utf8')];
-    expect(tlsOptionsFor(address(`rediss://127.0.0.1:6380?tlsCa=${encodeURIComponent(certificates.caFile)}`))).toEqual({ ca });
-    expect(tlsOptionsFor(address(`https://127.0.0.1:8443?tlsCa=${encodeURIComponent(certificates.caFile)}`))).toEqual({ ca });
-    expect(tlsOptionsFor(address('rediss://127.0.0.1:6380'))).toEqual({});
-    expect(tlsOptionsFor(address('https://127.0.0.1:8443'))).toEqual({});
+    expect(trustedCasFor(address(`rediss://127.0.0.1:6380?tlsCa=${encodeURIComponent(certificates.caFile)}`))).toEqual({ ca });
+    expect(trustedCasFor(address(`https://127.0.0.1:8443?tlsCa=${encodeURIComponent(certificates.caFile)}`))).toEqual({ ca });
+    expect(trustedCasFor(address('rediss://127.0.0.1:6380'))).toEqual({});
+    expect(trustedCasFor(address('https://127.0.0.1:8443'))).toEqual({});
   });
 });

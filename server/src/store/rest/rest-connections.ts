@@ -11,7 +11,7 @@ import net from 'node:net';
 import tls from 'node:tls';
 import { failureMessage } from '../../failure-message';
 import { OldestDeadlineTimer } from '../oldest-deadline-timer';
-import { refusedCertificateCode } from '../tls-trust';
+import { refusedCertificateCode, tlsOptionsFor } from '../tls-trust';
 import { Http1ResponseParser, type Http1Response } from './http1-response-parser';
 
 /** The store could not be used: no answer in time, a refused or broken connection, an answer that is not one. */
@@ -50,7 +50,10 @@ export interface StoreConnectionOptions {
    * failure (StoreAnswerTooLargeError's sentence) and its connection is dropped.
    */
   readonly maxAnswerBytes: number;
-  /** Extra TLS options for `https:` stores (a private CA, for instance). */
+  /**
+   * For an `https:` store, the TLS options of its connections, made once per store by
+   * ../tls-trust.ts's tlsOptionsFor (a private CA's in one secure context); Node's own CAs without it.
+   */
   readonly tls?: tls.ConnectionOptions;
 }
 
@@ -75,13 +78,8 @@ export class StoreConnections {
   private open = 0;
   private closed = false;
   private readonly deadlines: OldestDeadlineTimer<Call>;
-  /**
-   * The TLS context of every connection to an https store, made once: with a url's tlsCa the CAs
-   * to trust are Node's bundled list and the file's (../tls-trust.ts), some 140 certificates that
-   * took 38 ms of CPU to parse (0.26 ms for Node's default context), which tls.connect spent again
-   * for each new connection, the event loop blocked meanwhile (issue 36).
-   */
-  private readonly secureContext: tls.SecureContext | undefined;
+  /** For an https store, what every connection to it shares: one secure context (../tls-trust.ts). */
+  private readonly tlsOptions: tls.ConnectionOptions | undefined;
 
   constructor(
     private readonly endpoint: URL,
@@ -89,7 +87,7 @@ export class StoreConnections {
     private readonly options: StoreConnectionOptions,
   ) {
     this.deadlines = new OldestDeadlineTimer(timeoutMs, (call) => call.settled, (call) => this.expire(call));
-    this.secureContext = endpoint.protocol === 'https:' ? tls.createSecureContext(options.tls) : undefined;
+    this.tlsOptions = endpoint.protocol === 'https:' ? (options.tls ?? tlsOptionsFor({})) : undefined;
   }
 
   /** Sends one complete HTTP/1.1 request (head and body) and resolves with its response. */
@@ -127,7 +125,7 @@ export class StoreConnections {
     const secure = this.endpoint.protocol === 'https:';
     const port = Number(this.endpoint.port) || (secure ? 443 : 80);
     const socket = secure
-      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], ...this.options.tls, secureContext: this.secureContext })
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, ALPNProtocols: ['http/1.1'], ...this.tlsOptions })
       : net.connect({ host, port });
     socket.setNoDelay(true);
     const connection: Connection = { socket, parser: new Http1ResponseParser(this.options.maxAnswerBytes), idleSince: 0 };

@@ -43,7 +43,7 @@ export class PipeliningRequester implements Requester {
   private readonly fixedHeaders: string;
   private readonly batch = new TurnBatch<Pending>((batch) => this.flush(batch));
 
-  /** `tls`: for an https store, the CAs to trust (../tls-trust.ts); Node's own without it. */
+  /** `tls`: for an https store, its connections' TLS options (../tls-trust.ts: the CAs to trust, in one secure context); Node's own CAs without it. */
   constructor(url: string, token: string, timeoutMs: number, tls?: ConnectionOptions) {
     this.endpoint = new URL(url.endsWith('/') ? url : `${url}/`);
     this.connections = new StoreConnections(this.endpoint, timeoutMs, { maxConnections: MAX_CONNECTIONS, idleReuseMs: IDLE_REUSE_MS, maxAnswerBytes: MAX_ANSWER_BYTES, tls });
