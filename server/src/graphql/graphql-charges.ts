@@ -33,13 +33,16 @@ export type RequestCharges =
 /**
  * The variables as graphql-js runs the operation: a variable the request does not give takes its
  * declared default (`query ($n: Int = 100000)` sent without `n` pages 100,000 rows, not defaultLimit).
+ * Copied into an object without a prototype, as graphql-js keeps them (coerceVariableValues): in a
+ * plain object, the default of `$__proto__` was assigned to the prototype's setter, which kept
+ * nothing, and the page size it runs was costed as none (issue 35, hardening: 25 for 60 rows).
  */
 function withDefaults(operation: OperationDefinitionNode, given: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   let variables: Record<string, unknown> | undefined;
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     if (definition.defaultValue === undefined || Object.hasOwn(given, name)) continue;
-    variables ??= { ...given };
+    variables ??= Object.assign(Object.create(null) as Record<string, unknown>, given);
     variables[name] = valueFromASTUntyped(definition.defaultValue);
   }
   return variables ?? given;
