@@ -29,7 +29,20 @@ function frameOf(failure: unknown): string {
   return frame ? frame.trim().slice(3, 300) : 'no stack';
 }
 
-const describe = (failure: unknown): string => (failure instanceof Error ? `${failure.name}: ${failure.message}` : `thrown ${typeof failure}: ${String(failure)}`).slice(0, 300);
+/**
+ * The error's name and message, at most 300 characters, escaped as in JSON: a message may carry a
+ * request's text, line breaks included, which must not forge log lines. A thrown value whose text
+ * cannot be had (a throwing toString) is named by its type: this runs where a failure must not escape.
+ */
+function describe(failure: unknown): string {
+  let text: string;
+  try {
+    text = failure instanceof Error ? `${failure.name}: ${failure.message}` : `thrown ${typeof failure}: ${String(failure)}`;
+  } catch {
+    text = `thrown ${typeof failure}`;
+  }
+  return JSON.stringify(text.slice(0, 300)).slice(1, -1);
+}
 
 export class ChargeFailures {
   private readonly logged = new Set<string>();
