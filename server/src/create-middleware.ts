@@ -105,7 +105,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
   const rules = compileStrategies(config, redis, hasherFor, options.contentApiPrefixes, scripts);
   let graphql: ReturnType<typeof compileGraphqlLimits>;
   try {
-    graphql = compileGraphqlLimits(config, rules, graphqlOptions);
+    graphql = compileGraphqlLimits(config, rules, graphqlOptions, logger);
   } catch (failure) {
     close();
     throw failure;

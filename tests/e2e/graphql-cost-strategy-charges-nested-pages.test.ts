@@ -39,6 +39,12 @@ describe('a cost strategy of 100 points per IP on articles and articles_connecti
     ]);
   });
 
+  it('charges the page size a variable named __proto__ takes by its declared default, which Strapi serves', async () => {
+    // Issue 35 hardening: the default was assigned to the prototype's setter of a plain object, so the plugin read no page size (25: cost 27).
+    const response = await suite.post('10.0.5.6', { query: 'query Page($__proto__: Int = 40) { articles_connection(pagination: { pageSize: $__proto__ }) { nodes { title } pageInfo { pageSize } } }' });
+    expect([response.status, response.body.data?.articles_connection?.pageInfo, response.body.extensions?.rateLimit?.cost]).toEqual([200, { pageSize: 40 }, 1 + 40 + 1]);
+  });
+
   it('caps a page size at maxLimit and refuses, with its cost, a request costing more than what is left', async () => {
     const allowed = await charged('10.0.5.3', '{ articles(pagination: { pageSize: 50 }) { title } }');
     const refused = await suite.post('10.0.5.3', { query: '{ articles(pagination: { pageSize: 1000 }) { title } }' });

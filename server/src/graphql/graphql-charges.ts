@@ -2,9 +2,10 @@
 // operations read once (graphql-request.ts), their documents parsed once within the bounds
 // (parsed-documents.ts), then per strategy the executions of its root fields in the operations that
 // run (`charge: 'count'`, root-fields.ts) or their cost (`charge: 'cost'`, query-cost.ts), summed over
-// a batch. An operation the plugin cannot attribute to fields (no query text, a syntax error left to
-// Apollo, an operationName that names nothing) takes 1 from every GraphQL strategy: it runs nothing,
-// and a flood of them is still limited. A request the plugin refuses to read (a body that is not
+// a batch; a strategy naming every root field of a type (`*`) takes at least 1 from each operation of
+// it. An operation the plugin cannot attribute to fields (no query text, a syntax error left to
+// Apollo, an operationName that names nothing, a subscription) takes 1 from every GraphQL strategy: it
+// runs nothing, and a flood of them is still limited. A request the plugin refuses to read (a body that is not
 // JSON, of another content type, too large, too slow; a document past a bound) takes 1 too and,
 // when admitted, is answered with the reason by the plugin itself. This module loads graphql-js; load-graphql.ts loads it only
 // for a config with GraphQL strategies.
@@ -33,13 +34,16 @@ export type RequestCharges =
 /**
  * The variables as graphql-js runs the operation: a variable the request does not give takes its
  * declared default (`query ($n: Int = 100000)` sent without `n` pages 100,000 rows, not defaultLimit).
+ * Copied into an object without a prototype, as graphql-js keeps them (coerceVariableValues): in a
+ * plain object, the default of `$__proto__` was assigned to the prototype's setter, which kept
+ * nothing, and the page size it runs was costed as none (issue 35, hardening: 25 for 60 rows).
  */
 function withDefaults(operation: OperationDefinitionNode, given: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
   let variables: Record<string, unknown> | undefined;
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     if (definition.defaultValue === undefined || Object.hasOwn(given, name)) continue;
-    variables ??= { ...given };
+    variables ??= Object.assign(Object.create(null) as Record<string, unknown>, given);
     variables[name] = valueFromASTUntyped(definition.defaultValue);
   }
   return variables ?? given;
@@ -139,7 +143,8 @@ export class GraphqlCharges {
     if ('problem' in selected) return { kind: 'charged', charges: this.ones };
     const { operation } = selected;
     const type = operation.operation;
-    if (type === 'subscription') return { kind: 'charged', charges: this.selections.map(() => 0) };
+    // Strapi serves no subscription: it runs nothing, as an operation that names none (Apollo still validates it).
+    if (type === 'subscription') return { kind: 'charged', charges: this.ones };
     const variables = withDefaults(operation, request.variables);
     const known = this.remembered.find(operation, schema, variables);
     if (known !== undefined) return { kind: 'charged', charges: known };
@@ -164,7 +169,10 @@ export class GraphqlCharges {
         // Fields merged under one response key run once; their costs are added, an upper bound. A root field costs at least 1.
         for (const node of counted) charge = add(charge, Math.max(1, cost.field(node, rootType ?? undefined, undefined)));
       }
-      return charge;
+      // A budget for every root field of the type counts every operation of it, `{ __typename }` too:
+      // Apollo parses and validates each (issue 35 hardening: 1,100 fragments of `__typename` spread
+      // side by side took 85 ms to validate and nothing from `query: ['*']`).
+      return every ? Math.max(1, charge) : charge;
     });
     if (budget.left < 0) return this.pastWalkBudget;
     this.remembered.remember(operation, schema, cost?.variablesRead ?? NO_VARIABLES, variables, charges);

@@ -1,8 +1,9 @@
 // The GraphQL strategies of a limiter, compiled once (docs/graphql.md): the endpoint they count at
 // (matched as the router matches a route: any letter case, one trailing slash), their rules in
 // config order, and what charges a request (graphql-charges.ts, loaded with graphql-js only when a
-// GraphQL strategy exists). `RateLimitMiddlewareOptions.graphql` is the seam: the Strapi plugin fills
-// it from the GraphQL plugin's config and schema; plain Koa apps pass their own.
+// GraphQL strategy exists; charge-failures.ts when charging throws). `RateLimitMiddlewareOptions.graphql`
+// is the seam: the Strapi plugin fills it from the GraphQL plugin's config and schema; plain Koa apps
+// pass their own.
 import type { GraphQLSchema } from 'graphql';
 import { RateLimitConfigError } from '../config/errors';
 import { parsePathPattern } from '../config/path-pattern';
@@ -10,6 +11,7 @@ import type { CompiledConfig } from '../config/rules';
 import type { CompiledRule } from '../http/compile-strategies';
 import { compilePathMatcher, type PathMatcher } from '../http/match';
 import type { RequestCharges } from './graphql-charges';
+import { ChargeFailures, type ChargeFailureLogger } from './charge-failures';
 import { loadGraphqlCharges } from './load-graphql';
 import type { Context } from 'koa';
 
@@ -37,7 +39,7 @@ export interface GraphqlLimits {
 }
 
 /** The GraphQL limits of a config, or undefined without GraphQL strategies (graphql-js is then never loaded). */
-export function compileGraphqlLimits(config: CompiledConfig, rules: readonly CompiledRule[], options: GraphqlOptions): GraphqlLimits | undefined {
+export function compileGraphqlLimits(config: CompiledConfig, rules: readonly CompiledRule[], options: GraphqlOptions, logger: ChargeFailureLogger): GraphqlLimits | undefined {
   const graphqlRules = rules.flatMap((rule) => (rule.graphql ? [{ rule, selection: rule.graphql }] : []));
   if (graphqlRules.length === 0) return undefined;
   const endpoint = parsePathPattern(options.endpoint);
@@ -50,5 +52,13 @@ export function compileGraphqlLimits(config: CompiledConfig, rules: readonly Com
     config.graphql,
     options,
   );
-  return { rules: graphqlRules.map(({ rule }) => rule), atEndpoint: compilePathMatcher(endpoint), charge: (ctx) => charges.charge(ctx), extensions: config.graphql.extensions };
+  const graphqlStrategies = graphqlRules.map(({ rule }) => rule);
+  // An error no one planned for fails safe (charge-failures.ts): the request runs nothing and is counted.
+  const failures = new ChargeFailures(graphqlStrategies, logger);
+  return {
+    rules: graphqlStrategies,
+    atEndpoint: compilePathMatcher(endpoint),
+    charge: (ctx) => charges.charge(ctx).catch((failure: unknown) => failures.charged(failure)),
+    extensions: config.graphql.extensions,
+  };
 }

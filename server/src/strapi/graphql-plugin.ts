@@ -14,7 +14,7 @@
 // Page sizes follow the GraphQL plugin's own pagination (@strapi/utils `withDefaultPagination`):
 // with no `defaultLimit` configured a list returns 10 items; a `maxLimit` of -1 (its default) or any
 // value that is not a positive number caps nothing (passed on as -1), and a positive one caps the
-// default page size too.
+// default page size too. A number written as text counts as that number, as it does to Strapi.
 import type { GraphQLSchema } from 'graphql';
 import type { GraphqlOptions } from '../create-middleware';
 
@@ -44,7 +44,17 @@ interface SchemaWatchingApolloPlugin {
 // Per Strapi instance: one process may run several apps (tests, multi-tenant hosts).
 const schemas = new WeakMap<object, { current?: GraphQLSchema }>();
 
-const isPositiveNumber = (value: unknown): value is number => typeof value === 'number' && value > 0 && !Number.isNaN(value);
+/**
+ * A page size as Strapi's pagination reads it: it compares and clamps with `<` and Math.max, which
+ * read a numeric text (`env('GRAPHQL_DEFAULT_LIMIT')` gives one) as its number, and the database
+ * takes the whole part of a fraction; rounded up here, so the charge is never below it. Anything but
+ * a positive number is undefined (issue 35 hardening: `defaultLimit: '50'` was read as none, Strapi's
+ * 10 items, while 50 were served).
+ */
+function positiveWholeNumber(value: unknown): number | undefined {
+  const number = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : Number.NaN;
+  return number > 0 && Number.isFinite(number) ? Math.ceil(number) : undefined;
+}
 
 function graphqlConfig(strapi: ConfigReadingStrapi): Record<string, unknown> | undefined {
   const config = strapi.config.get(GRAPHQL_CONFIG);
@@ -77,8 +87,8 @@ export const NO_MAX_LIMIT = -1;
 export function graphqlPluginSettings(strapi: ConfigReadingStrapi): GraphqlPluginSettings {
   const config = graphqlConfig(strapi) ?? {};
   const holder = schemas.get(strapi);
-  const maxLimit = isPositiveNumber(config.maxLimit) ? config.maxLimit : NO_MAX_LIMIT;
-  const defaultLimit = isPositiveNumber(config.defaultLimit) ? config.defaultLimit : STRAPI_DEFAULT_PAGE_SIZE;
+  const maxLimit = positiveWholeNumber(config.maxLimit) ?? NO_MAX_LIMIT;
+  const defaultLimit = positiveWholeNumber(config.defaultLimit) ?? STRAPI_DEFAULT_PAGE_SIZE;
   return {
     endpoint: typeof config.endpoint === 'string' && config.endpoint !== '' ? config.endpoint : DEFAULT_ENDPOINT,
     defaultLimit: maxLimit === NO_MAX_LIMIT ? defaultLimit : Math.min(defaultLimit, maxLimit),

@@ -17,6 +17,8 @@ export interface GraphqlApp {
   readonly limiter: RateLimitMiddleware;
   /** The plugin's info lines (debug lines, shadow refusals). */
   readonly info: string[];
+  /** The plugin's warning and error lines. */
+  readonly warnings: string[];
   /** The app's key prefix: its counters and analytics are its own. */
   readonly prefix: string;
 }
@@ -44,10 +46,11 @@ export function graphqlAppsForSuite(name: string) {
   const open = (config: RateLimitConfigInput, options: RateLimitMiddlewareOptions = {}): GraphqlApp => {
     const { runs, root } = countingRoot();
     const info: string[] = [];
+    const warnings: string[] = [];
     const prefix = `${name}-${++apps}`;
     const limiter = createRateLimitMiddleware(
       { url: store.kv.url, token: store.kv.token, prefix, ...config },
-      { logger: { info: (line) => info.push(line), warn: () => undefined }, graphql: { schema: () => schema }, ...options },
+      { logger: { info: (line) => info.push(line), warn: (line) => warnings.push(line), error: (line) => warnings.push(line) }, graphql: { schema: () => schema }, ...options },
     );
     const execute = async (ctx: Context) => {
       const request = (ctx.method === 'GET' ? { query: ctx.query.query, variables: ctx.query.variables && JSON.parse(String(ctx.query.variables)) } : ctx.request.body) as
@@ -58,7 +61,7 @@ export function graphqlAppsForSuite(name: string) {
     };
     const app = startKoaApp([limiter], execute);
     closers.push(() => (app.close(), limiter.close()));
-    return { request: supertest(app.server), runs, limiter, info, prefix };
+    return { request: supertest(app.server), runs, limiter, info, warnings, prefix };
   };
   return { store, open };
 }

@@ -4,6 +4,7 @@
 // with the run's redis-server and redis-cli; skipped without them unless REQUIRE_REDIS=1). The
 // middleware is called directly on real Koa contexts, so requests sent "together" reach the store in
 // one turn of the event loop, in order, as concurrent requests can: no HTTP timing decides the test.
+import { randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import Koa, { type Context } from 'koa';
@@ -51,6 +52,13 @@ export interface LoginCaller {
   close(): void;
 }
 
+/**
+ * Names this module's callers in the stores the run shares (its redis-server, its Cluster): jest
+ * loads the module afresh for each test file, in a worker that may have run another file using it
+ * with the same pid, at the same faked hour. With `<pid>-<n>` alone, a file's first sliding-window
+ * caller found the counts another file's had left (a 429 where 200 was due).
+ */
+const MODULE_RUN = randomUUID().slice(0, 8);
 let apps = 0;
 const koa = new Koa();
 
@@ -89,7 +97,7 @@ export function loginCallersOfEachTest(store: StoreUnderTest): (limiter: Limiter
 
 /** A caller of a `login` strategy limited by `limiter`, on `store`, under a key prefix of its own. */
 function loginCaller(store: StoreUnderTest, limiter: Limiter): LoginCaller {
-  const middleware = createRateLimitMiddleware({ ...store(), prefix: `charges-${process.pid}-${++apps}`, strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter }] }, { graphql: { schema: () => schema } });
+  const middleware = createRateLimitMiddleware({ ...store(), prefix: `charges-${MODULE_RUN}-${++apps}`, strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter }] }, { graphql: { schema: () => schema } });
   const send = async (count: number): Promise<Seen> => {
     const ctx = loginRequest(count);
     await middleware(ctx, async () => void (ctx.body = { data: {} }));

@@ -1,7 +1,9 @@
 // What the Strapi plugin reads of Strapi's GraphQL plugin for GraphQL strategies (issue 35; the
 // seam of server/src/strapi/graphql-plugin.ts): its endpoint and page sizes as its own pagination
 // applies them, and the schema Apollo starts with, caught by an Apollo plugin added in register()
-// beside the app's own Apollo settings.
+// beside the app's own Apollo settings. Issue 35 hardening: page sizes written as text (`env()` gives
+// strings) are read as Strapi's pagination reads them; before, `defaultLimit: '50'` was charged as
+// Strapi's 10 while 50 items were served.
 import { buildSchema } from 'graphql';
 import { graphqlPluginSettings, NO_MAX_LIMIT, STRAPI_DEFAULT_PAGE_SIZE, watchGraphqlSchema, type GraphqlConfigStrapi } from '../../../server/src/strapi/graphql-plugin';
 
@@ -45,6 +47,12 @@ describe('the GraphQL plugin settings the limiter reads', () => {
   it('cap the default page size at maxLimit, as its pagination does', () => {
     const settings = graphqlPluginSettings(strapiWithGraphql({ defaultLimit: 200, maxLimit: 50 }));
     expect([settings.defaultLimit, settings.maxLimit]).toEqual([50, 50]);
+  });
+
+  it('read page sizes written as text as its pagination does: "50" items a list, a cap of " 100 "', () => {
+    const capped = graphqlPluginSettings(strapiWithGraphql({ defaultLimit: '50', maxLimit: ' 100 ' }));
+    const uncapped = graphqlPluginSettings(strapiWithGraphql({ defaultLimit: '40', maxLimit: '-1' }));
+    expect([capped.defaultLimit, capped.maxLimit, uncapped.defaultLimit, uncapped.maxLimit]).toEqual([50, 100, 40, NO_MAX_LIMIT]);
   });
 
   it('are its defaults, with no schema, when the app does not serve the GraphQL plugin', () => {
