@@ -7,8 +7,11 @@
 import { createHash } from 'node:crypto';
 
 /**
- * KEYS: all, until, meta; ARGV: now (ms), then the members. Per member: 0 when not denied, -1 when
- * denied with no expiry, else its expiry (ms epoch). An expired entry is removed and answers 0.
+ * KEYS: all, until; ARGV: now (ms), then the members. Per member: 0 when not denied, -1 when
+ * denied with no expiry, else its expiry (ms epoch). An expired entry answers 0 and stays: `now` is
+ * the calling instance's clock, and one instance whose clock ran ahead removed timed entries for
+ * every instance (issue 34 finding 4). The admin side removes them (deny-store.ts `sweepExpired`),
+ * once both its clock and the store's say they have passed.
  */
 export const DENY_CHECK_SCRIPT = `local now = tonumber(ARGV[1])
 local found = {}
@@ -20,10 +23,6 @@ for i = 2, #ARGV do
       hit = -1
     elseif tonumber(expiry) > now then
       hit = tonumber(expiry)
-    else
-      redis.call('SREM', KEYS[1], ARGV[i])
-      redis.call('ZREM', KEYS[2], ARGV[i])
-      redis.call('HDEL', KEYS[3], ARGV[i])
     end
   end
   found[i - 1] = hit

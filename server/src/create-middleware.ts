@@ -15,6 +15,7 @@ import { HeaderHashKey, HeaderHashKeyError } from './http/header-hash-key';
 import { jsonRefusal, RateLimiter, type RateLimitLogger, type RefusalResponder } from './http/middleware';
 import { openStore } from './store/open-store';
 import { checkStore, type StoreCheck } from './store/store-check';
+import { measureClockOffset, type ClockOffset } from './store/store-clock';
 import type { CallerVerifier } from './http/verified-caller';
 import { configuredReport, DEFAULT_USAGE_LIMITS, readUsage, resetCaller, type UsageLimits } from './admin-api/usage-service';
 import type { ConfiguredReport, FailOpenReport, LiveLimitResult, StoreInUse, UsageReport } from './admin-api/usage-types';
@@ -52,6 +53,8 @@ export type RateLimitMiddleware = Middleware & DenyAdmin & {
   readonly store: StoreInUse;
   /** One round trip on the plugin's own keys: whether the store answers and can serve them (boot runs it once). */
   checkStore(): Promise<StoreCheck>;
+  /** This instance's clock against the store's (one TIME round trip; boot runs it once and warns past a second). Rejects with the store's failure. */
+  measureClockOffset(): Promise<ClockOffset>;
   /**
    * Reads (the first instance: creates) the deployment's key of hashed header identifiers in the
    * store, when a strategy needs it and the config gives no `headerHashSecret`; resolves at once
@@ -120,6 +123,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
     store,
     failOpen,
     checkStore: () => checkStore(redis, config),
+    measureClockOffset: () => measureClockOffset(redis),
     readHeaderHashKey: () => (keyNeeded ? privacy.key.ready() : Promise.resolve()),
     readUsage: (limits: Partial<UsageLimits> = {}) => readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, ...limits }, Date.now(), failOpen(), {
       classOf: (identifier, now) => limiter.callersSeen.classOf(identifier, now),

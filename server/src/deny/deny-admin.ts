@@ -12,7 +12,7 @@ import type { HeaderValueHasher } from '../http/header-privacy';
 import type { DenyCheck } from './deny-check';
 import { parseDenyRequest, parseLiftRequest, type DenyContext } from './deny-input';
 import { denyListKeys } from './deny-members';
-import { addDenied, liftDenied, listDenied } from './deny-store';
+import { addDenied, liftDenied, listDenied, sweepExpired } from './deny-store';
 import { logText } from '../log-text';
 
 /** Members listed at most: the page shows them all, the store walks no more. */
@@ -43,6 +43,7 @@ export function createDenyAdmin(redis: Redis, config: CompiledConfig, hasherFor:
       const { member, durationMs } = parseDenyRequest(context, request);
       const now = Date.now();
       const until = durationMs === undefined ? undefined : now + durationMs;
+      await sweepExpired(redis, keys, now).catch(() => 0);
       await addDenied(redis, keys, member, { ...(adminId === undefined ? {} : { adminId }), at: now }, until);
       check?.remember(member, until ?? -1, now);
       logger.info(`[ratelimit] deny list: ${logText(member)} denied ${until === undefined ? 'until lifted' : `until ${new Date(until).toISOString()}`} by ${logText(by)}`);

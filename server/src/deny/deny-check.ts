@@ -1,12 +1,13 @@
 // The request path's deny check: SMISMEMBER asks whether any of a request's members (deny-members.ts)
 // is in the list's set (one SMISMEMBER for all the checks of a turn of the event loop:
 // turn-membership.ts); only when one is does a short script
-// (shared/deny-check-script.ts) read its expiry, dropping timed entries that have expired. The
+// (shared/deny-check-script.ts) read its expiry; an expired entry answers "not denied" and is left
+// for the admin side to remove (deny-store.ts), so no instance's clock removes it for the others. The
 // script alone answered every request before: on redis-server it costs 4.7 to 5.0 µs of Redis CPU
 // per call against 0.08 for SMISMEMBER (INFO commandstats, 200,000 calls of two members each, Redis
 // 7.0.15), and a request that finds no member, nearly all of them, gets the same answer from the
-// set. A member in the set is confirmed by the script, which answers and cleans up exactly as
-// before (tests/unit/deny/two-step-deny-check-answers-as-the-script.test.ts); a deny or a lift
+// set. A member in the set is confirmed by the script, which answers exactly as the script alone
+// (tests/unit/deny/two-step-deny-check-answers-as-the-script.test.ts); a deny or a lift
 // between the two steps is seen as if the check had come a moment earlier or later, never cached.
 // (A denied caller's request takes a second round trip, once per `cacheMs`: its hit is remembered.)
 // Both steps run on the plugin's script client (store/script-client.ts), the limits' own path to
@@ -52,7 +53,7 @@ export class DenyCheck {
     capacity: number,
   ) {
     this.hits = new BoundedExpiringMap(cacheMs > 0 ? capacity : 0);
-    this.keyList = [keys.all, keys.until, keys.meta];
+    this.keyList = [keys.all, keys.until];
     this.membership = new TurnMembership(scripts, keys.all);
   }
 

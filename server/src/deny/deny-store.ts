@@ -6,10 +6,17 @@
 // the store's Read Only token, which docs/security.md says to assume public ("What the store
 // holds, and who can read it"). A member longer than MAX_LIFTABLE_MEMBER_LENGTH is left out of the listing:
 // it can match no request (no header Node accepts is that long) and the lift would refuse it.
+// Timed entries that have passed are removed here, on the admin side, never by a request's check:
+// `sweepExpired` removes those that both the admin's clock and the store's (TIME) say have passed,
+// so an instance whose clock runs ahead removes none early for the others (issue 34 finding 4). The
+// sweep is housekeeping: when it fails (a Redis user not allowed TIME), the deny or the listing goes
+// on, and expired entries wait for the next sweep (each costs its caller's requests the check's
+// second step meanwhile, nothing else).
 import type { Redis } from '@upstash/redis';
 import type { DeniedCaller, DenyListReport } from '../admin-api/usage-types';
 import type { DenyListKeys } from './deny-members';
 import { MAX_LIFTABLE_MEMBER_LENGTH, memberKind } from './deny-members';
+import { readStoreClock } from '../store/store-clock';
 
 interface DenyMeta {
   /** The id of the admin user who added it (absent: added from code with no admin). */
@@ -28,6 +35,32 @@ export async function addDenied(redis: Redis, keys: DenyListKeys, member: string
   if (until === undefined) transaction.zrem(keys.until, member);
   else transaction.zadd(keys.until, { score: until, member });
   await transaction.exec();
+}
+
+/** Timed entries removed at most per sweep: each admin action sweeps again. */
+export const MAX_SWEPT = 1000;
+
+/**
+ * KEYS: all, until, meta; ARGV: the moment (ms), the most entries to remove. Removes the entries whose
+ * expiry is at or before the moment from all three, in one step: an entry denied again meanwhile has
+ * its new expiry and stays. Answers how many it removed.
+ */
+const SWEEP_EXPIRED_SCRIPT = `local expired = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+for _, member in ipairs(expired) do
+  redis.call('SREM', KEYS[1], member)
+  redis.call('ZREM', KEYS[2], member)
+  redis.call('HDEL', KEYS[3], member)
+end
+return #expired`;
+
+/**
+ * Removes the timed entries that have passed by both `now` (the admin instance's clock) and the
+ * store's: the earlier of the two decides, so neither a fast instance nor a fast store ends a deny
+ * early. Answers how many it removed.
+ */
+export async function sweepExpired(redis: Redis, keys: DenyListKeys, now: number): Promise<number> {
+  const moment = Math.min(now, await readStoreClock(redis));
+  return Number(await redis.eval(SWEEP_EXPIRED_SCRIPT, [keys.all, keys.until, keys.meta], [moment, MAX_SWEPT]));
 }
 
 /** Whether the member was on the list. */
@@ -57,6 +90,7 @@ function safeJson(text: string): unknown {
 }
 
 export async function listDenied(redis: Redis, keys: DenyListKeys, now: number, maxMembers: number): Promise<Omit<DenyListReport, 'enabled' | 'cacheSeconds'>> {
+  await sweepExpired(redis, keys, now).catch(() => 0);
   const members: string[] = [];
   let cursor = '0';
   let calls = 0;
@@ -79,7 +113,7 @@ export async function listDenied(redis: Redis, keys: DenyListKeys, now: number, 
   const denied: DeniedCaller[] = [];
   members.forEach((member, index) => {
     const until = expiries?.[index] ?? undefined;
-    // Expired, not yet removed by a request's check: no longer denied.
+    // Expired by this instance's clock, not yet by the store's: no longer denied here.
     if (until !== undefined && until !== null && Number(until) <= now) return;
     const meta = readMeta(metas?.[member]);
     denied.push({ member, kind: memberKind(member), ...meta, ...(until === undefined || until === null ? {} : { until: Number(until) }) });

@@ -8,10 +8,14 @@
 // a store that does not answer a warning (an outage the failure mode already handles). Beside the
 // check, the deployment's key of hashed header identifiers is read from the store
 // (http/header-hash-key.ts), so requests find it known; a failed read is a warning naming what its
-// callers get meanwhile. Boot goes on either way; the failure mode decides what requests get meanwhile.
+// callers get meanwhile. Beside them, this instance's clock is compared with the store's
+// (store/store-clock.ts): past a second apart, a warning names the offset and what to do (NTP),
+// since every window follows each instance's own clock. Boot goes on either way; the failure mode
+// decides what requests get meanwhile.
 import type { RateLimitMiddleware } from '../create-middleware';
 import { describeStore } from '../store/store-in-use';
 import { failureMessage } from '../failure-message';
+import { clockTooFar, type ClockOffset } from '../store/store-clock';
 
 export interface BootLogger {
   info(message: string): void;
@@ -39,6 +43,16 @@ const MEANWHILE = { open: 'requests go through unlimited', closed: 'limited requ
 /** What requests needing the header key get while it is unknown (`local` keys their headers with the instance's own key, for memory counts only). */
 const KEYLESS_MEANWHILE = { open: 'they go through unlimited', closed: 'they are answered 503', local: 'each instance limits them in memory on its own' } as const;
 
+/** The warning for a clock past the bound: how far, which way, what it does, what to do. */
+function clockWarning({ offsetMs, uncertaintyMs }: ClockOffset, store: string): string {
+  const apart = `${(Math.abs(offsetMs) / 1000).toFixed(1)} s ${offsetMs > 0 ? 'ahead of' : 'behind'}`;
+  return (
+    `[ratelimit] this instance's clock is ${apart} the clock of ${store} (measured at boot, to within ${Math.ceil(uncertaintyMs)} ms): ` +
+    "windows, token refills and timed denies follow each instance's own clock, so instances whose clocks disagree let a caller through more or less than its limit " +
+    "near a window's edge (up to twice the limit once they are a window apart); keep every instance's clock in sync with NTP (README: Production, Clocks)"
+  );
+}
+
 export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger): Promise<void> {
   const { config } = limiter;
   if (!config.enabled) {
@@ -50,11 +64,14 @@ export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger):
   if (config.strategy.length === 0) log.warn(NO_STRATEGY);
   if (limiter.store.kind === 'embedded' && config.token !== undefined) log.warn(TOKEN_WITHOUT_URL);
   if (limiter.store.kind === 'redis' && config.token !== undefined) log.warn(TOKEN_BESIDE_REDIS_URL);
-  const [check, keyFailure] = await Promise.all([limiter.checkStore(), limiter.readHeaderHashKey().then(() => undefined, (failure: unknown) => failure)]);
+  // The embedded store runs in this process, on its clock; a store that fails the check fails this too, and says so there.
+  const offset = limiter.store.kind === 'embedded' ? undefined : limiter.measureClockOffset().catch(() => undefined);
+  const [check, keyFailure, clock] = await Promise.all([limiter.checkStore(), limiter.readHeaderHashKey().then(() => undefined, (failure: unknown) => failure), offset]);
   const meanwhile = MEANWHILE[config.failureMode];
   if (keyFailure !== undefined) {
     log.warn(`[ratelimit] the key of hashed header identifiers is not read from ${store} yet (${failureMessage(keyFailure)}): until it is, requests of strategies keyed by a hashed header get the failure mode (${KEYLESS_MEANWHILE[config.failureMode]}), never a key other instances do not share`);
   }
+  if (clock !== undefined && clockTooFar(clock)) log.warn(clockWarning(clock, store));
   if (check.ok) return;
   if (check.problem === 'tls') {
     log.error(`[ratelimit] ${store}: ${check.reason}: ${check.advice}. Until then, ${meanwhile}`);

@@ -66,7 +66,7 @@ describeEachEngine('the deny list', (engine) => {
     }
   });
 
-  it('a timed deny ends at its expiry and leaves the list', async () => {
+  it('a timed deny ends at its expiry and leaves the listing', async () => {
     fakeDateOnly();
     const limited = app({ prefix: 'deny-timed', denyCacheMs: 60_000, strategy: [strategy({ identifierSource: 'header.x-caller' })] });
     const { until } = await limited.limiter.denyCaller({ header: 'x-caller', value: 'visitor', duration: '1h' }, 'admin@example.com');
@@ -76,7 +76,8 @@ describeEachEngine('the deny list', (engine) => {
     expect((await limited.request.get('/limited').set('x-caller', 'visitor')).status).toBe(403);
     advanceDate(1000);
     expect(await statuses(() => limited.request.get('/limited').set('x-caller', 'visitor'), 2)).toEqual([200, 200]);
-    expect(await store.redis.smembers('deny-timed:denyList:all')).toEqual([]);
+    // A check leaves the entry (issue 34 finding 4); the listing drops it, and removes it once the store's clock has passed it too.
+    expect(await store.redis.smembers('deny-timed:denyList:all')).toEqual(['header.x-caller:visitor']);
     expect((await limited.limiter.listDenied()).members).toEqual([]);
   });
 

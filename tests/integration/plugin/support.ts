@@ -1,10 +1,11 @@
 // Test support for the plugin's Koa middleware: a Koa app with the limiter in front of a trivial
-// route, against a real key-value REST server (memory engine).
+// route, against a real key-value REST server (memory engine unless a suite names the redis engine).
 import { Analytics } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
 import supertest from 'supertest';
 import { startKvRestServer, type KvRestServer } from '../../../mock';
 import { startKoaApp } from '../../fixtures/koa-app';
+import { startServer, type EngineName } from '../../support/kv-servers';
 import { createRateLimitMiddleware, type CallerVerifier, type RateLimitConfigInput, type RateLimitMiddleware } from '../../../server/src';
 
 /** A route strategy as written (GraphQL strategies have their own helper in the GraphQL suites). */
@@ -49,11 +50,11 @@ export async function statuses(send: () => PromiseLike<{ status: number }>, coun
   return seen;
 }
 
-/** A key-value REST server (memory engine) for the whole suite, and a client of its own to inspect it. */
-export function storeForSuite(): { readonly kv: KvRestServer; readonly redis: Redis } {
+/** A key-value REST server (on `engine`, the memory engine unless named) for the whole suite, and a client of its own to inspect it. */
+export function storeForSuite(engine: EngineName = 'memory'): { readonly kv: KvRestServer; readonly redis: Redis } {
   const store = {} as { kv: KvRestServer; redis: Redis };
   beforeAll(async () => {
-    store.kv = await startKvRestServer();
+    store.kv = await startServer(engine);
     store.redis = new Redis({ url: store.kv.url, token: store.kv.token });
   });
   afterAll(() => store.kv?.close());

@@ -19,10 +19,10 @@ describe('the deny check on the script client', () => {
     expect([await check.check(['a'], 1), await check.check(['a'], 2)]).toEqual(['a', 'a']);
     expect(sent).toEqual([
       'SMISMEMBER p:denyList:all a',
-      'EVALSHA deny-check p:denyList:all p:denyList:until p:denyList:meta 1 a',
-      'EVAL deny-check p:denyList:all p:denyList:until p:denyList:meta 1 a',
+      'EVALSHA deny-check p:denyList:all p:denyList:until 1 a',
+      'EVAL deny-check p:denyList:all p:denyList:until 1 a',
       'SMISMEMBER p:denyList:all a',
-      'EVALSHA deny-check p:denyList:all p:denyList:until p:denyList:meta 2 a',
+      'EVALSHA deny-check p:denyList:all p:denyList:until 2 a',
     ]);
   });
 

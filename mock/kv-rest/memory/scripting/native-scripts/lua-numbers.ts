@@ -67,7 +67,7 @@ export function luaMin(first: number, second: number): number {
   return second < first ? second : first;
 }
 
-/** A Lua number returned from a script: an integer reply, truncated toward zero. */
+/** A Lua number returned from a script: an integer reply, truncated toward zero (a C integer: -0 and -0.5 become 0). */
 export function numberReply(value: number): Reply {
-  return integer(Math.trunc(value));
+  return integer(Math.trunc(value) + 0);
 }
