@@ -10,14 +10,14 @@ import { appsClosedAfterEach, limitedApp, storeForSuite, strategy, type LimitedA
 const store = storeForSuite();
 const apps = appsClosedAfterEach();
 
-function instance(prefix: string, path: string): LimitedApp {
+function instance(prefix: string, path: `/${string}`): LimitedApp {
   const app = limitedApp({ url: store.kv.url, token: store.kv.token, prefix, strategy: [strategy({ path, identifierSource: 'header.x-caller' }, { algorithm: 'fixed-window', tokens: 5, window: '1h' })] });
   apps.push(app);
   return app;
 }
 
 describe('instances whose paths differ only in spelling share one budget and live limit', () => {
-  it.each([
+  it.each<[string, `/${string}`, `/${string}`, string]>([
     ['a renamed parameter', '/api/articles/:id', '/api/articles/:documentId', '/api/articles/7'],
     ['letter case', '/api/articles', '/api/Articles', '/api/articles'],
     ['a trailing slash', '/api/articles', '/api/articles/', '/api/articles'],
