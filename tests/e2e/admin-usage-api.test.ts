@@ -76,7 +76,7 @@ describe('admin usage API in a real Strapi app', () => {
     expect(articles).toMatchObject({ path: '/api/articles', totalCallers: 0, callers: [] });
     const currentHour = response.body.data.analytics.hours[23];
     expect(currentHour).toMatchObject({ allowed: 3, blocked: 1 });
-    expect(response.body.data.analytics.mostLimited[0]).toEqual({ identifier: 'GET:/api/ping:flooder:fixed-window.1h', count: 1 });
+    expect(response.body.data.analytics.mostLimited[0]).toEqual({ identifier: 'GET:/api/ping:flooder:fixed-window.1h', count: 1, path: '/api/ping' });
     expect(response.body.data.failOpen).toEqual({ admitted: 0, outage: false });
   });
 

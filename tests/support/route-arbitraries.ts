@@ -11,8 +11,10 @@ export type RouteSegments = readonly string[];
 
 // Node's HTTP server answers 400 to a request target holding a byte above 0x7f: only in-process
 // paths (and routes meant for them) hold Latin-1 and other characters raw.
-const ASCII_LITERAL_CHARACTERS = [...'aBz09-._~%F2!$&\',;=@'];
-const LATIN1_LITERAL_CHARACTERS = ['é', 'ÿ', 'µ', 'ß', 'Ä'];
+export const ASCII_LITERAL_CHARACTERS = [...'aBz09-._~%F2!$&\',;=@'];
+export const LATIN1_LITERAL_CHARACTERS = ['é', 'ÿ', 'µ', 'ß', 'Ä'];
+/** Characters a case-insensitive RegExp keeps apart from their ASCII look-alikes (Kelvin sign, long s, dotted I). */
+export const CASE_FOLDING_EDGES = ['\u212a', 'ſ', '\u0130'];
 
 /** Routes of one to four segments; `sendable`: literals a client can reach without percent-encoding. */
 export const route = (sendable: boolean): fc.Arbitrary<RouteSegments> =>
@@ -29,7 +31,7 @@ export const routePath = (segments: RouteSegments): `/${string}` => `${ROUTE_PRE
 const ENCODINGS = ['%2F', '%2f', '%0A', '%0D', '%0d%0a', '%E2%80%A8', '%00', '%25', '%', '%G1', '%E0%A4%A', '%C3%A9', '%41', '%2e%2E'];
 const SENDABLE_CHARACTERS = [...'aAzZ09.-_~!$&\'()*+,;=:@\\[]{}|^`"<>'];
 /** Characters only a path built in-process can hold: the router and the matcher must still agree. */
-const UNSENDABLE_CHARACTERS = [...LATIN1_LITERAL_CHARACTERS, '#', '?', '\n', '\r', '\u2028', ' ', '\t', '\u212a', 'ſ', '\u0130'];
+const UNSENDABLE_CHARACTERS = [...LATIN1_LITERAL_CHARACTERS, '#', '?', '\n', '\r', '\u2028', ' ', '\t', ...CASE_FOLDING_EDGES];
 
 const rawSegment = (sendable: boolean): fc.Arbitrary<string> =>
   fc.oneof(
@@ -45,7 +47,7 @@ function otherCase(character: string, sendable: boolean): string {
 }
 
 /** `text` with the characters at the set bits of `flips` in their other case. */
-const flipCase = (text: string, flips: number, sendable: boolean): string =>
+export const flipCase = (text: string, flips: number, sendable: boolean): string =>
   [...text].map((character, index) => ((flips >>> index % 31) & 1 ? otherCase(character, sendable) : character)).join('');
 
 /**

@@ -1,5 +1,6 @@
 // The callers refused most often in the last 24 hours: method, route, caller and limiter in their own
-// columns (read back from the limiter key analytics records), and how many requests were refused.
+// columns (read back from the limiter key analytics records; the route as the strategy writes it when
+// the server names it, since the key holds the path's canonical form), and how many requests were refused.
 import { Td, Tr, Typography } from '@strapi/design-system';
 import { useIntl } from 'react-intl';
 import type { AnalyticsReport } from '../api';
@@ -28,7 +29,7 @@ export function MostLimitedTable({ callers }: { callers: AnalyticsReport['mostLi
         return (
           <Tr key={caller.identifier}>
             <Td><Typography>{parts.method}</Typography></Td>
-            <Td><Typography fontWeight="semiBold">{parts.route}</Typography></Td>
+            <Td><Typography fontWeight="semiBold">{caller.path ?? parts.route}</Typography></Td>
             <Td><Typography>{parts.identifier}</Typography></Td>
             <Td><Typography textColor="neutral600">{parts.limiter}</Typography></Td>
             <Td><Typography textColor="danger600" fontWeight="semiBold">{formatNumber(caller.count)}</Typography></Td>

@@ -6,7 +6,7 @@
 
 export interface LimiterKeyParts {
   method: string;
-  /** The strategy's path as written in the config. */
+  /** The route as keyed: a strategy path's canonical form (`/api/articles/:` for `/api/Articles/:id`) or a GraphQL route. */
   route: string;
   identifier: string;
   /** The algorithm and window, `fixed-window.1d`. */

@@ -3,9 +3,9 @@
 // each shadow strategy's would-be refusals, from their own series (http/decision-events.ts).
 import { Analytics } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
-import { shadowSeriesPrefix } from '../config/keys';
+import { parseKey, shadowSeriesPrefix, shapeOf } from '../config/keys';
 import type { Rule } from '../config/rules';
-import type { AnalyticsReport, HourlyCount } from './usage-types';
+import type { AnalyticsReport, HourlyCount, KeyCount } from './usage-types';
 
 export const ANALYTICS_HOURS = 24;
 const HOUR_MS = 60 * 60 * 1000;
@@ -25,7 +25,22 @@ function emptyHours(now: number): HourlyCount[] {
   return Array.from({ length: ANALYTICS_HOURS }, (_, index) => ({ time: currentHour - (ANALYTICS_HOURS - 1 - index) * HOUR_MS, allowed: 0, blocked: 0 }));
 }
 
-export async function readAnalytics(redis: Redis, prefix: string, now: number): Promise<AnalyticsReport> {
+/**
+ * Each counted limiter key with the path its strategy is written with, so the page names the route as
+ * configured rather than as keyed (`/api/articles/:id`, not `/api/articles/:`).
+ */
+function withConfiguredPaths(counts: readonly { identifier: string; count: number }[], rules: readonly Rule[]): KeyCount[] {
+  const owner = new Map<string, Rule>();
+  for (const rule of rules) for (const method of rule.methods) owner.set(rule.keys.shape(method), rule);
+  return counts.map(({ identifier, count }) => {
+    // The recorded identifier is the limiter key, which has no prefix: any prefix parses it.
+    const parsed = parseKey('', `:${identifier}`);
+    const rule = parsed && owner.get(shapeOf(parsed));
+    return rule ? { identifier, count, path: rule.route } : { identifier, count };
+  });
+}
+
+export async function readAnalytics(redis: Redis, prefix: string, rules: readonly Rule[], now: number): Promise<AnalyticsReport> {
   const hours = emptyHours(now);
   if (!(await hasEvents(redis, prefix, now))) return { hours, mostLimited: [], mostAllowed: [] };
   const analytics = new Analytics({ redis, prefix });
@@ -38,7 +53,7 @@ export async function readAnalytics(redis: Redis, prefix: string, now: number): 
     hour.allowed += counts.true ?? 0;
     hour.blocked += (counts.false ?? 0) + (counts.denied ?? 0);
   }
-  return { hours, mostLimited: top.ratelimited, mostAllowed: top.allowed };
+  return { hours, mostLimited: withConfiguredPaths(top.ratelimited, rules), mostAllowed: withConfiguredPaths(top.allowed, rules) };
 }
 
 /**

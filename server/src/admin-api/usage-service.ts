@@ -173,7 +173,7 @@ export async function readUsage(
   return {
     ...configuredReport(config, now, failOpen),
     strategies,
-    ...(analyticsRead ? { analytics: await readAnalytics(redis, eventsPrefix(config.prefix, config.placement), now) } : {}),
+    ...(analyticsRead ? { analytics: await readAnalytics(redis, eventsPrefix(config.prefix, config.placement), config.rules, now) } : {}),
   };
 }
 

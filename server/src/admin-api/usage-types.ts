@@ -83,10 +83,18 @@ export interface HourlyCount {
   blocked: number;
 }
 
+/** A limiter key analytics counted (`<method>:<route>:<identifier>:<limiter>`) and how often. */
+export interface KeyCount {
+  identifier: string;
+  count: number;
+  /** The path as written of the configured strategy whose key it is (the key holds its canonical form); absent for a key no strategy of this config owns. */
+  path?: string;
+}
+
 export interface AnalyticsReport {
   hours: HourlyCount[];
-  mostLimited: Array<{ identifier: string; count: number }>;
-  mostAllowed: Array<{ identifier: string; count: number }>;
+  mostLimited: KeyCount[];
+  mostAllowed: KeyCount[];
 }
 
 /** Requests this Strapi instance let through unchecked because the store failed or timed out. */

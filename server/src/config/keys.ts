@@ -1,10 +1,12 @@
 // The store keys of the plugin, one layout read one way:
 //   `<prefix>:<method>:<route>:<identifier>:<limiter>` (+ `:<window number>` for the window algorithms)
-// method is the request's (or `ALL`), route is the strategy's path as written with `%`, `:`, `{` and `}`
+// method is the request's (or `ALL`), route is the canonical form of the strategy's path (canonical-path.ts:
+// `/api/articles/:` for `/api/Articles/:documentId/`, the same for every spelling that matches the same
+// requests) with `%`, `:`, `{` and `}`
 // escaped as `%25`, `%3A`, `%7B` and `%7D`, identifier is normalised (http/normalise-identifier.ts) and limiter names the
 // algorithm and window (`fixed-window.10s`). No part but the prefix can hold a `:`, so a key splits
 // into its parts in exactly one way: one strategy's stem plus an identifier can never be another
-// strategy's key (a route `/a/` with caller `id` vs the route `/a/:id`), and strategies that share a
+// strategy's key (a route `/a` with caller `x` vs the route `/a/:`), and strategies that share a
 // route, method and caller (a burst window beside a sustained one) keep apart by their limiter part.
 // Each compiled rule (rules.ts) owns one StrategyKeys: the limiter, the block cache, the usage view,
 // reset and the boot check for strategies sharing keys (shared-keys.ts) all build and read keys here.
@@ -21,14 +23,16 @@
 // with the methods sorted and joined by `,`: `live` is no method (methods are upper case), so no
 // counter's parse or MATCH pattern reaches it, and it names the strategy by what decides its keys,
 // not by its position, so reordering the config keeps each strategy's live limit.
+import { canonicalPath } from './canonical-path';
 import type { Algorithm } from './config-literals';
 import { GRAPHQL_OPERATION_TYPES, type GraphqlSelection } from './graphql-schema';
 import { identifierFromKey, identifierInKey, type KeyPlacement } from './key-placement';
+import type { PathPattern } from './path-pattern';
 
-/** What of a strategy decides its keys, parsed: the methods collapsed (`keyMethods`), the window in ms. */
+/** What of a strategy decides its keys, parsed: the methods collapsed (`keyMethods`), the route as keyed (`keyRoute`), the window in ms. */
 export interface KeyedStrategy {
   readonly methods: readonly string[];
-  readonly path: string;
+  readonly route: string;
   readonly algorithm: Algorithm;
   readonly windowMs: number;
 }
@@ -72,7 +76,13 @@ export function graphqlRoute(endpoint: string, selection: GraphqlSelection): str
   return `${endpoint}#${selection.charge === 'cost' ? 'cost.' : ''}${types.join('')}`;
 }
 
-/** What of a strategy, either form, names its route and methods in keys. */
+/**
+ * The route in a strategy's keys, before escaping: a route strategy's parsed path in canonical form,
+ * else (`path` undefined) `route`, the GraphQL route of `routeOf`.
+ */
+export const keyRoute = (route: string, path: PathPattern | undefined): string => (path ? canonicalPath(path) : route);
+
+/** What of a strategy, either form, names its route (as written: debug lines and the usage view show it) and methods in keys. */
 export function routeOf(strategy: { readonly graphql?: GraphqlSelection; readonly path?: string; readonly methods?: readonly string[] }, endpoint = DEFAULT_GRAPHQL_ENDPOINT): { route: string; methods: readonly string[] } {
   if (strategy.graphql) return { route: graphqlRoute(endpoint, strategy.graphql), methods: ['ALL'] };
   return { route: strategy.path ?? '', methods: strategy.methods ?? [] };
@@ -93,7 +103,7 @@ export function escapeGlob(value: string): string {
 
 const ROUTE_ESCAPES: Record<string, string> = { '%': '%25', ':': '%3A', '{': '%7B', '}': '%7D' };
 
-/** The route as it appears in keys: `%`, `:` and the hash-tag braces `{` `}` escaped, everything else as written. */
+/** A route (`keyRoute`) as it appears in keys: `%`, `:` and the hash-tag braces `{` `}` escaped, everything else as it is. */
 export function routeInKey(path: string): string {
   return path.replace(/[%:{}]/g, (char) => ROUTE_ESCAPES[char]);
 }
@@ -125,7 +135,7 @@ export class StrategyKeys {
     strategy: KeyedStrategy,
     readonly placement: KeyPlacement = 'flat',
   ) {
-    this.route = routeInKey(strategy.path);
+    this.route = routeInKey(strategy.route);
     this.limiter = limiterInKey(strategy.algorithm, strategy.windowMs);
     this.algorithm = strategy.algorithm;
     this.windowMs = strategy.windowMs;

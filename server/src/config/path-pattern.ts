@@ -13,9 +13,9 @@ export type PathPattern =
   | { readonly kind: 'content-api' }
   /**
    * The path cut at each `*`: the first piece starts the request path, the last ends it, a `*` lies
-   * between each two. `trailingSlash`: the strategy was written with one (`/api/articles/`).
+   * between each two. A trailing slash is not kept: the matcher ignores it (http/match.ts).
    */
-  | { readonly kind: 'pieces'; readonly pieces: readonly (readonly PathPart[])[]; readonly trailingSlash: boolean };
+  | { readonly kind: 'pieces'; readonly pieces: readonly (readonly PathPart[])[] };
 
 type Invalid = { readonly kind: 'invalid'; readonly problem: string };
 export type ParsedPathPattern = PathPattern | Invalid;
@@ -44,10 +44,9 @@ export function parsePathPattern(path: string): ParsedPathPattern {
   if (path === '*') return { kind: 'content-api' };
   if (!path.startsWith('/')) return { kind: 'invalid', problem: `${quote(path)} must start with "/" (or be "*" for every content-API route)` };
   if (path.length > MAX_PATH_PATTERN_LENGTH) return { kind: 'invalid', problem: `is ${path.length} characters long: at most ${MAX_PATH_PATTERN_LENGTH}` };
-  if (path === '/') return { kind: 'pieces', pieces: [[]], trailingSlash: true };
-  const trailingSlash = path.endsWith('/');
+  if (path === '/') return { kind: 'pieces', pieces: [[]] };
   const pieces: PathPart[][] = [[]];
-  for (const segment of path.slice(1, trailingSlash ? -1 : undefined).split('/')) {
+  for (const segment of path.slice(1, path.endsWith('/') ? -1 : undefined).split('/')) {
     const part = parseSegment(segment);
     if (part.kind === 'invalid') return part;
     pieces[pieces.length - 1].push({ kind: 'text', text: '/' });
@@ -59,7 +58,7 @@ export function parsePathPattern(path: string): ParsedPathPattern {
     pieces[pieces.length - 1].push({ kind: 'text', text: beforeFirstStar });
     for (const text of afterStars) pieces.push([{ kind: 'text', text }]);
   }
-  return { kind: 'pieces', pieces: pieces.map(mergeTexts), trailingSlash };
+  return { kind: 'pieces', pieces: pieces.map(mergeTexts) };
 }
 
 /** Adjacent texts as one, empty ones dropped: each piece alternates text and parameters. */

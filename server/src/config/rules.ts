@@ -7,7 +7,7 @@
 // counts at the endpoint, and its route (keys.ts `graphqlRoute`) names the endpoint and the fields.
 import { DURATION_FORMAT, parseDuration, type Duration } from './duration';
 import { RateLimitConfigError } from './errors';
-import { compileKeyMethod, DEFAULT_GRAPHQL_ENDPOINT, keyMethods, routeOf, StrategyKeys } from './keys';
+import { compileKeyMethod, DEFAULT_GRAPHQL_ENDPOINT, keyMethods, keyRoute, routeOf, StrategyKeys } from './keys';
 import type { GraphqlSelection } from './graphql-schema';
 import { parsePathPattern, type PathPattern } from './path-pattern';
 import type { Algorithm, Mode } from './config-literals';
@@ -38,7 +38,7 @@ export interface Rule {
   readonly path: PathPattern | undefined;
   /** The root fields a GraphQL strategy counts (and its charge); undefined for a route strategy. */
   readonly graphql: GraphqlSelection | undefined;
-  /** The route in the rule's keys, debug lines and the usage view: the path as written, or the GraphQL route. */
+  /** The route in debug lines and the usage view: the path as written, or the GraphQL route (its keys hold the path's canonical form: keys.ts). */
   readonly route: string;
   readonly limit: Limit;
   /** The limits of the strategy's tiers (tiers.ts) by the class of caller they apply to, in the documented order; empty without tiers. */
@@ -91,7 +91,7 @@ function compileRule(config: RateLimitConfig, placement: KeyPlacement, graphqlEn
     route: route.route,
     limit: { algorithm, tokens, refillRate, window },
     tiers: new Map(tierEntries(strategy.tiers).map(([name, tier]) => [name, { algorithm, tokens: tier.tokens, refillRate: tier.refillRate ?? tier.tokens, window }])),
-    keys: new StrategyKeys(config.prefix, { methods, path: route.route, algorithm, windowMs: window.milliseconds }, placement),
+    keys: new StrategyKeys(config.prefix, { methods, route: keyRoute(route.route, path), algorithm, windowMs: window.milliseconds }, placement),
     debug: strategy.debug === true || strategy.debug === 'true',
     mode: strategy.mode ?? config.mode,
   };

@@ -340,14 +340,18 @@ const optionsShape = {
     .meta({ description: `Milliseconds an instance answers a denied caller from memory without asking the store (0 to ${MAX_DENY_CACHE_MS}, default 10000): a lift applies on the other instances within this time.` }),
 };
 
-const describeRoute = (strategy: z.output<typeof strategySchema>): string => ('graphql' in strategy ? `GraphQL route "${routeOf(strategy).route}"` : `path "${strategy.path}"`);
+function describeRoute(strategy: z.output<typeof strategySchema>, earlier: z.output<typeof strategySchema>): string {
+  if ('graphql' in strategy) return `GraphQL route "${routeOf(strategy).route}"`;
+  // Paths spelt differently share keys when they match the same requests (config/canonical-path.ts).
+  return 'path' in earlier && earlier.path !== strategy.path ? `path "${strategy.path}", which matches the same requests as "${earlier.path}"` : `path "${strategy.path}"`;
+}
 
 export const configSchema = z.strictObject(optionsShape, { error: 'must be an object' }).superRefine((config, context) => {
   for (const [earlier, later, method] of strategiesSharingKeys(config.strategy)) {
     context.addIssue({
       code: 'custom',
       path: ['strategy', later],
-      message: `shares its store keys with strategy[${earlier}] (${describeRoute(config.strategy[later])}, method ${method}), so their counters would mix: use another ${'graphql' in config.strategy[later] ? 'field list or charge' : 'path, method or identifier source'}, or a different window`,
+      message: `shares its store keys with strategy[${earlier}] (${describeRoute(config.strategy[later], config.strategy[earlier])}, method ${method}), so their counters would mix: use another ${'graphql' in config.strategy[later] ? 'field list or charge' : 'path, method or identifier source'}, or a different window`,
     });
   }
   // Without url, development uses the embedded store and production refuses to boot (parse-config.ts).

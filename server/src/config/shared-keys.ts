@@ -1,5 +1,5 @@
-// Finds strategies whose counters would land on the same store keys: same path as written,
-// overlapping key methods and the same limiter part (algorithm and window), whatever their
+// Finds strategies whose counters would land on the same store keys: paths that match the same
+// requests (one canonical form, canonical-path.ts: `/api/articles/:id` and `/api/Articles/:slug/`), overlapping key methods and the same limiter part (algorithm and window), whatever their
 // identifier sources (a header value can equal an IP's identifier). Strategies that differ in their
 // limiter part write keys of their own (see keys.ts), so burst and sustained windows, or a
 // window beside a token bucket, share a route freely. GraphQL strategies are compared by their
@@ -7,7 +7,8 @@
 // whose other fields may have failed their own checks, so it parses their windows itself.
 import { parseDuration } from './duration';
 import type { GraphqlSelection } from './graphql-schema';
-import { keyMethods, limiterInKey, routeOf } from './keys';
+import { keyMethods, keyRoute, limiterInKey, routeOf } from './keys';
+import { parsePathPattern } from './path-pattern';
 
 interface StrategyShape {
   readonly methods?: readonly string[];
@@ -24,10 +25,15 @@ export function strategiesSharingKeys(strategies: readonly StrategyShape[]): [nu
     const window = typeof strategy.limiter?.window === 'string' ? parseDuration(strategy.limiter.window) : undefined;
     return window && limiterInKey(strategy.limiter.algorithm, window.milliseconds);
   });
-  const routes = strategies.map((strategy) => routeOf(strategy));
+  const routes = strategies.map((strategy) => {
+    const written = routeOf(strategy);
+    // A path that does not parse has its own error; it is compared as written.
+    const path = strategy.graphql || typeof strategy.path !== 'string' ? undefined : parsePathPattern(strategy.path);
+    return { ...written, keyed: keyRoute(written.route, path?.kind === 'invalid' ? undefined : path) };
+  });
   strategies.forEach((_later, j) => {
     for (let i = 0; i < j; i++) {
-      if (routes[i].route !== routes[j].route || limiters[i] === undefined || limiters[i] !== limiters[j]) continue;
+      if (routes[i].keyed !== routes[j].keyed || limiters[i] === undefined || limiters[i] !== limiters[j]) continue;
       const laterMethods = new Set(keyMethods(routes[j].methods));
       const shared = keyMethods(routes[i].methods).find((method) => laterMethods.has(method));
       if (shared) clashes.push([i, j, shared]);

@@ -47,8 +47,11 @@ function compileContentApi(contentApiPrefixes: readonly string[] | undefined): P
  */
 export function compilePathMatcher(pattern: PathPattern, contentApiPrefixes?: readonly string[]): PathMatcher {
   if (pattern.kind === 'content-api') return compileContentApi(contentApiPrefixes);
-  // A strategy written with a trailing slash also covers the route written with one (`/x/` serves `/x//`).
-  const ending = `${pattern.trailingSlash ? `(?:/${DELIMITER}?)?` : `${DELIMITER}?`}$`;
+  // The router serves `/x` on `/x`, `/x/`, `/x#`, `/x?` and a route written `/x/` on `/x/`, `/x//`,
+  // `/x/#`, `/x/?`: a strategy counts both, with or without its own trailing slash, so the slash is
+  // no part of what it matches nor of its keys (config/canonical-path.ts). Counting `/x//` on a
+  // strategy `/x` counts a request its route answers 404, never fewer than the router serves.
+  const ending = `/?${DELIMITER}?$`;
   const [first, ...rest] = pattern.pieces;
   if (rest.length === 0) {
     const whole = new RegExp(`^${pieceSource(first)}${ending}`, 'i');

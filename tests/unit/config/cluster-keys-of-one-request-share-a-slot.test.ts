@@ -14,7 +14,7 @@ import { parseConfig } from '../../../server/src/config/parse-config';
 
 const ALGORITHMS = ['fixed-window', 'sliding-window', 'token-bucket'] as const;
 const strategyShape = fc.record({
-  path: fc.string({ unit: fc.constantFrom(...'/api:{}%*ab'), minLength: 1, maxLength: 16 }).map((path) => `/${path}`),
+  route: fc.string({ unit: fc.constantFrom(...'/api:{}%*ab'), minLength: 1, maxLength: 16 }).map((route) => `/${route}`),
   algorithm: fc.constantFrom(...ALGORITHMS),
   windowMs: fc.integer({ min: 1, max: 86_400_000 }),
   methods: fc.constantFrom(['GET'], ['ALL'], ['GET', 'POST']),
@@ -46,13 +46,13 @@ describe('the keys of one request share a slot on a Redis Cluster', () => {
   });
 
   it('callers spread over the slots: 2,000 IPs land in more than 1,800 slots', () => {
-    const keys = new StrategyKeys('@cms', { path: '/api/*', algorithm: 'sliding-window', windowMs: 60_000, methods: ['GET'] }, 'slotted');
+    const keys = new StrategyKeys('@cms', { route: '/api/*', algorithm: 'sliding-window', windowMs: 60_000, methods: ['GET'] }, 'slotted');
     const slots = new Set(Array.from({ length: 2000 }, (_, index) => slotOf(keys.storeKey('GET', `10.0.${index >> 8}.${index & 255}`))));
     expect(slots.size).toBeGreaterThan(1800);
   });
 
   it('one node keeps the documented layout; the deny list\'s keys share one slot on a cluster', () => {
-    const shape = { path: '/api/{x}', algorithm: 'fixed-window', windowMs: 60_000, methods: ['GET'] } as const;
+    const shape = { route: '/api/{x}', algorithm: 'fixed-window', windowMs: 60_000, methods: ['GET'] } as const;
     expect(new StrategyKeys('@cms', shape).storeKey('GET', '1.2.3.4')).toBe('@cms:GET:/api/%7Bx%7D:1.2.3.4:fixed-window.1m');
     expect(new StrategyKeys('@cms', shape, 'slotted').storeKey('GET', '1.2.3.4')).toBe('@cms:GET:/api/%7Bx%7D:{1.2.3.4}:fixed-window.1m');
     const deny = denyListKeys('@cms', 'slotted');

@@ -20,9 +20,9 @@ const routes = fc.oneof(fc.constant('*'), fc.string({ unit: fc.constantFrom('/',
 const methodLists = fc.oneof(fc.constant(['ALL']), fc.subarray(['GET', 'POST', 'PUT', 'DELETE', 'PATCH'], { minLength: 1 }));
 const callers = fc.oneof(fc.string(), fc.constantFrom('live', 'dynamic:global', 'a:b', '*', 'ip=1.2.3.4')).map(normaliseIdentifier);
 
-const shape = (path: string, algorithm: Algorithm, window: string, methods: readonly string[]): KeyedStrategy => ({
+const shape = (route: string, algorithm: Algorithm, window: string, methods: readonly string[]): KeyedStrategy => ({
   methods: keyMethods(methods),
-  path,
+  route,
   algorithm,
   windowMs: parseDuration(window)!.milliseconds,
 });
@@ -64,11 +64,11 @@ it('reordering the strategies, or the methods inside one, keeps each strategy\'s
   const sustained = { methods: ['POST', 'GET'], path: '/api/articles/:id', identifierSource: 'ip', limiter: { algorithm: 'sliding-window', tokens: 100, window: '1h' } } as const;
   const scopes = (strategy: object[]) => compileConfig(parseConfig({ url: 'http://127.0.0.1:1', token: 't', strategy })).rules.map((rule) => liveLimitKey(rule.keys.liveLimitScope()));
   expect(scopes([burst, sustained])).toEqual([
-    '@cms:live:GET,POST:/api/articles/%3Aid:fixed-window.10s:dynamic:global',
-    '@cms:live:GET,POST:/api/articles/%3Aid:sliding-window.1h:dynamic:global',
+    '@cms:live:GET,POST:/api/articles/%3A:fixed-window.10s:dynamic:global',
+    '@cms:live:GET,POST:/api/articles/%3A:sliding-window.1h:dynamic:global',
   ]);
   expect(scopes([{ ...sustained, methods: ['get', 'post'] }, burst])).toEqual([
-    '@cms:live:GET,POST:/api/articles/%3Aid:sliding-window.1h:dynamic:global',
-    '@cms:live:GET,POST:/api/articles/%3Aid:fixed-window.10s:dynamic:global',
+    '@cms:live:GET,POST:/api/articles/%3A:sliding-window.1h:dynamic:global',
+    '@cms:live:GET,POST:/api/articles/%3A:fixed-window.10s:dynamic:global',
   ]);
 });

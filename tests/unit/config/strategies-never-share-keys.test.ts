@@ -18,6 +18,7 @@ describe('strategies sharing store keys', () => {
     ['two token buckets with one window', [strategy({}, { algorithm: 'token-bucket' }), strategy({}, { algorithm: 'token-bucket', refillRate: 1 })]],
     ['an IP and a header identifier with one limiter (a header value can equal an IP)', [strategy({}), strategy({ identifierSource: 'header.x-key' })]],
     ['overlapping method lists', [strategy({ methods: ['GET', 'POST'] }), strategy({ methods: ['post'] })]],
+    ['two spellings of one route (its keys hold one canonical form)', [strategy({ path: '/api/x/:id' }), strategy({ path: '/API/X/:documentId/' })]],
   ])('refuses %s, naming both strategies', (_case, strategies) => {
     expect(() => parseConfig(config(...strategies))).toThrow(/strategy\[1\]: shares its store keys with strategy\[0\]/);
   });
@@ -31,7 +32,14 @@ describe('strategies sharing store keys', () => {
     ['different methods', [strategy({ methods: ['GET'] }), strategy({ methods: ['POST'] })]],
     ['ALL beside one method (ALL has keys of its own)', [strategy({ methods: ['ALL'] }), strategy({})]],
     ['different paths', [strategy({}), strategy({ path: '/api/y' })]],
+    ['a parameter beside a star (one segment is not any run)', [strategy({ path: '/api/x/:id' }), strategy({ path: '/api/x/*' })]],
   ])('allows %s', (_case, strategies) => {
     expect(() => parseConfig(config(...strategies))).not.toThrow();
+  });
+
+  it('names both spellings when two paths match the same requests', () => {
+    expect(() => parseConfig(config(strategy({ path: '/api/x/:id' }), strategy({ path: '/api/X/:slug' })))).toThrow(
+      'strategy[1]: shares its store keys with strategy[0] (path "/api/X/:slug", which matches the same requests as "/api/x/:id", method GET)',
+    );
   });
 });

@@ -16,9 +16,12 @@ const matcher = (path: string, prefixes: readonly string[] = DEFAULT_CONTENT_API
 const CASES: [pattern: string, path: string, matches: boolean][] = [
   ['/api/articles', '/api/articles', true],
   ['/api/articles', '/api/articles/', true],
-  ['/api/articles', '/api/articles//', false],
+  ['/api/articles', '/api/articles//', true],
+  ['/api/articles', '/api/articles///', false],
   ['/api/articles/', '/api/articles', true],
   ['/api/articles/', '/api/articles//', true],
+  ['/api/articles/', '/api/articles///', false],
+  ['/api/articles/:id/', '/api/articles/7', true],
   ['/api/articles', '/API/Articles', true],
   ['/api/articles', '/api/articles/1', false],
   ['/api/articles', '/api/articlesX', false],

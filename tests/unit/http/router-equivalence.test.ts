@@ -1,6 +1,8 @@
 // The matcher against Strapi's own router (@koa/router on path-to-regexp, as Strapi resolves it), on
-// generated routes and request paths: a strategy written as the route matches exactly what the router
-// sends to the route, and every strategy path with `*` covering the route counts all of it too.
+// generated routes and request paths: a strategy written as the route, with or without a trailing
+// slash, matches exactly what the router sends to the route written either way (so the slash is no
+// part of a strategy's keys: config/canonical-path.ts), and every strategy path with `*` covering the
+// route counts all of it too.
 import fc from 'fast-check';
 import { parsePathPattern } from '../../../server/src/config/path-pattern';
 import { compilePathMatcher, DEFAULT_CONTENT_API_PREFIXES, type PathMatcher } from '../../../server/src/http/match';
@@ -13,22 +15,23 @@ function strategyMatcher(path: string): PathMatcher {
   return compilePathMatcher(pattern, DEFAULT_CONTENT_API_PREFIXES);
 }
 
-/** Whether Strapi's router sends a GET of `requestPath` to the route. */
-function routerRoutes(segments: RouteSegments): (requestPath: string) => boolean {
+/** Whether Strapi's router sends a GET of `requestPath` to the route (`alsoSlashed`: or to the route written with a trailing slash). */
+function routerRoutes(segments: RouteSegments, alsoSlashed = false): (requestPath: string) => boolean {
   const router = createStrapiRouter(ROUTE_PREFIX).get(`/${segments.join('/')}`, () => undefined);
+  if (alsoSlashed) router.get(`/${segments.join('/')}/`, () => undefined);
   return (requestPath) => router.match(requestPath, 'GET').route;
 }
 
 const routeAndRequest = route(false).chain((segments) => fc.tuple(fc.constant(segments), anyRequestPathFor(segments)));
 
 describe('router equivalence', () => {
-  it('a strategy written as the route matches exactly the request paths the router sends to it', () => {
+  it('a strategy written as the route, with or without a trailing slash, matches exactly the request paths the router sends to the route written either way', () => {
     let routed = 0;
     fc.assert(
       fc.property(routeAndRequest, ([segments, requestPath]) => {
-        const sent = routerRoutes(segments)(requestPath);
+        const sent = routerRoutes(segments, true)(requestPath);
         if (sent) routed++;
-        expect(strategyMatcher(routePath(segments))(requestPath)).toBe(sent);
+        expect([strategyMatcher(routePath(segments))(requestPath), strategyMatcher(`${routePath(segments)}/`)(requestPath)]).toEqual([sent, sent]);
       }),
       { numRuns: 1500 },
     );

@@ -18,7 +18,7 @@ import { captureRatelimitScripts, SCRIPT_NAMES, type ScriptName } from './rateli
 import { executeAsSent } from '../../support/engine-commands';
 
 /** A strategy's live-limit key as the plugin names it (server/src/config/keys.ts), read as the dynamic limit. */
-const LIVE = '@cms:live:GET,POST:/api/items/%3Aid:fixed-window.10s:dynamic:global';
+const LIVE = '@cms:live:GET,POST:/api/items/%3A:fixed-window.10s:dynamic:global';
 const KEYS = ['a', 'b', 'c', 'dyn', LIVE];
 const USERS = ['no-incrby', 'no-pexpire', 'no-hset', 'read-keys-only', 'keys-a-only'];
 const START = 1_700_000_000_000;
