@@ -24,9 +24,9 @@
 //   TRYAGAIN or CLUSTERDOWN (it did not run), or a closed connection, within the deadline;
 // - after a Sentinel failover the old primary answers READONLY until ioredis has asked the
 //   sentinels again: that reply reconnects and resends the command (once: it did not run) to the
-//   new primary. A plain
-//   redis:// url names one node, so a READONLY there is refused as its answer, which the boot check
-//   reports (store/store-check.ts), and reconnects (stuck-connections.ts), resolving its host name again;
+//   new primary. A plain redis:// url names one node, so a READONLY there is refused as its answer,
+//   which the boot check reports (store/store-check.ts), and reconnects (stuck-connections.ts),
+//   resolving its host name again;
 // - a Cluster reads its slot map every SLOTS_REFRESH_MS besides when a reply says it moved;
 // - nothing connects before the first command (a limiter built and closed in a test opens nothing);
 // - reconnection attempts at most 500 ms apart, and the circuit breaker closes as soon as ioredis is
