@@ -70,7 +70,7 @@ describeWithRedisBinary('a hung redis-server: each call over the Redis transport
     } finally {
       client.disconnect();
     }
-    // Three timeouts for the handshake, then ioredis's own 2 s for the frozen peer to close before it destroys the socket.
+    // Three timeouts for the handshake, then one more for the frozen peer to close before ioredis destroys the socket (disconnectTimeout).
   }, 15_000);
 
   it('a transaction fails with the outage', async () => {

@@ -146,3 +146,21 @@ class ClusterStateWatch {
     return this.down.reduce((sum, [from, to]) => sum + to - from, 0);
   }
 }
+
+/** How often msUntilDecided asks again. */
+const ASK_AGAIN_EVERY_MS = 50;
+
+/**
+ * Sends `caller`'s request every ASK_AGAIN_EVERY_MS until the store decides one (it carries the
+ * rate-limit headers, where the failure mode `open` admits without them), for at most `withinMs`:
+ * the ms that took, or undefined when none was decided (the hung-node suites).
+ */
+export async function msUntilDecided(app: LimitedApp, caller: string, withinMs: number): Promise<number | undefined> {
+  const start = Date.now();
+  while (Date.now() - start <= withinMs) {
+    const { headers } = await app.request.get('/limited').set('x-caller', caller);
+    if (headers.ratelimit !== undefined) return Date.now() - start;
+    await new Promise((resolve) => setTimeout(resolve, ASK_AGAIN_EVERY_MS));
+  }
+  return undefined;
+}

@@ -13,13 +13,21 @@
 //   timer anew, which held requests 2.5 s past a 500 ms timeout while a master failed over;
 // - every command has the plugin's `timeout`: one deadline per turn's commands that nothing re-arms
 //   (redis-command-turn.ts), not ioredis's `commandTimeout`, and a handshake that hangs is dropped
-//   and tried again (retryHungHandshakes); on one node and behind Sentinel, a command that met a
-//   broken connection is not retried after reconnecting (the failure mode answers the request
-//   instead of it waiting); on a Cluster ioredis sends it again to its slot's owner, within the deadline;
+//   and tried again (retryHungHandshakes); a connection that stopped answering, or a Cluster's slot
+//   map naming a master that did, is made again when a deadline is missed (stuck-connections.ts);
+// - a command is never sent again once its answer is unknown or given: what was in flight when a
+//   connection broke is not resent after reconnecting (autoResendUnfulfilledCommands; the failure
+//   mode answers it at its deadline), and a command the deadline failed is not written when it
+//   leaves an offline queue later (skipSettledCommands). Either would run a request the failure mode
+//   had answered, charging a refused one (`closed`) or counting one twice (`local`: issue 34 review
+//   finding 9). On a Cluster ioredis sends a command again to its slot's owner after a MOVED, ASK,
+//   TRYAGAIN or CLUSTERDOWN (it did not run), or a closed connection, within the deadline;
 // - after a Sentinel failover the old primary answers READONLY until ioredis has asked the
 //   sentinels again: that reply reconnects and resends the command (once: it did not run) to the
-//   new primary. A plain redis:// url names one node, so a READONLY there is its answer, which the
-//   boot check reports (store/store-check.ts);
+//   new primary. A plain redis:// url names one node, so a READONLY there is refused as its answer,
+//   which the boot check reports (store/store-check.ts), and reconnects (stuck-connections.ts),
+//   resolving its host name again;
+// - a Cluster reads its slot map every SLOTS_REFRESH_MS besides when a reply says it moved;
 // - nothing connects before the first command (a limiter built and closed in a test opens nothing);
 // - reconnection attempts at most 500 ms apart, and the circuit breaker closes as soon as ioredis is
 //   connected again (redis-requester.ts), so a failover costs what the sentinels take to promote;
@@ -31,6 +39,7 @@ import type { RedisAddress } from '../../../../shared/store-address';
 import { boundReplies } from './redis-reply-bound';
 import { tlsOptionsFor } from '../tls-trust';
 import { nameCertificateFailures } from './redis-tls';
+import { reconnectOnReadOnlyAtMostOncePer } from './stuck-connections';
 
 export type RedisClient = Redis | Cluster;
 
@@ -88,6 +97,28 @@ function retryHungHandshakes(client: Redis, timeoutMs: number): Redis {
 /** A reply that means the node we talk to is a replica now: ask where the primary is and send again. */
 const reconnectOnReadOnly = (failure: Error): 2 | false => (failure.message.startsWith('READONLY') ? 2 : false);
 
+/**
+ * How often a Cluster reads its slot map when no reply said it moved: a hung master sends no MOVED
+ * and, under `cluster-require-full-coverage no`, no CLUSTERDOWN, so its promoted replica would never
+ * be learnt of (issue 34 review finding 2: with 2000, its slots were served again 2-6 s after the
+ * hang, with node-timeout 1000). One CLUSTER SLOTS every 2 s is nothing beside the request traffic.
+ */
+const SLOTS_REFRESH_MS = 2000;
+
+/**
+ * Makes `node` skip a command already settled, here the turn's deadline failed it, when it is
+ * handed one again: ioredis writes its offline queue when it is connected again, and a Cluster
+ * sends a command again after a redirection or a closed connection, without looking whether it was
+ * answered meanwhile (node_modules/ioredis/built/redis/event_handler.js, readyHandler).
+ */
+function skipSettledCommands(node: Redis): Redis {
+  const send = node.sendCommand;
+  node.sendCommand = function (this: Redis, command: Command, stream?: unknown) {
+    return command.isSettled ? command.promise : send.call(this, command, stream as never);
+  } as Redis['sendCommand'];
+  return node;
+}
+
 function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
   const { Redis, Cluster } = ioredis();
   const nodeOptions: RedisOptions = {
@@ -96,8 +127,13 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
     tls: address.tls ? tlsOptionsFor(address) : undefined,
     connectionName: 'strapi-plugin-ratelimit',
     maxRetriesPerRequest: 0,
+    autoResendUnfulfilledCommands: false,
     lazyConnect: true,
     retryStrategy: reconnectDelay,
+    // A dropped connection to a node that hangs is closed by its end only once the peer answers,
+    // which it does not: ioredis destroys it after this (its default 2000 ms held the reconnection
+    // to a promoted primary 2 s longer).
+    disconnectTimeout: timeoutMs,
     // The reply meter (redis-reply-bound.ts) reads the framing as the decoder does in this mode,
     // its default: under 'resp3' the decoder skips fixed byte counts the meter would not.
     replyMapping: 'legacy',
@@ -107,15 +143,23 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
     // the move ends: retried every 50 ms until the plugin's timeout, then the failure mode applies.
     const retryDelayOnTryAgain = 50;
     const maxRedirections = Math.max(16, Math.ceil(timeoutMs / retryDelayOnTryAgain));
-    const cluster = new Cluster([...address.hosts], { redisOptions: nodeOptions, lazyConnect: true, scaleReads: 'master', retryDelayOnTryAgain, maxRedirections });
-    cluster.on('+node', (node: Redis) => retryHungHandshakes(node, timeoutMs));
+    const cluster = new Cluster([...address.hosts], { redisOptions: nodeOptions, lazyConnect: true, scaleReads: 'master', retryDelayOnTryAgain, maxRedirections, slotsRefreshInterval: SLOTS_REFRESH_MS });
+    cluster.on('+node', (node: Redis) => retryHungHandshakes(skipSettledCommands(node), timeoutMs));
     return cluster;
   }
   if (address.topology === 'sentinel') {
     const primary = new Redis({
       ...nodeOptions,
+      // The READONLY resend survives the close its reconnection causes (0 would fail the command
+      // there): a command stays queued through one failed attempt, never past its deadline.
       maxRetriesPerRequest: 1,
       reconnectOnError: reconnectOnReadOnly,
+      // Not ioredis's failoverDetector (the sentinels' +switch-master drops the connection): with it,
+      // the plugin never reconnected after a killed primary's failover in two suites of one loaded
+      // run. As read in node_modules/ioredis: the detector of a connection already lost still
+      // listens, and its disconnect while the client asks the sentinels again clears the
+      // connector's `connecting`, so that attempt throws and the client ends for good (status
+      // `end`). A hung primary is left by the missed deadlines instead (stuck-connections.ts).
       db: address.db,
       sentinels: address.hosts.map(({ host, port }) => ({ host, port })),
       name: address.masterName,
@@ -125,10 +169,11 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
       enableTLSForSentinelMode: address.tls,
       ...(address.tls ? { sentinelTLS: nodeOptions.tls } : {}),
     });
-    return retryHungHandshakes(primary, timeoutMs);
+    return retryHungHandshakes(skipSettledCommands(primary), timeoutMs);
   }
   const [{ host, port }] = address.hosts;
-  return retryHungHandshakes(new Redis({ ...nodeOptions, host, port, db: address.db }), timeoutMs);
+  const node = new Redis({ ...nodeOptions, host, port, db: address.db, reconnectOnError: reconnectOnReadOnlyAtMostOncePer(timeoutMs) });
+  return retryHungHandshakes(skipSettledCommands(node), timeoutMs);
 }
 
 /**

@@ -25,6 +25,7 @@ import type { Cluster, Command, Redis } from 'ioredis';
 import { clusterTarget, CommandTurn, nodeTarget, TIMED_OUT } from './redis-command-turn';
 import { redisCommand, type RedisClient } from './redis-connection';
 import { ConnectionFailures } from './redis-connection-failures';
+import { watchMissedDeadlines, type MissedDeadlines } from './stuck-connections';
 import { StoreCircuit } from '../store-circuit';
 import { ClusterCircuits } from './cluster-circuits';
 import { StoreUnavailableError } from '../rest/rest-connections';
@@ -90,6 +91,7 @@ export class RedisRequester implements Requester {
   /** The commands of each turn: one write per node, one deadline. */
   private readonly turn: CommandTurn;
   private readonly failures: ConnectionFailures;
+  private readonly missedDeadlines: MissedDeadlines;
   private readonly reconnectListeners: Array<() => void> = [];
 
   constructor(
@@ -101,6 +103,7 @@ export class RedisRequester implements Requester {
   ) {
     this.turn = new CommandTurn(cluster === undefined ? nodeTarget(client as Redis) : clusterTarget(cluster), timeoutMs);
     this.failures = new ConnectionFailures(client);
+    this.missedDeadlines = watchMissedDeadlines(client, timeoutMs);
     this.nodeCircuits = cluster === undefined ? undefined : new ClusterCircuits(cluster, this.circuit);
     // ioredis knows when it is connected again (after a failover, to the new primary): the circuit
     // need not wait for its next probe, which after a few seconds of outage is seconds away.
@@ -131,8 +134,11 @@ export class RedisRequester implements Requester {
     this.client.disconnect();
   }
 
-  /** A command's failure as the REST API would answer it (answerOf), an outage named by what kept the connection from being made. */
-  private readonly answerOf = (failure: unknown): UpstashResponse<unknown> => answerOf(failure, this.failures.explain(failure));
+  /** A command's failure as the REST API would answer it (answerOf), an outage named by what kept the connection from being made; a missed deadline may make the connection again (stuck-connections.ts). */
+  private readonly answerOf = (failure: unknown): UpstashResponse<unknown> => {
+    this.missedDeadlines.noteFailure(failure);
+    return answerOf(failure, this.failures.explain(failure));
+  };
 
   /** A command's arguments as Redis takes them (strings), a script's text or SHA rewritten where it must be. */
   private argumentsOf(name: string, command: RestCommand): string[] {
