@@ -109,7 +109,7 @@ export async function writeEverySlot(admin: Requester, scope: string, tokens: nu
     await nextTurn();
   }
   if (written === CLUSTER_SLOTS) return;
-  // At most a repair in advance: if it fails, the change still fails, and the next one raises it.
+  // Best effort: this change has failed either way, and the next one to meet the newer version raises it.
   if (newest > version) await admin.request({ body: ['eval', RAISE_SEQUENCE, '1', sequence, String(newest)] }).then(resultOf).catch(() => undefined);
   const why = [
     newest > 0 ? `a newer change (version ${newest}) had written some` : undefined,
