@@ -99,7 +99,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
   const given = Object.fromEntries(Object.entries(options.graphql ?? {}).filter(([, value]) => value !== undefined));
   const graphqlOptions: GraphqlOptions = { ...DEFAULT_GRAPHQL_OPTIONS, ...given };
   const config = compileConfig(validated, graphqlOptions.endpoint);
-  const { redis, scripts, store, onReconnect, close } = asConfigError('url', () => openStore(config, config.timeout));
+  const { redis, scripts, store, admin, onReconnect, close } = asConfigError('url', () => openStore(config, config.timeout));
   const logger = options.logger ?? consoleLogger;
   const privacy = compileHeaderPrivacy(config.hashHeaderValues, headerHashKeyOf(config, store, redis, logger));
   // A Redis that restarted or failed over may have lost the stored key: the next hashing writes it back.
@@ -135,7 +135,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
       limiter.forgetBlocked(strategyIndex, identifier);
       return deleted;
     },
-    setLiveLimit: (strategyIndex: number, tokens: number | null, by: string) => changeLiveLimit({ redis, config, logger, changed: limiter.liveLimitChanged }, strategyIndex, tokens, by),
+    setLiveLimit: (strategyIndex: number, tokens: number | null, by: string) => changeLiveLimit({ redis, admin, config, logger, changed: limiter.liveLimitChanged }, strategyIndex, tokens, by),
     ...denyAdmin,
     // A header caller is denied as its identities are keyed, with the deployment's key. The input is
     // validated first (a 400 needs no store); valid input that needs the key, not read yet, waits for it.

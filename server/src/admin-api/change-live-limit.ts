@@ -2,7 +2,7 @@
 // instance's own memory (its blocked callers are forgotten at once when the limit rose, so this
 // instance applies a raise immediately; the others within blockedCacheMaxMs), and one log line
 // naming the strategy, the old and new limit and the admin, for the audit trail.
-import type { Redis } from '@upstash/redis';
+import type { Redis, Requester } from '@upstash/redis';
 import type { CompiledConfig } from '../config/rules';
 import type { RateLimitLogger } from '../http/middleware';
 import { effectiveTokens, writeLiveTokens } from './live-limits';
@@ -12,6 +12,8 @@ import type { LiveLimitResult } from './usage-types';
 
 export interface LiveLimitOwner {
   readonly redis: Redis;
+  /** The store's admin requester (store/open-store.ts), for a Cluster's copies of the limit. */
+  readonly admin: Requester;
   readonly config: CompiledConfig;
   readonly logger: RateLimitLogger;
   /** Tells the instance's limiter the rule's effective limit went from `before` to `after`. */
@@ -20,7 +22,7 @@ export interface LiveLimitOwner {
 
 export async function changeLiveLimit(owner: LiveLimitOwner, strategyIndex: number, tokens: number | null, by: string): Promise<LiveLimitResult> {
   const rule = ruleAt(owner.config.rules, strategyIndex);
-  const { before, after } = await writeLiveTokens(owner.redis, rule, tokens);
+  const { before, after } = await writeLiveTokens(owner.redis, owner.admin, rule, tokens);
   const from = effectiveTokens(rule, before);
   const to = after ?? rule.limit.tokens;
   owner.changed(strategyIndex, from, to);

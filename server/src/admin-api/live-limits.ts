@@ -5,10 +5,11 @@
 // from the compiled rules (the config's prefix and a checked strategy index); values written are
 // checked whole numbers. A value someone else stored (the hosted console, redis-cli) that is not a
 // valid limit is reported as 'invalid', never trusted and never a crash: "Back to config" removes it.
-import type { Redis } from '@upstash/redis';
+import type { Redis, Requester } from '@upstash/redis';
 import type { Rule } from '../config/rules';
 import { isValidLimit } from '../config/bounds';
-import { liveLimitKey, liveLimitKeys, liveLimitReadKey } from '../limiter/live-limit-scope';
+import { liveLimitKey, liveLimitReadKey } from '../limiter/live-limit-scope';
+import { writeEverySlot } from './slot-live-limit-writes';
 import type { LiveTokens } from './usage-types';
 
 /** A stored live value as the report shows it (the client decodes JSON numbers, so "50" arrives as 50). */
@@ -39,10 +40,11 @@ export interface LiveLimitChange {
 
 /**
  * Stores `tokens` as the rule's live limit, or removes it (null): in one transaction that also reads
- * the old value; on a cluster, after reading the old value, every slot's copy in one pipelined round
- * trip (not atomic: a copy that failed is reported by the rejection, and writing again repairs it).
+ * the old value; on a cluster, after reading the old value, every slot's copy through `admin`, the
+ * store's admin requester, in chunks and versioned (slot-live-limit-writes.ts: not atomic; it rejects
+ * saying how many copies were written, and writing again repairs it).
  */
-export async function writeLiveTokens(redis: Redis, rule: Rule, tokens: number | null): Promise<LiveLimitChange> {
+export async function writeLiveTokens(redis: Redis, admin: Requester, rule: Rule, tokens: number | null): Promise<LiveLimitChange> {
   if (tokens !== null && !isValidLimit(tokens)) throw new RangeError(`A live limit must be a whole number from 1 to the configured maximum, not ${tokens}`);
   const { keys } = rule;
   if (keys.placement === 'flat') {
@@ -51,12 +53,8 @@ export async function writeLiveTokens(redis: Redis, rule: Rule, tokens: number |
     const [before] = await (tokens === null ? transaction.del(key) : transaction.set(key, tokens)).exec<[unknown, unknown]>();
     return { before: liveTokensOf(before), after: tokens };
   }
-  const before = await redis.get(liveLimitReadKey(keys.liveLimitScope(), keys.placement));
-  const pipeline = redis.pipeline();
-  for (const key of liveLimitKeys(keys.liveLimitScope(), keys.placement)) {
-    if (tokens === null) pipeline.del(key);
-    else pipeline.set(key, tokens);
-  }
-  await pipeline.exec();
-  return { before: liveTokensOf(before), after: tokens };
+  const before = await admin.request({ body: ['get', liveLimitReadKey(keys.liveLimitScope(), keys.placement)] });
+  if (before.error !== undefined) throw new Error(before.error);
+  await writeEverySlot(admin, keys.liveLimitScope(), tokens);
+  return { before: liveTokensOf(before.result), after: tokens };
 }

@@ -26,11 +26,24 @@ const slotScope = (scope: string, tag: string): string => `${scope}:{${tag}}`;
 
 /**
  * Every key holding a strategy's live limit: the one key, or on a cluster one copy per slot (16,384
- * keys, written together by the admin API: live limits change seldom, counters on every request).
+ * keys, written by the admin API in chunks: live limits change seldom, counters on every request).
  */
 export function liveLimitKeys(scope: string, placement: KeyPlacement): string[] {
   return placement === 'flat' ? [liveLimitKey(scope)] : slotTags().map((tag) => liveLimitKey(slotScope(scope, tag)));
 }
+
+/**
+ * On a cluster, a slot's copy of a live limit and, beside it in the same slot, the version of the
+ * change that last wrote that copy (admin-api/slot-live-limit-writes.ts): `:dynamic:version` is no
+ * key the library reads.
+ */
+export function liveLimitSlotKeys(scope: string, slot: number): readonly [copy: string, version: string] {
+  const inSlot = slotScope(scope, slotTag(slot));
+  return [liveLimitKey(inSlot), `${inSlot}:dynamic:version`];
+}
+
+/** On a cluster, the counter that numbers a strategy's live-limit changes (one key, in whichever slot it hashes to). */
+export const liveLimitSequenceKey = (scope: string): string => `${scope}:dynamic:sequence`;
 
 /** The live-limit key a limit script counting `counterKey` reads: the one key, or on a cluster the copy in that key's slot. */
 export function liveLimitKeyFor(scope: string, placement: KeyPlacement, counterKey: string): string {

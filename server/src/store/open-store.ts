@@ -21,6 +21,13 @@ export interface StoreClient {
   readonly scripts: ScriptClient;
   readonly store: StoreInUse;
   /**
+   * The same store for the admin API's bulk writes (a live limit's 16,384 copies on a Cluster): on a
+   * Redis Cluster, a requester over the same connections with breakers of its own and
+   * ADMIN_COMMAND_TIMEOUT_MS, so an admin change neither opens the breakers live requests use nor is
+   * judged by their timeout; elsewhere the request path's own (one copy, written in one call).
+   */
+  readonly admin: Requester;
+  /**
    * Calls `listener` after the transport connected again to a server that may have restarted or
    * failed over (Redis: each reconnection; REST and embedded: never, the limits' outages tell).
    */
@@ -33,19 +40,40 @@ const noStore: Requester & { close(): void } = {
   close: () => undefined,
 };
 
-function requesterFor(config: CompiledConfig, store: StoreInUse, timeoutMs: number): (Requester & { close(): void }) | RedisRequester {
+/**
+ * How long a command of an admin bulk write (admin-api/slot-live-limit-writes.ts, one chunk) may go
+ * unanswered: generous, an admin waits for a change, where a request must not wait for the store.
+ */
+const ADMIN_COMMAND_TIMEOUT_MS = 2000;
+
+type ClosableRequester = Requester & { close(): void };
+
+/** The request path's requester and the admin API's bulk writes' (StoreClient.admin). */
+interface Requesters {
+  readonly requester: ClosableRequester | RedisRequester;
+  readonly admin: ClosableRequester;
+}
+
+function requestersFor(config: CompiledConfig, store: StoreInUse, timeoutMs: number): Requesters {
   const address = config.storeAddress;
-  if (store.kind === 'none') return noStore;
-  if (address === undefined) return new EmbeddedRequester();
-  if (address.kind === 'rest') return new PipeliningRequester(address.url, config.token ?? '', timeoutMs, new URL(address.url).protocol === 'https:' ? tlsOptionsFor(address) : undefined);
+  const alone = (requester: ClosableRequester): Requesters => ({ requester, admin: requester });
+  if (store.kind === 'none') return alone(noStore);
+  if (address === undefined) return alone(new EmbeddedRequester());
+  if (address.kind === 'rest') return alone(new PipeliningRequester(address.url, config.token ?? '', timeoutMs, new URL(address.url).protocol === 'https:' ? tlsOptionsFor(address) : undefined));
   const client = openRedis(address, timeoutMs);
-  return new RedisRequester(client, timeoutMs, address.topology === 'cluster' ? (client as Cluster) : undefined);
+  if (address.topology !== 'cluster') return alone(new RedisRequester(client, timeoutMs));
+  const cluster = client as Cluster;
+  return { requester: new RedisRequester(client, timeoutMs, cluster), admin: new RedisRequester(client, ADMIN_COMMAND_TIMEOUT_MS, cluster) };
 }
 
 export function openStore(config: CompiledConfig, timeoutMs: number): StoreClient {
   const store = storeInUse(config);
-  const requester = requesterFor(config, store, timeoutMs);
+  const { requester, admin } = requestersFor(config, store, timeoutMs);
   const redis = new Redis(requester);
   const onReconnect = (listener: () => void): void => (requester instanceof RedisRequester ? requester.onReconnect(listener) : undefined);
-  return { redis, scripts: createScriptClient(requester, redis), store, onReconnect, close: () => requester.close() };
+  const close = (): void => {
+    requester.close();
+    if (admin !== requester) admin.close();
+  };
+  return { redis, scripts: createScriptClient(requester, redis), store, admin, onReconnect, close };
 }
