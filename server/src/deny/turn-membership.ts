@@ -49,21 +49,15 @@ export class TurnMembership {
       // Thrown in the turn's end callback it would be uncaught, and every check of the turn would wait forever.
       reply = Promise.reject(failure);
     }
-    // One reaction for the answer and its failure (a reply that is not one number per member fails
-    // them all as the store's failure does), where a .then and a .catch ran two per turn.
-    const fail = (failure: unknown): void => {
-      for (const one of asked) one.reject(failure);
-    };
-    reply.then((reply) => {
-      let inSet: number[];
-      try {
-        inSet = perMember(reply, members);
-      } catch (failure) {
-        return fail(failure);
-      }
-      if (asked.length === 1) return asked[0].resolve(inSet);
-      let offset = 0;
-      for (const one of asked) one.resolve(inSet.slice(offset, (offset += one.members.length)));
-    }, fail);
+    reply
+      .then((reply) => {
+        const inSet = perMember(reply, members);
+        if (asked.length === 1) return asked[0].resolve(inSet);
+        let offset = 0;
+        for (const one of asked) one.resolve(inSet.slice(offset, (offset += one.members.length)));
+      })
+      .catch((failure: unknown) => {
+        for (const one of asked) one.reject(failure);
+      });
   }
 }

@@ -76,9 +76,6 @@ async function answeredOutcomes(pending: ReadonlyArray<Promise<Outcome>> | undef
   return settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
 }
 
-/** A failure handled elsewhere (made once: not a closure per request). */
-const ignoreFailure = (): undefined => undefined;
-
 const takenToken = ({ check, reset }: Outcome): TakenToken => ({ limiter: check.tier.limiter, limiterKey: check.limiterKey, reset, tokens: check.rate });
 
 export class RateLimiter {
@@ -243,7 +240,7 @@ export class RateLimiter {
     // Queued in this turn, before the limits: the deny check rides their /pipeline round trip.
     const denial = denyMembers && this.denyList?.check(denyMembers, now);
     // Awaited below; when a limit fails first, its failure (the same store's) is the one handled.
-    denial?.catch(ignoreFailure);
+    denial?.catch(() => undefined);
     // Kept only with several strategies, so a failure still knows which of them took a token.
     let pending: Array<Promise<Outcome>> | undefined;
     try {
@@ -264,7 +261,7 @@ export class RateLimiter {
       // tokens the answered checks took. Otherwise what the store answered stands, and only the checks
       // it did not answer are let through (open) or decided in memory (local), never counted twice.
       const answered = await answeredOutcomes(pending);
-      const denied = denial && (await denial.catch(ignoreFailure));
+      const denied = denial && (await denial.catch(() => undefined));
       if (denied !== undefined) return this.deny(ctx, checks, denied, answered);
       if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.refuseGivingBack(ctx, { status: 503, message: STORE_UNAVAILABLE }, answered);
       if (!this.memory) outcomes = answered;

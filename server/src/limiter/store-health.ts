@@ -53,11 +53,8 @@ export class StoreHealth {
   }
 
   /** A store call answered: an outage, if any, is over once no call failed for OUTAGE_QUIET_MS. */
-  recovered(now?: number): void {
-    // Every answered decision passes here: no clock read while there is no outage.
-    if (this.outageStartedAt === undefined) return;
-    now ??= Date.now();
-    if (now - this.lastFailureAt < OUTAGE_QUIET_MS) return;
+  recovered(now = Date.now()): void {
+    if (this.outageStartedAt === undefined || now - this.lastFailureAt < OUTAGE_QUIET_MS) return;
     const seconds = Math.round((now - this.outageStartedAt) / 1000);
     this.logger.info(
       `[ratelimit] ${this.storeName} answers again after ${seconds} s; limits apply. ${this.admittedInOutage} requests were let through unchecked during the outage (${this.admittedTotal} since start)`,

@@ -67,51 +67,21 @@ function replyOf(command: string, result: unknown, error: string | undefined): S
   return result;
 }
 
-/**
- * A transport that runs the script client's commands itself, without @upstash/redis's request body
- * and `{ result }` envelope (the Redis transport, redis-requester.ts): per command of a lone
- * request over redis:// that envelope cost a copy of its arguments, two lower-casings of its name,
- * a closure and two promise reactions of the three between ioredis's answer and the script client's.
- */
-export interface ScriptCommands {
-  /**
-   * `command` (lower case) with `args`, which it may rewrite in place: the store's reply as it gave
-   * it; rejects with a StoreCommandError for the store's error reply, with a StoreUnavailableError
-   * when the store could not answer.
-   */
-  scriptCommand(command: string, args: unknown[]): Promise<unknown>;
-}
-
-const hasScriptCommands = (requester: Requester): requester is Requester & ScriptCommands => typeof (requester as Partial<ScriptCommands>).scriptCommand === 'function';
-
-/** Per command the script client sends, its reply read as replyOf reads it (made once: no closure per call). */
-const SCRIPT_REPLY = {
-  evalsha: (result: unknown) => replyOf('evalsha', result, undefined),
-  eval: (result: unknown) => replyOf('eval', result, undefined),
-  smismember: (result: unknown) => replyOf('smismember', result, undefined),
-};
-
-/** Whether `failure` is the store's NOSCRIPT answer to EVALSHA (the store lost its scripts). */
-const isNoScript = (failure: unknown): boolean => failure instanceof StoreCommandError && failure.message.startsWith('NOSCRIPT');
-
 /** Scripts through `requester`; GET and SET (which the limiters used here never send) through `redis`. */
 export function createScriptClient(requester: Requester, redis: Redis): ScriptClient {
-  // One command's reply: straight from a transport that runs it itself, else through the REST envelope.
-  const ask: (command: keyof typeof SCRIPT_REPLY, args: unknown[]) => Promise<ScriptReply> = hasScriptCommands(requester)
-    ? (command, args) => requester.scriptCommand(command, args).then(SCRIPT_REPLY[command])
-    : (command, args) => requester.request<unknown>({ body: [command, ...args] }).then(({ result, error }) => replyOf(command, result, error));
-  const send = (command: 'evalsha' | 'eval', script: string, keys: readonly string[], args: readonly unknown[]): Promise<ScriptReply> => ask(command, [script, keys.length, ...keys, ...args]);
+  // `text`: the script to send by EVAL when EVALSHA answers NOSCRIPT (the plugin's own scripts); the
+  // library's calls leave it out and fall back by themselves.
+  const send = (command: string, script: string, keys: readonly string[], args: readonly unknown[], text?: string): Promise<ScriptReply> =>
+    requester.request<unknown>({ body: [command, script, keys.length, ...keys, ...args] }).then(({ result, error }) => {
+      if (error && text !== undefined && error.startsWith('NOSCRIPT')) return send('eval', text, keys, args);
+      return replyOf(command, result, error);
+    });
   return {
     evalsha: ((sha: string, keys: string[], args: unknown[]) => send('evalsha', sha, keys, args)) as Redis['evalsha'],
     eval: ((script: string, keys: string[], args: unknown[]) => send('eval', script, keys, args)) as Redis['eval'],
     get: redis.get,
     set: redis.set,
-    // The plugin's own scripts fall back to EVAL by themselves; the library's calls do in the library.
-    run: (script, keys, args) =>
-      send('evalsha', script.sha, keys, args).catch((failure: unknown) => {
-        if (isNoScript(failure)) return send('eval', script.text, keys, args);
-        throw failure;
-      }),
-    membersIn: (key, members) => ask('smismember', [key, ...members]),
+    run: (script, keys, args) => send('evalsha', script.sha, keys, args, script.text),
+    membersIn: (key, members) => requester.request<unknown>({ body: ['smismember', key, ...members] }).then(({ result, error }) => replyOf('smismember', result, error)),
   };
 }

@@ -40,19 +40,12 @@ export class StoreCircuit {
     return pending.then(this.succeeded, this.failedWhileClosed) as Promise<T>;
   }
 
-  /** Whether calls go through (nearly always): a transport may then react to its call's promise itself, with `succeeded` and `failedWhileClosed` (redis-requester.ts). */
-  get closed(): boolean {
-    return this.interval === 0;
-  }
-
-  /** `run`'s reaction to an answer (the store answered: the circuit closes); returns `result`. */
-  readonly succeeded = <T>(result: T): T => {
+  private readonly succeeded = <T>(result: T): T => {
     this.interval = 0;
     return result;
   };
 
-  /** `run`'s reaction to a failure while closed: a StoreUnavailableError opens the circuit; throws `failure`. */
-  readonly failedWhileClosed = (failure: unknown): never => {
+  private readonly failedWhileClosed = (failure: unknown): never => {
     if (failure instanceof StoreUnavailableError) this.failed(failure, false);
     throw failure;
   };

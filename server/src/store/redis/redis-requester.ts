@@ -28,7 +28,6 @@ import { ConnectionFailures } from './redis-connection-failures';
 import { StoreCircuit } from '../store-circuit';
 import { ClusterCircuits } from './cluster-circuits';
 import { StoreUnavailableError } from '../rest/rest-connections';
-import { StoreCommandError, type ScriptCommands } from '../script-client';
 
 /** A command as @upstash/redis sends it to the REST API: its name, then its arguments. */
 type RestCommand = readonly unknown[];
@@ -69,12 +68,6 @@ function answerOf(failure: unknown, reason: unknown = failure): UpstashResponse<
 
 const toResult = (result: unknown): UpstashResponse<unknown> => ({ result });
 
-/** A command's envelope as scriptCommand answers it: the result, or the error reply as a StoreCommandError. */
-const replyOfEnvelope = ({ result, error }: UpstashResponse<unknown>): unknown => {
-  if (error) throw new StoreCommandError(error);
-  return result;
-};
-
 const asString = (value: unknown): string => (typeof value === 'string' ? value : String(value));
 
 /** A command's name as ioredis takes it (lower case). */
@@ -89,7 +82,7 @@ function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([promise, late]).finally(() => clearTimeout(deadline));
 }
 
-export class RedisRequester implements Requester, ScriptCommands {
+export class RedisRequester implements Requester {
   private readonly circuit = new StoreCircuit('Redis');
   /** On a Cluster, a breaker per master; the one above then guards what no slot places. */
   private readonly nodeCircuits: ClusterCircuits | undefined;
@@ -133,16 +126,6 @@ export class RedisRequester implements Requester, ScriptCommands {
     return Promise.reject(new StoreUnavailableError(`the Redis transport serves commands, pipelines and transactions, not the REST path /${request.path!.join('/')}`));
   }
 
-  /**
-   * A command of the plugin's script client (script-client.ts), the request path's: on one node (or
-   * Sentinel's primary) with the circuit closed, sent as it comes and answered in the circuit's own
-   * reaction; otherwise (a Cluster's per-master breakers, an open circuit's probe) as any command.
-   */
-  scriptCommand(name: string, args: unknown[]): Promise<unknown> {
-    if (this.nodeCircuits !== undefined || !this.circuit.closed) return this.guarded([name, ...args]).then(replyOfEnvelope);
-    return this.turn.send(redisCommand(name, this.argumentsOf(name, args, 0))).then(this.circuit.succeeded, this.scriptFailure);
-  }
-
   close(): void {
     this.turn.close();
     this.client.disconnect();
@@ -151,22 +134,10 @@ export class RedisRequester implements Requester, ScriptCommands {
   /** A command's failure as the REST API would answer it (answerOf), an outage named by what kept the connection from being made. */
   private readonly answerOf = (failure: unknown): UpstashResponse<unknown> => answerOf(failure, this.failures.explain(failure));
 
-  /** A script command's failure: the store's error reply (it answered: the circuit closes) as a StoreCommandError, else an outage through the circuit. */
-  private readonly scriptFailure = (failure: unknown): never => {
-    let answer: UpstashResponse<unknown>;
-    try {
-      answer = this.answerOf(failure);
-    } catch (outage) {
-      return this.circuit.failedWhileClosed(outage);
-    }
-    this.circuit.succeeded(answer);
-    throw new StoreCommandError(answer.error!);
-  };
-
-  /** A command's arguments (from index `from` of `command`) as Redis takes them (strings), a script's text or SHA rewritten where it must be. */
-  private argumentsOf(name: string, command: readonly unknown[], from = 1): string[] {
-    const args = new Array<string>(command.length - from);
-    for (let index = from; index < command.length; index++) args[index - from] = asString(command[index]);
+  /** A command's arguments as Redis takes them (strings), a script's text or SHA rewritten where it must be. */
+  private argumentsOf(name: string, command: RestCommand): string[] {
+    const args = new Array<string>(command.length - 1);
+    for (let index = 1; index < command.length; index++) args[index - 1] = asString(command[index]);
     if (args.length > 0) {
       if (name === 'eval') args[0] = this.scripts.forEval(args[0]);
       else if (name === 'evalsha') args[0] = this.scripts.forEvalsha(args[0]);
