@@ -75,7 +75,7 @@ export interface AppSample {
 /** The REST server engine a plugin row goes through, if it goes through one (its counts are in the store process's usage; over TLS, the memory engine's). */
 function restEngineOf(spec: LimiterSpec): 'memory' | 'redis' | undefined {
   if (spec.kind !== 'plugin') return undefined;
-  if (spec.store === 'memory over TLS') return 'memory';
+  if (spec.store === 'memory over TLS' || spec.store === 'memory with its own TLS') return 'memory';
   return spec.store === 'memory' || spec.store === 'redis' ? spec.store : undefined;
 }
 

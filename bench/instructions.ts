@@ -5,7 +5,10 @@
 // do not, so this is how a change on the moderate-load path is decided there. Each round is one Node
 // process under callgrind (decision-instructions-process.ts) running every row in turn, each round
 // starting one row later; the table shows medians over the rounds with their range. Options:
-//   --only <word>    the rows whose name has the word (bare Koa and the peer always run)
+//   --only <word>    the rows whose name has the word (bare Koa and the peer always run); `over TLS`:
+//                    the REST rows over TLS (issue 36: the memory engine's server behind a TLS
+//                    terminator, and serving TLS itself), with the same store over plain HTTP and
+//                    what TLS adds to a decision per round
 //   --before <root>  also every plugin row on the build in <root>/dist (another checkout, e.g. a
 //                    `git worktree add` of the commit before a change), with the ratio per round
 //   --after <root>   the plugin rows' own build (default: this checkout's), e.g. a copy of dist/
@@ -27,7 +30,7 @@ import { countInstructions } from './instruction-marks';
 import { kvServerInstructions } from './kv-instructions';
 import { forkChild, stopAllProcesses, stopProcessesOnSignals } from './processes';
 import { startRedisServer } from './services';
-import type { StoreReady } from './store-process';
+import type { StoreEndpoint, StoreReady } from './store-process';
 
 const THIS_CHECKOUT = path.resolve(__dirname, '..', '..');
 /** Decisions per row before it is measured: V8 compiled some 30 functions between the 3,000th and 6,000th, 5 between the 10,000th and 20,000th. */
@@ -35,6 +38,8 @@ const WARM_UP = 8000;
 const DECISIONS = 1500;
 
 const REST_READ = 'plugin over REST, memory engine';
+const REST_OVER_TLS = 'plugin over REST over TLS, memory engine behind a TLS terminator';
+const REST_WITH_OWN_TLS = 'plugin over REST over TLS, memory engine\'s server serving TLS itself';
 const GRAPHQL_BARE = 'bare Koa, GraphQL query read by koa-bodyparser';
 const GRAPHQL_BY_OPERATION = 'plugin over REST, memory engine, GraphQL query by operation';
 const GRAPHQL_BY_COST = 'plugin over REST, memory engine, GraphQL query by cost';
@@ -62,8 +67,10 @@ function rowsOf(redisUrl: string, stores: StoreReady, after: string, before: str
   ];
   const wanted = (row: (typeof plugin)[number]) => (only === undefined || row.name.includes(only)) && (denyOff || row.run.denyList !== false);
   const graphql = plugin.some((row) => row.run.graphql !== undefined && wanted(row));
-  // A GraphQL row's ratio needs the REST read limited on the same transport.
-  const chosen = plugin.filter((row) => wanted(row) || (graphql && row.name === REST_READ));
+  const overTls = plugin.some((row) => row.name.includes('over TLS') && wanted(row));
+  // A GraphQL row's ratio needs the REST read limited on the same transport; a row over TLS, the same
+  // store over plain HTTP (what TLS adds).
+  const chosen = plugin.filter((row) => wanted(row) || ((graphql || overTls) && row.name === REST_READ));
   return [
     { name: 'bare Koa', run: { limiter: 'bare' }, pluginRoot: after },
     ...(graphql ? [{ name: GRAPHQL_BARE, run: { limiter: 'bare', graphql: 'unlimited' } as const, pluginRoot: after }] : []),
@@ -75,10 +82,13 @@ function rowsOf(redisUrl: string, stores: StoreReady, after: string, before: str
   ];
 }
 
-/** Issue 36: the REST row over TLS (the memory engine's server behind the store process's TLS terminator), where openssl made its certificates. */
+/**
+ * Issue 36: the REST rows over TLS, where openssl made their certificates: the memory engine's
+ * server behind the store process's TLS terminator, and the same engine's server serving TLS itself.
+ */
 function restOverTlsRows(stores: StoreReady): Array<Omit<Row, 'pluginRoot'>> {
-  const endpoint = stores.memoryOverTls;
-  return endpoint ? [{ name: 'plugin over REST over TLS, memory engine', run: { limiter: 'plugin', url: endpoint.url, token: endpoint.token } }] : [];
+  const row = (name: string, endpoint: StoreEndpoint | undefined) => (endpoint ? [{ name, run: { limiter: 'plugin' as const, url: endpoint.url, token: endpoint.token } }] : []);
+  return [...row(REST_OVER_TLS, stores.memoryOverTls), ...row(REST_WITH_OWN_TLS, stores.memoryWithOwnTls)];
 }
 
 const median = (values: readonly number[]): number => {
@@ -105,6 +115,21 @@ function graphqlLines(rows: readonly Row[], overBare: (name: string) => number[]
       const perRound = overBare(row.name).map((value, round) => value / rest[round]);
       const met = median(perRound) <= GRAPHQL_TARGET ? 'met' : 'missed';
       return `- ${row.name}: ${ratio(perRound)}, ${met}`;
+    }),
+  ];
+}
+
+/** Issue 36: what TLS adds to a decision, per round: each row over TLS against the same store over plain HTTP. */
+function tlsLines(rows: readonly Row[], counts: ReadonlyMap<string, number[]>): string[] {
+  const tlsRows = rows.filter((row) => row.name.includes('over TLS') && row.after === undefined);
+  const plain = counts.get(REST_READ);
+  if (tlsRows.length === 0 || !plain) return [];
+  return [
+    '',
+    `TLS (issue 36; each row over TLS against "${REST_READ}", the same store over plain HTTP, per round):`,
+    ...tlsRows.map((row) => {
+      const added = counts.get(row.name)!.map((value, round) => value - plain[round]);
+      return `- ${row.name}: +${thousands(median(added))} (${thousands(Math.min(...added))} to ${thousands(Math.max(...added))}) per decision`;
     }),
   ];
 }
@@ -175,6 +200,7 @@ async function main(): Promise<void> {
       return `| ${row.name} | ${thousands(median(own))} | ${row.run.limiter === 'bare' ? '' : `+${thousands(median(over))}`} | ${vsPeer} | ${vsBefore} | ${thousands(median(compiling.get(row.name)!))} |`;
     }),
     ...graphqlLines(rows, overBare),
+    ...tlsLines(rows, counts),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -4,11 +4,14 @@
 // check's command), sent by the plugin from a client process of its own, one decision per turn, so
 // each of the server's turns holds one request, as at the moderate load of issue 36. Rows: the server
 // as `npx strapi-plugin-ratelimit kv` starts it; the same with its memory engine answering each call
-// as it comes (what waiting for the end of the turn costs a lone request, at most); with --before,
+// as it comes (what waiting for the end of the turn costs a lone request, at most); reached over TLS,
+// behind the TLS terminator (its work counted, in the server's process as in `npm run bench`'s store
+// process) and serving TLS itself (issue 36), where openssl makes their certificates; with --before,
 // the server of another build. Each server runs in a process of its own; rounds, order and medians
 // as instructions.ts's.
 import path from 'node:path';
 import { progress } from './command-line';
+import { onPath } from '../tests/fixtures/installed-programs';
 import { countInstructions } from './instruction-marks';
 import type { KvServerRow, KvServerRun } from './kv-request-instructions-process';
 import { cell, markdownTable, median, spreadCell, spreadOf } from './table';
@@ -37,6 +40,12 @@ export async function kvServerInstructions(options: KvInstructionsOptions): Prom
   const rows: Row[] = [
     { name: 'the server as `kv` starts it', root: options.after },
     { name: 'the same, its memory engine answering each call as it comes', root: options.after, eachCallAsItComes: true },
+    ...(onPath('openssl')
+      ? [
+          { name: 'over TLS: the server behind the TLS terminator (both counted)', root: options.after, tls: 'terminator' as const },
+          { name: 'over TLS: the server serving TLS itself', root: options.after, tls: 'its own' as const },
+        ]
+      : []),
     ...(options.before === undefined ? [] : [{ name: 'the server as `kv` starts it (before)', root: options.before }]),
   ];
   const counts = new Map<string, number[]>(rows.map((row) => [row.name, []]));
@@ -45,7 +54,7 @@ export async function kvServerInstructions(options: KvInstructionsOptions): Prom
   const runRound = async (round: number): Promise<void> => {
     // Each server in a process of its own (kv-request-instructions-process.ts), one after another, each round starting one row later.
     for (const row of rows.map((_, index) => rows[(index + round) % rows.length])) {
-      const input: KvServerRun = { server: { root: row.root, eachCallAsItComes: row.eachCallAsItComes }, warmUp: WARM_UP, requests: REQUESTS };
+      const input: KvServerRun = { server: { root: row.root, eachCallAsItComes: row.eachCallAsItComes, tls: row.tls }, warmUp: WARM_UP, requests: REQUESTS };
       // The parts: a garbage collection, then the requests.
       const [, requests] = await countInstructions(script, [JSON.stringify(input)], 2);
       counts.get(row.name)![round] = (requests.instructions - requests.compiling) / REQUESTS;

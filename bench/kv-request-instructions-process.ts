@@ -1,13 +1,16 @@
 // Child process of `npm run bench:instructions -- --kv` (kv-instructions.ts), run under callgrind:
 // one key-value REST server, started from its build's `dist/mock` as `npx strapi-plugin-ratelimit kv`
-// starts it (memory engine, the turn's calls batched) or with its memory engine answering each call
-// as it comes; the requests come from a client process of its own (kv-request-client.ts: the plugin,
+// starts it (memory engine, the turn's calls batched), with its memory engine answering each call as
+// it comes, or reached over TLS (serving it itself, or behind the TLS terminator in this same
+// process, as the store process of `npm run bench` runs it; throwaway certificates); the requests come from a client process of its own (kv-request-client.ts: the plugin,
 // one decision per turn), not counted. Like decision-instructions-process.ts: warmed up
 // uninstrumented, then a full garbage collection and the requests, the parts marked
 // (instruction-marks.ts), and exit. One server per process: two builds' memory engines cannot share
 // one (each patches the one Lua VM module, fengari, as it loads).
 import { fork } from 'node:child_process';
 import path from 'node:path';
+import { ThrowawayCertificates } from '../tests/fixtures/throwaway-tls';
+import { startTlsTerminator } from '../tests/fixtures/tls-terminator';
 import { instrumentFromHere, markInstructions } from './instruction-marks';
 import type { KvClientAsk } from './kv-request-client';
 
@@ -17,6 +20,8 @@ export interface KvServerRow {
   readonly root: string;
   /** Its memory engine answers each call as it comes, where the server batches a turn's calls. */
   readonly eachCallAsItComes?: boolean;
+  /** Reached over TLS: the server's own (`tlsCertFile`), or the TLS terminator's in front of it. */
+  readonly tls?: 'its own' | 'terminator';
 }
 
 export interface KvServerRun {
@@ -25,11 +30,28 @@ export interface KvServerRun {
   readonly requests: number;
 }
 
-async function start(row: KvServerRow): Promise<{ url: string; token: string }> {
+/** The server's url (naming the CA as `?tlsCa=` over TLS) and token, and what to remove when the run ends. */
+interface Started {
+  readonly url: string;
+  readonly token: string;
+  readonly remove?: () => void;
+}
+
+async function start(row: KvServerRow): Promise<Started> {
   const mock = require(path.join(row.root, 'dist/mock')) as typeof import('../mock');
-  if (!row.eachCallAsItComes) return mock.startKvRestServer();
-  const memory = require(path.join(row.root, 'dist/mock/kv-rest/memory')) as typeof import('../mock/kv-rest/memory');
-  return mock.startKvRestServer({ engine: memory.createMemoryEngine() });
+  if (row.eachCallAsItComes) {
+    const memory = require(path.join(row.root, 'dist/mock/kv-rest/memory')) as typeof import('../mock/kv-rest/memory');
+    return mock.startKvRestServer({ engine: memory.createMemoryEngine() });
+  }
+  if (row.tls === undefined) return mock.startKvRestServer();
+  const certificates = await ThrowawayCertificates.create();
+  const trusting = (url: string, token: string): Started => ({ url: `${url}?tlsCa=${encodeURIComponent(certificates.caFile)}`, token, remove: () => certificates.remove() });
+  if (row.tls === 'its own') {
+    const server = await mock.startKvRestServer({ tlsCertFile: certificates.certFile, tlsKeyFile: certificates.keyFile });
+    return trusting(server.url, server.token);
+  }
+  const server = await mock.startKvRestServer();
+  return trusting((await startTlsTerminator(server.url, certificates)).url, server.token);
 }
 
 async function main(): Promise<void> {
@@ -52,6 +74,7 @@ async function main(): Promise<void> {
   markInstructions();
   await send(run.requests);
   markInstructions();
+  server.remove?.();
   process.exit(0);
 }
 

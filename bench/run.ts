@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const redis = REDIS_SERVER.installed ? await startRedisServer() : undefined;
   const webdis = redis && onPath('webdis') ? await startWebdis(redis.port) : undefined;
   const store = await forkChild<StoreReady>('store-process', redis ? [redis.url] : []);
-  progress(`redis-server: ${redis ? redis.url : 'not on PATH, redis scenarios skipped'}; webdis: ${webdis ? webdis.url : 'not started'}; TLS terminator: ${store.ready.memoryOverTls ? 'started' : 'openssl not on PATH, the row over TLS skipped'}`);
+  progress(`redis-server: ${redis ? redis.url : 'not on PATH, redis scenarios skipped'}; webdis: ${webdis ? webdis.url : 'not started'}; TLS terminator and the key-value server's own TLS: ${store.ready.memoryOverTls ? 'started' : 'openssl not on PATH, the rows over TLS skipped'}`);
 
   const available = APP_SCENARIOS.filter((scenario) => canRun(scenario, store.ready, redis !== undefined));
   const kvOnly = only === KV_ONLY;

@@ -9,9 +9,16 @@ type Strategy = NonNullable<RateLimitConfigInput['strategy']>[number];
 
 /**
  * Where a plugin row keeps its counters: a REST server's engine, the memory engine's server behind a
- * TLS terminator (https://, as Upstash is reached), the redis-server over redis://, or the embedded store.
+ * TLS terminator or serving TLS itself (https://, as Upstash is reached), the redis-server over
+ * redis://, or the embedded store.
  */
-export type PluginStore = 'memory' | 'memory over TLS' | 'redis' | 'redis url' | 'embedded';
+export type PluginStore = 'memory' | 'memory over TLS' | 'memory with its own TLS' | 'redis' | 'redis url' | 'embedded';
+
+/** The store process's endpoint of each store a plugin row reaches through a key-value REST server (the TLS ones there when openssl made their certificates). */
+const REST_ENDPOINTS = { memory: 'memory', redis: 'redis', 'memory over TLS': 'memoryOverTls', 'memory with its own TLS': 'memoryWithOwnTls' } as const satisfies Record<
+  Exclude<PluginStore, 'embedded' | 'redis url'>,
+  keyof StoreReady
+>;
 
 /** The route every app serves, Koa and Strapi alike (the demo Strapi app's public `ping`). */
 export const ROUTE = '/api/ping';
@@ -71,6 +78,7 @@ export type ScenarioRole =
   | 'redis engine'
   | 'Strapi unlimited'
   | 'Strapi on redis'
+  | 'REST with its own TLS'
   | 'REST read unlimited'
   | 'REST read limited'
   | 'GraphQL read unlimited'
@@ -139,6 +147,14 @@ const MEMORY_OVER_TLS: AppScenario = {
   name: 'plugin sliding-window, memory engine behind a TLS terminator, https:// (vs the memory engine\'s defaults row)',
   limiter: plugin('memory over TLS', perCaller('sliding-window')),
   role: 'REST over TLS',
+  baseline: MEMORY_DEFAULTS.name,
+};
+/** Issue 36: the same row with the key-value server serving TLS itself, no terminator in front of it. */
+const MEMORY_WITH_OWN_TLS: AppScenario = {
+  ...MEMORY_DEFAULTS,
+  name: 'plugin sliding-window, memory engine\'s server serving TLS itself, https:// (vs the memory engine\'s defaults row)',
+  limiter: plugin('memory with its own TLS', perCaller('sliding-window')),
+  role: 'REST with its own TLS',
   baseline: MEMORY_DEFAULTS.name,
 };
 
@@ -221,6 +237,7 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
   MEMORY_WITHOUT_DENY_LIST,
   MEMORY_DEFAULTS,
   MEMORY_OVER_TLS,
+  MEMORY_WITH_OWN_TLS,
   {
     name: 'plugin, three strategies on one route, memory engine',
     app: 'koa',
@@ -262,10 +279,11 @@ export function needsRedis(scenario: AppScenario): boolean {
   return 'store' in scenario.limiter && (scenario.limiter.store === 'redis' || scenario.limiter.store === 'redis url');
 }
 
-/** Whether a run can serve the scenario: the redis rows need its redis-server, the row over TLS the terminator (openssl makes its certificates). */
+/** Whether a run can serve the scenario: the redis rows need its redis-server, the rows over TLS their endpoint (openssl makes its certificates). */
 export function canRun(scenario: AppScenario, stores: StoreReady, hasRedis: boolean): boolean {
   if (needsRedis(scenario)) return hasRedis;
-  return !('store' in scenario.limiter && scenario.limiter.store === 'memory over TLS') || stores.memoryOverTls !== undefined;
+  const store = scenario.limiter.kind === 'plugin' ? scenario.limiter.store : undefined;
+  return store === undefined || !(store in REST_ENDPOINTS) || stores[REST_ENDPOINTS[store as keyof typeof REST_ENDPOINTS]] !== undefined;
 }
 
 /**
@@ -291,7 +309,7 @@ function pluginStoreConfig(store: PluginStore, stores: StoreReady, redisUrl: str
     if (!redisUrl) throw new Error('no redis-server in this run');
     return { url: redisUrl };
   }
-  const endpoint = store === 'memory over TLS' ? stores.memoryOverTls : stores[store];
+  const endpoint = stores[REST_ENDPOINTS[store]];
   if (!endpoint) throw new Error(`no ${store} store in this run`);
   return { url: endpoint.url, token: endpoint.token };
 }

@@ -1,8 +1,8 @@
 // Child process: the key-value REST servers under test (memory engine, and redis engine when a
 // redis-server URL is given), each behind an engine wrapper that counts store calls, and the memory
-// engine's server again behind a TLS terminator (when openssl can make its throwaway certificates):
-// the https path Upstash users run (issue 36). Its CPU time is its own, apart from the app's and the
-// load generator's; the terminator's is in it.
+// engine's server again behind a TLS terminator and once more serving TLS itself (when openssl can
+// make their throwaway certificates): the https paths Upstash users run (issue 36). Its CPU time is
+// its own, apart from the app's and the load generator's; the terminator's is in it.
 import { startKvRestServer, type Engine } from '../mock';
 import { createMemoryEngine } from '../mock/kv-rest/memory';
 import { createRedisEngine } from '../mock/kv-rest/redis';
@@ -29,6 +29,8 @@ export interface StoreReady {
   readonly redis?: StoreEndpoint;
   /** The memory engine's server behind the TLS terminator: an https url naming its throwaway CA as `?tlsCa=`. */
   readonly memoryOverTls?: StoreEndpoint;
+  /** The memory engine (the same one) served by a key-value server with TLS of its own (`tlsCertFile`): an https url naming the CA as `?tlsCa=`. */
+  readonly memoryWithOwnTls?: StoreEndpoint;
 }
 
 export interface StoreUsage {
@@ -69,9 +71,15 @@ async function main(): Promise<void> {
   const certificates = onPath('openssl') ? await ThrowawayCertificates.create() : undefined;
   const terminator = certificates && (await startTlsTerminator(memoryServer.url, certificates));
   const endpoint = (server: { url: string; token: string }): StoreEndpoint => ({ url: server.url, token: server.token });
-  const memoryOverTls = certificates && terminator && { url: `${terminator.url}?tlsCa=${encodeURIComponent(certificates.caFile)}`, token: memoryServer.token };
+  const trustingTheCa = (server: { url: string; token: string }): StoreEndpoint => ({ url: `${server.url}?tlsCa=${encodeURIComponent(certificates!.caFile)}`, token: server.token });
+  const memoryOverTls = terminator && trustingTheCa({ url: terminator.url, token: memoryServer.token });
+  // The same engine and tokens, so its rows count what the terminator's do.
+  const ownTlsServer =
+    certificates &&
+    (await startKvRestServer({ engine: memory.engine, token: memoryServer.token, readonlyToken: memoryServer.readonlyToken, tlsCertFile: certificates.certFile, tlsKeyFile: certificates.keyFile }));
+  const memoryWithOwnTls = ownTlsServer && trustingTheCa(ownTlsServer);
   serveCalls(
-    { memory: endpoint(memoryServer), redis: redisServer && endpoint(redisServer), memoryOverTls } satisfies StoreReady,
+    { memory: endpoint(memoryServer), redis: redisServer && endpoint(redisServer), memoryOverTls, memoryWithOwnTls } satisfies StoreReady,
     {
       usage: (): StoreUsage => {
         const cpu = process.cpuUsage();

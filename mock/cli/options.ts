@@ -38,6 +38,8 @@ const KV_SERVER_OPTIONS = {
   maxConnections: { flag: 'max-connections', env: 'MOCK_MAX_CONNECTIONS', type: 'count', help: 'open connections at most; more are closed at once', default: KV.maxConnections },
   lingerTimeoutMs: { flag: 'linger-timeout-ms', env: 'MOCK_LINGER_TIMEOUT_MS', type: 'count', help: 'after a 413, longest the rest of the body is read and thrown away, then the connection is destroyed', default: KV.lingerTimeoutMs },
   maxLingerBytes: { flag: 'max-linger-bytes', env: 'MOCK_MAX_LINGER_BYTES', type: 'count', help: 'after a 413, most bytes of the rest of the body read and thrown away', default: KV.maxLingerBytes },
+  tlsCertFile: { flag: 'tls-cert-file', env: 'MOCK_TLS_CERT_FILE', type: 'string', help: 'PEM certificate to serve https with (with --tls-key-file; default: plain HTTP)' },
+  tlsKeyFile: { flag: 'tls-key-file', env: 'MOCK_TLS_KEY_FILE', type: 'string', help: 'PEM private key of --tls-cert-file' },
   engine: { flag: 'engine', env: 'MOCK_ENGINE', type: 'engine', help: 'memory (embedded) or redis (a real redis-server)', default: 'memory' },
   redisUrl: { flag: 'redis-url', env: 'MOCK_REDIS_URL', type: 'string', help: 'redis engine: redis://[user:pass@]host:port/db, or redis+sentinel://host:port,host:port/<master name>[/db] for a Sentinel-managed primary', default: REDIS_ENGINE_DEFAULTS.url },
   redisPrivateDb: { flag: 'redis-private-db', env: 'MOCK_REDIS_PRIVATE_DB', type: 'count', help: 'redis engine: database keeping the daily count and script texts, not the served one', default: REDIS_ENGINE_DEFAULTS.privateDb },

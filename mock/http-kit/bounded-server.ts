@@ -2,9 +2,13 @@
 // request may take (then 408), how many connections may be open, and how long and how much of a
 // refused body is read after its 413 (lingering-close.ts); Node's defaults (60 s, 300 s, checked
 // every 30 s, no connection cap) would let a slow or crowding client hold sockets for minutes.
-import { createServer, type RequestListener, type Server } from 'node:http';
+// Given a TLS identity it serves https, in the same process and on the same handler (no terminator
+// and no second socket in front of it), its TLS handshake bounded by the headers timeout.
+import { createServer, type RequestListener, type Server, type ServerOptions } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { clientErrorListener } from './client-errors';
 import { arrivedAfterClose, type LingerBounds } from './lingering-close';
+import type { TlsIdentity } from './tls-identity';
 
 /** A lingering socket stays open, so it counts against maxConnections, and its request against requestTimeoutMs. */
 export interface ConnectionBounds extends LingerBounds {
@@ -32,22 +36,26 @@ export const CONNECTION_BOUNDS_DEFAULTS: ConnectionBounds = {
 /** How often Node checks the header and request timeouts (its default, 30 s, would let them run that much late). */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
 
-/** `errorPrefix` starts the text of the answers Node's parser failures get (`ERR ` where the server speaks Redis). */
-export function createBoundedServer(bounds: ConnectionBounds, errorPrefix: string, handler: RequestListener): Server {
-  const server = createServer(
-    {
-      keepAliveTimeout: 65_000,
-      headersTimeout: bounds.headersTimeoutMs,
-      // Node requires the request timeout to be at least the headers timeout.
-      requestTimeout: Math.max(bounds.requestTimeoutMs, bounds.headersTimeoutMs),
-      connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS, bounds.headersTimeoutMs),
-    },
-    (request, response) => {
-      // Left unanswered, its body thrown away: the connection closes after the answer before it.
-      if (arrivedAfterClose(request)) return void request.resume();
-      handler(request, response);
-    },
-  );
+/**
+ * `errorPrefix` starts the text of the answers Node's parser failures get (`ERR ` where the server
+ * speaks Redis); `tls`: serve https with this certificate and key (plain HTTP without it).
+ */
+export function createBoundedServer(bounds: ConnectionBounds, errorPrefix: string, handler: RequestListener, tls?: TlsIdentity): Server {
+  const options: ServerOptions = {
+    keepAliveTimeout: 65_000,
+    headersTimeout: bounds.headersTimeoutMs,
+    // Node requires the request timeout to be at least the headers timeout.
+    requestTimeout: Math.max(bounds.requestTimeoutMs, bounds.headersTimeoutMs),
+    connectionsCheckingInterval: Math.min(TIMEOUT_CHECK_INTERVAL_MS, bounds.headersTimeoutMs),
+  };
+  const listener: RequestListener = (request, response) => {
+    // Left unanswered, its body thrown away: the connection closes after the answer before it.
+    if (arrivedAfterClose(request)) return void request.resume();
+    handler(request, response);
+  };
+  // A connection is the HTTP parser's (and so under headersTimeout) only once its handshake is done:
+  // before that only handshakeTimeout (Node's default 120 s) would bound a client that never finishes it.
+  const server = tls ? createHttpsServer({ ...options, ...tls, handshakeTimeout: bounds.headersTimeoutMs }, listener) : createServer(options, listener);
   server.maxConnections = bounds.maxConnections;
   server.on('clientError', clientErrorListener(errorPrefix));
   return server;

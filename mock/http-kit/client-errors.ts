@@ -28,11 +28,16 @@ export function clientErrorAnswer(failure: ParserFailure): { readonly status: nu
   }
 }
 
+/** Node's https server hands its TLS failures (ERR_TLS_HANDSHAKE_TIMEOUT, OpenSSL's ERR_SSL_*) to 'clientError' too. */
+const isTlsFailure = (failure: ParserFailure): boolean => failure.code !== undefined && (failure.code.startsWith('ERR_TLS_') || failure.code.startsWith('ERR_SSL_'));
+
 /** The server's 'clientError' listener; `errorPrefix` starts each text (`ERR ` where the server speaks Redis). */
 export function clientErrorListener(errorPrefix: string): (failure: ParserFailure, socket: Duplex) => void {
   return (failure, socket) => {
-    // A reset connection, or one whose response has begun, can take no answer.
-    if (failure.code === 'ECONNRESET' || !socket.writable || (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+    // A reset connection, or one whose response has begun, can take no answer; nor can an https
+    // connection whose TLS handshake failed or timed out (an answer written there would wait for a
+    // handshake that never ends, and keep the socket open).
+    if (failure.code === 'ECONNRESET' || isTlsFailure(failure) || !socket.writable || (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
       socket.destroy();
       return;
     }

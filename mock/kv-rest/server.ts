@@ -3,6 +3,7 @@
 import { checkWholeNumbers, CONNECTION_BOUND_NAMES } from '../http-kit/check-bounds';
 import { closeBoundedServer, CONNECTION_BOUNDS_DEFAULTS, createBoundedServer } from '../http-kit/bounded-server';
 import { listen } from '../http-kit/listen';
+import { readTlsIdentity, type TlsFileOptions } from '../http-kit/tls-identity';
 import { withDefaults } from '../http-kit/with-defaults';
 import type { Engine } from './engine';
 import { CommandRunner } from './http/command-runner';
@@ -12,7 +13,7 @@ import { generateToken, TokenRegistry } from './http/tokens';
 import { createMemoryEngine } from './memory';
 import { createRedisEngine } from './redis';
 
-export interface KvRestServerOptions {
+export interface KvRestServerOptions extends TlsFileOptions {
   /** Interface to bind; loopback by default so a development token never reaches the network. */
   host?: string;
   /** TCP port; 0 (the default) picks a free one. */
@@ -56,7 +57,7 @@ export interface KvRestServerOptions {
 }
 
 export interface KvRestServer {
-  /** Base URL, e.g. `http://127.0.0.1:41234`. */
+  /** Base URL, e.g. `http://127.0.0.1:41234` (`https://` with `tlsCertFile` and `tlsKeyFile`). */
   readonly url: string;
   readonly token: string;
   readonly readonlyToken: string;
@@ -79,6 +80,7 @@ export const KV_REST_DEFAULTS = {
 export async function startKvRestServer(options: KvRestServerOptions = {}): Promise<KvRestServer> {
   checkWholeNumbers('key-value server', options, CONNECTION_BOUND_NAMES);
   const settings = withDefaults(KV_REST_DEFAULTS, options);
+  const tls = readTlsIdentity('key-value server', options);
   const token = options.token ?? generateToken();
   const readonlyToken = options.readonlyToken ?? generateToken();
   if (token === readonlyToken) throw new Error('The Standard token and the Read Only token must differ');
@@ -104,11 +106,11 @@ export async function startKvRestServer(options: KvRestServerOptions = {}): Prom
     maxStreamBufferBytes: settings.maxStreamBufferBytes,
     linger: settings,
   });
-  const server = createBoundedServer(settings, 'ERR ', handler.handle);
+  const server = createBoundedServer(settings, 'ERR ', handler.handle, tls);
   const address = await listen(server, settings.port, settings.host);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
-    url: `http://${host}:${address.port}`,
+    url: `${tls ? 'https' : 'http'}://${host}:${address.port}`,
     token,
     readonlyToken,
     engine,

@@ -146,6 +146,7 @@ describe('the app profile split by layer', () => {
       'plugin sliding-window, memory engine, denyList: false',
       'plugin sliding-window, memory engine, defaults: deny list on (vs the denyList: false row)',
       "plugin sliding-window, memory engine behind a TLS terminator, https:// (vs the memory engine's defaults row)",
+      "plugin sliding-window, memory engine's server serving TLS itself, https:// (vs the memory engine's defaults row)",
       'plugin, three strategies on one route, memory engine',
       'plugin sliding-window, redis engine',
       'plugin, every caller blocked (answered from memory)',

@@ -68,6 +68,13 @@ describe('the strapi-plugin-ratelimit command', () => {
     expect(stdout).not.toContain('workflow');
   });
 
+  it('issue 36: `kv --tls-cert-file` without --tls-key-file, or naming a file it cannot read, is one line naming the flags and exit code 1', async () => {
+    expect([await run('kv', '--port', '0', '--tls-cert-file', '/no/such/server.crt'), await run('kv', '--port', '0', '--tls-cert-file', '/no/such/server.crt', '--tls-key-file', '/no/such/server.key')]).toEqual([
+      { code: 1, stdout: '', stderr: 'key-value server option tlsCertFile (--tls-cert-file) is given without tlsKeyFile (--tls-key-file): https needs both the certificate and its key, plain HTTP neither\n' },
+      { code: 1, stdout: '', stderr: "key-value server option tlsCertFile (--tls-cert-file) names a file that cannot be read: ENOENT: no such file or directory, open '/no/such/server.crt'\n" },
+    ]);
+  });
+
   it('issue 28 item 4: a bad `kv` option is a usage error with the kv usage', async () => {
     const { code, stderr } = await run('kv', '--workflow-port', '0');
     expect(code).toBe(2);

@@ -22,13 +22,17 @@ describe('mock command options', () => {
     expect(() => parseMockOptions(argv, {})).toThrow(message);
   });
 
+  it('reads the TLS certificate and key files from flags or the environment (issue 36)', () => {
+    expect(parseMockOptions(['--tls-cert-file', '/etc/kv/server.crt'], { MOCK_TLS_KEY_FILE: '/etc/kv/server.key' })).toEqual({ tlsCertFile: '/etc/kv/server.crt', tlsKeyFile: '/etc/kv/server.key', help: false });
+  });
+
   it('refuses a bad value from the environment, naming the variable', () => {
     expect(() => parseMockOptions([], { MOCK_KV_PORT: 'abc' })).toThrow(/MOCK_KV_PORT/);
   });
 
   it('lists every option with its environment variable in the help text', () => {
     const usage = mockUsage();
-    for (const name of ['--host', '--kv-port', '--token', '--readonly-token', '--prefix', '--max-request-bytes', '--daily-limit', '--engine', '--redis-url', '--redis-timeout-ms', '--max-response-bytes', '--max-stream-buffer-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--max-connections', '--linger-timeout-ms', '--max-linger-bytes', '--workflow-port', '--workflow-token', '--signing-key', '--next-signing-key', '--retry-time-scale', '--workflow-linger-timeout-ms', '--workflow-max-linger-bytes']) expect(usage).toContain(name);
+    for (const name of ['--host', '--kv-port', '--token', '--readonly-token', '--prefix', '--max-request-bytes', '--daily-limit', '--engine', '--redis-url', '--redis-timeout-ms', '--max-response-bytes', '--max-stream-buffer-bytes', '--headers-timeout-ms', '--request-timeout-ms', '--max-connections', '--linger-timeout-ms', '--max-linger-bytes', '--tls-cert-file', '--tls-key-file', '--workflow-port', '--workflow-token', '--signing-key', '--next-signing-key', '--retry-time-scale', '--workflow-linger-timeout-ms', '--workflow-max-linger-bytes']) expect(usage).toContain(name);
     expect(usage).toContain('MOCK_KV_PORT');
   });
 
