@@ -72,3 +72,13 @@ export function useRedisEngineServer(options: KvRestServerOptions = {}, redisArg
   });
   return context;
 }
+
+/** What starting the server with `options` came to: its error's words, or `started` (then it is closed). */
+export const startOutcome = (options: KvRestServerOptions): Promise<string> =>
+  startKvRestServer(options).then(
+    async (server) => {
+      await server.close();
+      return 'started';
+    },
+    (failure: Error) => `${failure.name}: ${failure.message}`,
+  );

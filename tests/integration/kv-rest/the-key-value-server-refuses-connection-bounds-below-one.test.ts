@@ -2,17 +2,7 @@
 // other connection bounds) as given, where the workflow server range-checks them; 0 or NaN destroyed
 // the socket with its 413 unread (the EPIPE finding 7 removed). Now each is refused at start with a
 // RangeError naming the option, as the workflow server does.
-import { startKvRestServer, type KvRestServerOptions } from '../../../mock/kv-rest/server';
-
-/** What starting the server with `options` came to: its error's words, or `started` (then it is closed). */
-const startOutcome = (options: KvRestServerOptions): Promise<string> =>
-  startKvRestServer(options).then(
-    async (server) => {
-      await server.close();
-      return 'started';
-    },
-    (failure: Error) => `${failure.name}: ${failure.message}`,
-  );
+import { startOutcome } from '../../support/kv-servers';
 
 describe('the key-value server', () => {
   it('refuses a linger bound or connection bound of 0, NaN or a fraction, naming the option', async () => {

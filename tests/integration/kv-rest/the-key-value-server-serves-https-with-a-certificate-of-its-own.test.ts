@@ -10,9 +10,10 @@ import { once } from 'node:events';
 import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { startKvRestServer, type KvRestServer, type KvRestServerOptions } from '../../../mock/kv-rest/server';
+import { startKvRestServer, type KvRestServer } from '../../../mock/kv-rest/server';
 import { ThrowawayCertificates } from '../../fixtures/throwaway-tls';
 import { limitedApp, statuses, strategy } from '../plugin/support';
+import { startOutcome } from '../../support/kv-servers';
 
 /** @upstash/redis in a Node of its own that trusts `caFile`, as an app reaching Upstash-like https would run. */
 async function upstashClientOver(url: string, token: string, caFile: string): Promise<unknown> {
@@ -31,16 +32,6 @@ async function upstashClientOver(url: string, token: string, caFile: string): Pr
   });
   return JSON.parse(stdout);
 }
-
-/** What starting the server with `options` came to: its error's words, or `started` (then it is closed). */
-const startOutcome = (options: KvRestServerOptions): Promise<string> =>
-  startKvRestServer(options).then(
-    async (server) => {
-      await server.close();
-      return 'started';
-    },
-    (failure: Error) => `${failure.name}: ${failure.message}`,
-  );
 
 describe('the key-value server with a certificate of its own', () => {
   let certificates: ThrowawayCertificates;

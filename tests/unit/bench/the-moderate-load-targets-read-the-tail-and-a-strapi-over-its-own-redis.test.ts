@@ -6,24 +6,11 @@
 import type { AppSample } from '../../../bench/app-bench';
 import { APP_SCENARIOS, type AppScenario } from '../../../bench/scenarios';
 import { targetsTable } from '../../../bench/targets';
+import { fixedRateRounds as rounds } from './support';
 
 const byRole = (role: AppScenario['role']) => APP_SCENARIOS.find((scenario) => scenario.role === role)!;
 const byName = (name: string) => APP_SCENARIOS.find((scenario) => scenario.name === name)!;
 
-/** Rounds of a row at the fixed moderate load: app CPU, store CPU and p99 per round. */
-const rounds = (appCpu: number[], storeCpu: number[], p99Micros: number[]): AppSample[] =>
-  appCpu.map((fixedRateCpuMicrosPerRequest, round) => ({
-    requestsPerSecond: 1000,
-    p50Ms: 1,
-    p99Ms: 2,
-    appCpuMicrosPerRequest: fixedRateCpuMicrosPerRequest,
-    fixedRateCpuMicrosPerRequest,
-    fixedRateStoreCpuMicrosPerRequest: storeCpu[round],
-    fixedRateP99Micros: p99Micros[round],
-    storeFailures: 0,
-    non2xxShare: 0,
-    errors: 0,
-  }));
 
 describe('the moderate-load targets of issue 36', () => {
   it('measure the redis engine and a Strapi over redis:// at the fixed moderate load', () => {

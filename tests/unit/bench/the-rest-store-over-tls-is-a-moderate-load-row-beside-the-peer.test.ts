@@ -7,6 +7,7 @@ import type { AppSample } from '../../../bench/app-bench';
 import { APP_SCENARIOS, canRun, pluginConfig, selectScenarios, type AppScenario } from '../../../bench/scenarios';
 import type { StoreReady } from '../../../bench/store-process';
 import { targetsTable } from '../../../bench/targets';
+import { fixedRateRounds as rounds } from './support';
 
 const TLS_ROW = APP_SCENARIOS.find((scenario) => scenario.role === 'REST over TLS')!;
 const OWN_TLS_ROW = APP_SCENARIOS.find((scenario) => scenario.role === 'REST with its own TLS')!;
@@ -16,19 +17,6 @@ const STORES: StoreReady = {
   memoryWithOwnTls: { url: 'https://127.0.0.1:3?tlsCa=%2Ftmp%2Fca.crt', token: 't' },
 };
 
-/** Rounds of a row at the fixed moderate load: app CPU and store CPU per request. */
-const rounds = (appCpu: number[], storeCpu: number[]): AppSample[] =>
-  appCpu.map((fixedRateCpuMicrosPerRequest, round) => ({
-    requestsPerSecond: 1000,
-    p50Ms: 1,
-    p99Ms: 2,
-    appCpuMicrosPerRequest: fixedRateCpuMicrosPerRequest,
-    fixedRateCpuMicrosPerRequest,
-    fixedRateStoreCpuMicrosPerRequest: storeCpu[round],
-    storeFailures: 0,
-    non2xxShare: 0,
-    errors: 0,
-  }));
 
 describe('the REST store over TLS', () => {
   it('runs the plugin at the terminator\'s https url, which names its CA, with the same token', () => {
