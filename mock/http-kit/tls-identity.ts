@@ -47,7 +47,9 @@ export function readTlsIdentity(server: string, options: TlsFileOptions): TlsIde
   return identity;
 }
 
-function readPem(server: string, option: keyof TlsFileOptions, file: string): Buffer {
+function readPem(server: string, option: keyof TlsFileOptions, file: unknown): Buffer {
+  // From JavaScript a number would reach readFileSync as a file descriptor (0: the server would wait on stdin).
+  if (typeof file !== 'string' || file === '') throw new TlsOptionError(`${server} option ${NAMED[option]} must be the path of a PEM file, not ${JSON.stringify(file)}`);
   try {
     return readFileSync(file);
   } catch (failure) {

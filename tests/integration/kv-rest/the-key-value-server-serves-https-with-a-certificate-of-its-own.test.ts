@@ -99,6 +99,8 @@ describe('the key-value server with a certificate of its own', () => {
       { tlsCertFile: '/no/such/server.crt', tlsKeyFile: certificates.keyFile },
       { tlsCertFile: certificates.certFile, tlsKeyFile: caKeyFile },
       { tlsCertFile: __filename, tlsKeyFile: certificates.keyFile },
+      // From JavaScript a number was read as a file descriptor (0 waited on stdin).
+      { tlsCertFile: 0 as unknown as string, tlsKeyFile: certificates.keyFile },
     ]) {
       outcomes.push(await startOutcome(options));
     }
@@ -109,6 +111,7 @@ describe('the key-value server with a certificate of its own', () => {
       "TlsOptionError: key-value server option tlsCertFile (--tls-cert-file) names a file that cannot be read: ENOENT: no such file or directory, open '/no/such/server.crt'",
       expect.stringMatching(new RegExp(`^TlsOptionError: ${escape(pair)} \\(${escape(certificates.certFile)}, ${escape(caKeyFile)}\\): .*key values mismatch`)),
       expect.stringMatching(new RegExp(`^TlsOptionError: ${escape(pair)} \\(${escape(__filename)}, ${escape(certificates.keyFile)}\\): `)),
+      'TlsOptionError: key-value server option tlsCertFile (--tls-cert-file) must be the path of a PEM file, not 0',
     ]);
   });
 });

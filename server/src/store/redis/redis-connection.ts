@@ -39,7 +39,7 @@ import type { RedisAddress } from '../../../../shared/store-address';
 import { boundReplies } from './redis-reply-bound';
 import { tlsOptionsFor } from '../tls-trust';
 import { nameCertificateFailures } from './redis-tls';
-import { reconnectOnReadOnlyAtMostOncePer } from './stuck-connections';
+import { reconnectOnReadOnlyBackingOff } from './stuck-connections';
 
 export type RedisClient = Redis | Cluster;
 
@@ -186,7 +186,7 @@ function connectRedis(address: RedisAddress, timeoutMs: number): RedisClient {
     return retryHungHandshakes(skipSettledCommands(primary), timeoutMs);
   }
   const [{ host, port }] = address.hosts;
-  const node = new Redis({ ...nodeOptions, host, port, db: address.db, reconnectOnError: reconnectOnReadOnlyAtMostOncePer(timeoutMs) });
+  const node = new Redis({ ...nodeOptions, host, port, db: address.db, reconnectOnError: reconnectOnReadOnlyBackingOff(timeoutMs) });
   return retryHungHandshakes(skipSettledCommands(node), timeoutMs);
 }
 

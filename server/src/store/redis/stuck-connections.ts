@@ -13,7 +13,8 @@
 //   besides the periodic refresh redis-connection.ts sets;
 // - a redis:// node that became a replica (a managed "primary endpoint" that failed over by DNS, the
 //   old node kept as a replica on the same connection) answered READONLY forever: that reply drops
-//   the connection (at most once per timeout), so the host name is resolved again.
+//   the connection (once per timeout at first, backing off to once per 30 s while the node stays a
+//   replica), so the host name is resolved again.
 // A Redis that is busy for longer than the timeout (another client's slow script) is dropped the
 // same way: one reconnection per timeout while it lasts, and its commands fail at their deadline anyway.
 // What a dropped connection had in flight is not sent again (redis-connection.ts: its answer is
@@ -39,12 +40,41 @@ class AtMostOncePer {
   }
 }
 
+/** The longest wait between two reconnections of a node that keeps answering READONLY. */
+const MAX_READ_ONLY_RECONNECT_PERIOD_MS = 30_000;
+
+/**
+ * Lets an action through at most once per period, a period that starts at `basePeriodMs` and doubles
+ * (up to `maxPeriodMs`) while the action keeps being asked for; one asked for after two quiet periods
+ * starts again at the base.
+ */
+class BackingOff {
+  private last = -Infinity;
+  private period: number;
+
+  constructor(private readonly basePeriodMs: number, private readonly maxPeriodMs: number) {
+    this.period = basePeriodMs;
+  }
+
+  allows(): boolean {
+    const now = performance.now();
+    const since = now - this.last;
+    if (since < this.period) return false;
+    this.period = since > 2 * this.period ? this.basePeriodMs : Math.min(2 * this.period, this.maxPeriodMs);
+    this.last = now;
+    return true;
+  }
+}
+
 /**
  * ioredis's reconnectOnError for one node: a READONLY reply drops the connection (1: the command is
- * refused with its READONLY, not sent again) at most once per `timeoutMs`.
+ * refused with its READONLY, not sent again), once per `timeoutMs` at first, then ever less often
+ * while the node stays a replica (a url that names a replica, a managed endpoint whose DNS name keeps
+ * the old node for minutes): 20 new connections in 2 s at a 100 ms timeout before this backing off
+ * (a TLS handshake each on rediss), 5 since; a failover later on starts again at the timeout.
  */
-export function reconnectOnReadOnlyAtMostOncePer(timeoutMs: number): (failure: Error) => 1 | false {
-  const reconnects = new AtMostOncePer(timeoutMs);
+export function reconnectOnReadOnlyBackingOff(timeoutMs: number): (failure: Error) => 1 | false {
+  const reconnects = new BackingOff(timeoutMs, Math.max(timeoutMs, MAX_READ_ONLY_RECONNECT_PERIOD_MS));
   return (failure) => (failure.message.startsWith('READONLY') && reconnects.allows() ? 1 : false);
 }
 
@@ -68,10 +98,20 @@ function dropSilentConnections(node: Redis, timeoutMs: number): MissedDeadlines 
     node.stream.on('data', noteRead);
   });
   const drops = new AtMostOncePer(timeoutMs);
+  let judging = false;
+  const dropIfSilent = (): void => {
+    judging = false;
+    if (node.status === 'ready' && performance.now() - lastReadAt >= timeoutMs && drops.allows()) node.disconnect(true);
+  };
   return {
     noteFailure(failure) {
-      if (!isDeadline(failure) || node.status !== 'ready') return;
-      if (performance.now() - lastReadAt >= timeoutMs && drops.allows()) node.disconnect(true);
+      // Judged after the poll phase of this turn: a deadline fires in the timers phase, before the
+      // replies already waiting in the socket are read, so after the app's own event loop stalled
+      // past the timeout a healthy connection looked silent and was dropped (a 250 ms stall at a
+      // 200 ms timeout: one reconnection per stall before).
+      if (!isDeadline(failure) || judging) return;
+      judging = true;
+      setImmediate(dropIfSilent);
     },
   };
 }
