@@ -86,11 +86,15 @@ export function textField(L: LuaState, field: 'ok' | 'err'): string | undefined 
   return value;
 }
 
-/** A value that is not a table: number -> integer (truncated), true -> 1, false/nil -> nil, string -> bulk. */
+/**
+ * A value that is not a table: number -> integer (truncated, as redis-server casts it to a C integer,
+ * which has no -0: -0.5 answers 0, not the -0 of Math.trunc, as the native scripts' numberReply does),
+ * true -> 1, false/nil -> nil, string -> bulk.
+ */
 function scalarReply(L: LuaState, index: number): Reply {
   switch (lua.lua_type(L, index)) {
     case lua.LUA_TNUMBER:
-      return integer(Math.trunc(lua.lua_tonumber(L, index)));
+      return integer(Math.trunc(lua.lua_tonumber(L, index)) + 0);
     case lua.LUA_TBOOLEAN:
       return lua.lua_toboolean(L, index) ? integer(1) : NIL;
     case lua.LUA_TSTRING:
