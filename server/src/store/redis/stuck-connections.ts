@@ -25,37 +25,23 @@ import type { Cluster, Redis } from 'ioredis';
 import type { RedisClient } from './redis-connection';
 import { TIMED_OUT } from './redis-command-turn';
 
-/** Lets an action through at most once per `periodMs`. */
-class AtMostOncePer {
-  private last = -Infinity;
-
-  constructor(private readonly periodMs: number) {}
-
-  /** Whether the action may run now (and, if so, counts it as run). */
-  allows(): boolean {
-    const now = performance.now();
-    if (now - this.last < this.periodMs) return false;
-    this.last = now;
-    return true;
-  }
-}
-
 /** The longest wait between two reconnections of a node that keeps answering READONLY. */
 const MAX_READ_ONLY_RECONNECT_PERIOD_MS = 30_000;
 
 /**
- * Lets an action through at most once per period, a period that starts at `basePeriodMs` and doubles
- * (up to `maxPeriodMs`) while the action keeps being asked for; one asked for after two quiet periods
- * starts again at the base.
+ * Lets an action through at most once per period: `basePeriodMs`, or, given a longer `maxPeriodMs`, a
+ * period that doubles (up to it) while the action keeps being asked for and starts again at the base
+ * when the action is asked for after two quiet periods.
  */
-class BackingOff {
+class AtMostOncePer {
   private last = -Infinity;
   private period: number;
 
-  constructor(private readonly basePeriodMs: number, private readonly maxPeriodMs: number) {
+  constructor(private readonly basePeriodMs: number, private readonly maxPeriodMs = basePeriodMs) {
     this.period = basePeriodMs;
   }
 
+  /** Whether the action may run now (and, if so, counts it as run). */
   allows(): boolean {
     const now = performance.now();
     const since = now - this.last;
@@ -74,7 +60,7 @@ class BackingOff {
  * (a TLS handshake each on rediss), 5 since; a failover later on starts again at the timeout.
  */
 export function reconnectOnReadOnlyBackingOff(timeoutMs: number): (failure: Error) => 1 | false {
-  const reconnects = new BackingOff(timeoutMs, Math.max(timeoutMs, MAX_READ_ONLY_RECONNECT_PERIOD_MS));
+  const reconnects = new AtMostOncePer(timeoutMs, Math.max(timeoutMs, MAX_READ_ONLY_RECONNECT_PERIOD_MS));
   return (failure) => (failure.message.startsWith('READONLY') && reconnects.allows() ? 1 : false);
 }
 
