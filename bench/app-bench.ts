@@ -63,6 +63,8 @@ export interface AppSample {
   readonly fixedRateStoreCpuMicrosPerRequest?: number;
   readonly non2xxShare: number;
   readonly errors: number;
+  /** The fixed moderate load's rate in requests per second, latency scenarios only. */
+  readonly fixedRatePerSecond?: number;
   /** At the fixed moderate load, latency scenarios only. */
   readonly fixedRateP50Micros?: number;
   readonly fixedRateP99Micros?: number;
@@ -144,7 +146,8 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
     const measure = <T>(run: () => Promise<T>) => measured(scenario, context, app, info, run);
     const { result, appUsage, storeMicros, storeCounts } = await measure(() => runLoad({ ...load, seconds: context.timing.seconds }));
     const storeCost = storeCostPerRequest(storeCounts, result.requests);
-    const fixedRate = scenario.latency ? await measure(() => runFixedRate({ ...context.fixedRate, requestsPerSecond: scenario.fixedRatePerSecond ?? context.fixedRate.requestsPerSecond, url: load.url, method: load.method, body: load.body, headers: load.headers, perConnectionHeader: IDENTIFIER_HEADER })) : undefined;
+    const fixedRatePerSecond = scenario.fixedRatePerSecond ?? context.fixedRate.requestsPerSecond;
+    const fixedRate = scenario.latency ? await measure(() => runFixedRate({ ...context.fixedRate, requestsPerSecond: fixedRatePerSecond, url: load.url, method: load.method, body: load.body, headers: load.headers, perConnectionHeader: IDENTIFIER_HEADER })) : undefined;
     const fixedRateSent = fixedRate?.result.sent ?? 0;
     return {
       requestsPerSecond: result.requestsPerSecond,
@@ -156,6 +159,7 @@ export async function measureAppScenario(scenario: AppScenario, context: AppBenc
       storeCpuMicrosPerRequest: storeMicros === undefined || result.requests === 0 ? undefined : storeMicros / result.requests,
       non2xxShare: result.requests === 0 ? 0 : result.non2xx / result.requests,
       errors: result.errors + (fixedRate?.result.errors ?? 0),
+      ...(fixedRate && { fixedRatePerSecond }),
       fixedRateP50Micros: fixedRate?.result.p50Micros,
       fixedRateP99Micros: fixedRate?.result.p99Micros,
       fixedRateCpuMicrosPerRequest: fixedRate && fixedRate.appUsage.cpuMicros / fixedRateSent,

@@ -6,10 +6,20 @@ export interface RunOptions {
   readonly quick: boolean;
   /** `--only <words>`: the rows whose name contains one of the words (separated by `|`). */
   readonly only?: string;
+  /** `--strapi-rate <n>`: the Strapi rows' fixed moderate load in requests per second, for a machine where Strapi alone is busy most of a core at the default. */
+  readonly strapiRate?: number;
 }
 
 export function runOptions(): RunOptions {
-  return { quick: process.argv.includes('--quick'), only: optionValue('--only') };
+  const strapiRate = optionValue('--strapi-rate');
+  return { quick: process.argv.includes('--quick'), only: optionValue('--only'), ...(strapiRate === undefined ? {} : { strapiRate: positiveRate('--strapi-rate', strapiRate) }) };
+}
+
+/** A rate given on the command line: a whole number of requests per second, at least 1. */
+function positiveRate(name: string, value: string): number {
+  const rate = Number(value);
+  if (!Number.isInteger(rate) || rate < 1) throw new Error(`${name} takes a whole number of requests per second, at least 1, not ${JSON.stringify(value)}`);
+  return rate;
 }
 
 /** The value after `name` on the command line (`--only strapi`), undefined without `name`. */
@@ -23,7 +33,7 @@ export function optionValue(name: string): string | undefined {
 
 /** The command as the report prints it: `npm run bench -- --quick --only strapi`. */
 export function commandOf(script: string, options: RunOptions): string {
-  const flags = [...(options.quick ? ['--quick'] : []), ...(options.only === undefined ? [] : [`--only ${options.only}`])];
+  const flags = [...(options.quick ? ['--quick'] : []), ...(options.only === undefined ? [] : [`--only ${options.only}`]), ...(options.strapiRate === undefined ? [] : [`--strapi-rate ${options.strapiRate}`])];
   return flags.length === 0 ? script : `${script} -- ${flags.join(' ')}`;
 }
 

@@ -1,5 +1,5 @@
 // The command a benchmark report prints is the one that reproduces it, flags included.
-import { commandOf } from '../../../bench/command-line';
+import { commandOf, runOptions } from '../../../bench/command-line';
 
 describe('the command a bench report prints', () => {
   it('adds the flags given after `--`, and nothing without flags', () => {
@@ -8,6 +8,31 @@ describe('the command a bench report prints', () => {
       commandOf('npm run bench', { quick: true }),
       commandOf('npm run bench', { quick: false, only: 'strapi' }),
       commandOf('npm run bench:profile', { quick: true, only: 'embedded' }),
-    ]).toEqual(['npm run bench', 'npm run bench -- --quick', 'npm run bench -- --only strapi', 'npm run bench:profile -- --quick --only embedded']);
+      commandOf('npm run bench', { quick: false, only: 'strapi', strapiRate: 400 }),
+    ]).toEqual(['npm run bench', 'npm run bench -- --quick', 'npm run bench -- --only strapi', 'npm run bench:profile -- --quick --only embedded', 'npm run bench -- --only strapi --strapi-rate 400']);
+  });
+});
+
+describe('the Strapi rows\' rate on the command line', () => {
+  const optionsOf = (...flags: string[]) => {
+    const argv = process.argv;
+    process.argv = ['node', 'run.js', ...flags];
+    try {
+      return runOptions();
+    } catch (refusal) {
+      return (refusal as Error).message;
+    } finally {
+      process.argv = argv;
+    }
+  };
+
+  it('is a whole number of requests per second, or refused naming the flag', () => {
+    expect([optionsOf('--strapi-rate', '400'), optionsOf('--quick'), optionsOf('--strapi-rate', '0'), optionsOf('--strapi-rate', '2.5'), optionsOf('--strapi-rate', 'fast')]).toEqual([
+      { quick: false, only: undefined, strapiRate: 400 },
+      { quick: true, only: undefined },
+      '--strapi-rate takes a whole number of requests per second, at least 1, not "0"',
+      '--strapi-rate takes a whole number of requests per second, at least 1, not "2.5"',
+      '--strapi-rate takes a whole number of requests per second, at least 1, not "fast"',
+    ]);
   });
 });

@@ -9,6 +9,7 @@ export const fixedRateRounds = (appCpu: readonly number[], storeCpu: readonly nu
     p50Ms: 1,
     p99Ms: 2,
     appCpuMicrosPerRequest: fixedRateCpuMicrosPerRequest,
+    fixedRatePerSecond: 1000,
     fixedRateCpuMicrosPerRequest,
     fixedRateStoreCpuMicrosPerRequest: storeCpu[round],
     fixedRateP99Micros: p99Micros[round],
