@@ -13,11 +13,12 @@
 // The window number and which keys each algorithm keeps are @upstash/ratelimit's layout (docs/limiting.md,
 // "How a strategy applies"); `counterKeys` is the one place that restates it, and a test drives the
 // library and checks that the keys it writes are these.
-// A GraphQL strategy (docs/graphql.md) counts under method `ALL` and a route naming the endpoint, its
-// charge and its root fields (`graphqlRoute`): `/graphql#mutation(login,register)`,
-// `/graphql#cost.query(articles)`. A path strategy can never write one: `(` and `)` are refused in
-// paths (path-pattern.ts), so the two forms never share keys; GraphQL strategies that name the same
-// fields with the same charge and limiter would, and the schema refuses them (shared-keys.ts).
+// A GraphQL strategy (docs/graphql.md) counts under method `ALL` and a route naming the endpoint (in
+// canonical form, as a path strategy's path: `/GraphQL/` keys as `/graphql`), its charge and its root
+// fields (`graphqlRoute`): `/graphql#mutation(login,register)`, `/graphql#cost.query(articles)`. A
+// path strategy can never write one: `(` and `)` are refused in paths (path-pattern.ts), so the two
+// forms never share keys; GraphQL strategies that name the same fields with the same charge and
+// limiter would, and the schema refuses them (shared-keys.ts).
 // A strategy's live limit (docs/live-limits.md) sits apart from every counter, at
 //   `<prefix>:live:<methods>:<route>:<limiter>` + the library's `:dynamic:global`
 // with the methods sorted and joined by `,`: `live` is no method (methods are upper case), so no
@@ -27,7 +28,7 @@ import { canonicalPath } from './canonical-path';
 import type { Algorithm } from './config-literals';
 import { GRAPHQL_OPERATION_TYPES, type GraphqlSelection } from './graphql-schema';
 import { identifierFromKey, identifierInKey, type KeyPlacement } from './key-placement';
-import type { PathPattern } from './path-pattern';
+import type { ParsedPathPattern } from './path-pattern';
 
 /** What of a strategy decides its keys, parsed: the methods collapsed (`keyMethods`), the route as keyed (`keyRoute`), the window in ms. */
 export interface KeyedStrategy {
@@ -77,10 +78,15 @@ export function graphqlRoute(endpoint: string, selection: GraphqlSelection): str
 }
 
 /**
- * The route in a strategy's keys, before escaping: a route strategy's parsed path in canonical form,
- * else (`path` undefined) `route`, the GraphQL route of `routeOf`.
+ * The route in a strategy's keys, before escaping: a route strategy's parsed path in canonical form
+ * (as written when it did not parse: it has an error of its own), or a GraphQL strategy's route at
+ * `keyedEndpoint`, the endpoint's canonical form (rules.ts), so that instances configured with
+ * `/GraphQL` and `/graphql/` (which the endpoint's matcher answers alike) share counters and live limits.
  */
-export const keyRoute = (route: string, path: PathPattern | undefined): string => (path ? canonicalPath(path) : route);
+export function keyRoute(strategy: { readonly graphql?: GraphqlSelection; readonly path?: string }, path: ParsedPathPattern | undefined, keyedEndpoint = DEFAULT_GRAPHQL_ENDPOINT): string {
+  if (strategy.graphql) return graphqlRoute(keyedEndpoint, strategy.graphql);
+  return path && path.kind !== 'invalid' ? canonicalPath(path) : (strategy.path ?? '');
+}
 
 /** What of a strategy, either form, names its route (as written: debug lines and the usage view show it) and methods in keys. */
 export function routeOf(strategy: { readonly graphql?: GraphqlSelection; readonly path?: string; readonly methods?: readonly string[] }, endpoint = DEFAULT_GRAPHQL_ENDPOINT): { route: string; methods: readonly string[] } {

@@ -4,9 +4,11 @@
 // the usage view and reset read these rules and never the strategy's text again, so no window is
 // parsed twice and a reset can only reach the keys of the rule it is given. A GraphQL strategy
 // (docs/graphql.md) becomes a rule without a path: its `graphql` selection says which root fields it
-// counts at the endpoint, and its route (keys.ts `graphqlRoute`) names the endpoint and the fields.
+// counts at the endpoint, and its route (keys.ts `graphqlRoute`) names the endpoint and the fields;
+// the endpoint is parsed here too, once, and its keys name it in canonical form (keys.ts `keyRoute`).
 import { DURATION_FORMAT, parseDuration, type Duration } from './duration';
 import { RateLimitConfigError } from './errors';
+import { canonicalPath } from './canonical-path';
 import { compileKeyMethod, DEFAULT_GRAPHQL_ENDPOINT, keyMethods, keyRoute, routeOf, StrategyKeys } from './keys';
 import type { GraphqlSelection } from './graphql-schema';
 import { parsePathPattern, type PathPattern } from './path-pattern';
@@ -56,6 +58,8 @@ export interface CompiledConfig extends RateLimitConfig {
   readonly storeAddress: StoreAddress | undefined;
   /** How the keys sit in that store (a Redis Cluster's are hash-tagged). */
   readonly placement: KeyPlacement;
+  /** Where GraphQL strategies count, parsed; undefined without GraphQL strategies (the endpoint is then never read). */
+  readonly graphqlEndpoint: PathPattern | undefined;
 }
 
 function compileStoreAddress(url: string | undefined): StoreAddress | undefined {
@@ -70,7 +74,20 @@ function compileStoreAddress(url: string | undefined): StoreAddress | undefined 
   return address;
 }
 
-function compileRule(config: RateLimitConfig, placement: KeyPlacement, graphqlEndpoint: string, strategy: StrategyConfig, index: number): Rule {
+/** The GraphQL endpoint as written and parsed. */
+interface GraphqlEndpoint {
+  readonly written: string;
+  readonly pattern: PathPattern;
+}
+
+/** The endpoint of a config with GraphQL strategies: a path, as a strategy's (a lone `*` is every content-API route, not an endpoint). */
+function compileGraphqlEndpoint(endpoint: string): GraphqlEndpoint {
+  const pattern = parsePathPattern(endpoint);
+  if (pattern.kind === 'invalid' || pattern.kind === 'content-api') throw new RateLimitConfigError([`graphql.endpoint (an option of the middleware): ${pattern.kind === 'invalid' ? pattern.problem : 'must be a path, such as "/graphql"'}`]);
+  return { written: endpoint, pattern };
+}
+
+function compileRule(config: RateLimitConfig, placement: KeyPlacement, endpoint: GraphqlEndpoint | undefined, strategy: StrategyConfig, index: number): Rule {
   const field = `strategy[${index}]`;
   const graphql = 'graphql' in strategy ? strategy.graphql : undefined;
   // The schema refuses both; a config that skipped it still gets an error naming the field.
@@ -79,7 +96,7 @@ function compileRule(config: RateLimitConfig, placement: KeyPlacement, graphqlEn
   const window = parseDuration(strategy.limiter.window);
   if (!window) throw new RateLimitConfigError([`${field}.limiter.window: ${JSON.stringify(strategy.limiter.window)} is not ${DURATION_FORMAT}`]);
   const { algorithm, tokens, refillRate = tokens } = strategy.limiter;
-  const route = routeOf(strategy, graphqlEndpoint);
+  const route = routeOf(strategy, endpoint?.written);
   const methods = keyMethods(route.methods);
   return {
     index,
@@ -91,7 +108,7 @@ function compileRule(config: RateLimitConfig, placement: KeyPlacement, graphqlEn
     route: route.route,
     limit: { algorithm, tokens, refillRate, window },
     tiers: new Map(tierEntries(strategy.tiers).map(([name, tier]) => [name, { algorithm, tokens: tier.tokens, refillRate: tier.refillRate ?? tier.tokens, window }])),
-    keys: new StrategyKeys(config.prefix, { methods, route: keyRoute(route.route, path), algorithm, windowMs: window.milliseconds }, placement),
+    keys: new StrategyKeys(config.prefix, { methods, route: keyRoute(strategy, path, endpoint && canonicalPath(endpoint.pattern)), algorithm, windowMs: window.milliseconds }, placement),
     debug: strategy.debug === true || strategy.debug === 'true',
     mode: strategy.mode ?? config.mode,
   };
@@ -101,5 +118,7 @@ function compileRule(config: RateLimitConfig, placement: KeyPlacement, graphqlEn
 export function compileConfig(config: RateLimitConfig, graphqlEndpoint = DEFAULT_GRAPHQL_ENDPOINT): CompiledConfig {
   const storeAddress = compileStoreAddress(config.url);
   const placement = keyPlacementOf(storeAddress);
-  return { ...config, rules: config.strategy.map((strategy, index) => compileRule(config, placement, graphqlEndpoint, strategy, index)), storeAddress, placement };
+  const endpoint = config.strategy.some((strategy) => 'graphql' in strategy) ? compileGraphqlEndpoint(graphqlEndpoint) : undefined;
+  const rules = config.strategy.map((strategy, index) => compileRule(config, placement, endpoint, strategy, index));
+  return { ...config, rules, storeAddress, placement, graphqlEndpoint: endpoint?.pattern };
 }

@@ -25,11 +25,10 @@ export function strategiesSharingKeys(strategies: readonly StrategyShape[]): [nu
     const window = typeof strategy.limiter?.window === 'string' ? parseDuration(strategy.limiter.window) : undefined;
     return window && limiterInKey(strategy.limiter.algorithm, window.milliseconds);
   });
+  // One config has one endpoint: GraphQL strategies are compared at the default one.
   const routes = strategies.map((strategy) => {
-    const written = routeOf(strategy);
-    // A path that does not parse has its own error; it is compared as written.
     const path = strategy.graphql || typeof strategy.path !== 'string' ? undefined : parsePathPattern(strategy.path);
-    return { ...written, keyed: keyRoute(written.route, path?.kind === 'invalid' ? undefined : path) };
+    return { ...routeOf(strategy), keyed: keyRoute(strategy, path) };
   });
   strategies.forEach((_later, j) => {
     for (let i = 0; i < j; i++) {

@@ -9,7 +9,10 @@
 // counted and passed on. Before, the error escaped to Koa: a 500 (with a stack trace outside
 // production) and no token taken. One log line per kind of error (its name and the frame that threw
 // it, so values an attacker puts in messages do not make new kinds), at most MAX_KINDS of them:
-// a flood of one failing document logs one line, as an outage does (limiter/store-health.ts).
+// a flood of one failing document logs one line, as an outage does (limiter/store-health.ts). An
+// error is known as one whatever realm made it (util.types.isNativeError): `instanceof Error` took
+// Node's own errors for plain objects where the app runs in a vm context (jest), and logged no name.
+import { types } from 'node:util';
 import type { CompiledRule } from '../http/compile-strategies';
 import type { RequestCharges } from './graphql-charges';
 
@@ -24,7 +27,7 @@ export interface ChargeFailureLogger {
 
 /** Where an error was thrown: the first frame of its stack, when it has one. */
 function frameOf(failure: unknown): string {
-  const stack = failure instanceof Error && typeof failure.stack === 'string' ? failure.stack : '';
+  const stack = types.isNativeError(failure) && typeof failure.stack === 'string' ? failure.stack : '';
   const frame = stack.split('\n').find((line) => line.trimStart().startsWith('at '));
   return frame ? frame.trim().slice(3, 300) : 'no stack';
 }
@@ -37,7 +40,7 @@ function frameOf(failure: unknown): string {
 function describe(failure: unknown): string {
   let text: string;
   try {
-    text = failure instanceof Error ? `${failure.name}: ${failure.message}` : `thrown ${typeof failure}: ${String(failure)}`;
+    text = types.isNativeError(failure) ? `${failure.name}: ${failure.message}` : `thrown ${typeof failure}: ${String(failure)}`;
   } catch {
     text = `thrown ${typeof failure}`;
   }
@@ -68,7 +71,7 @@ export class ChargeFailures {
   /** The charges of a request whose charge threw `failure`; logs the failure's kind the first time. */
   charged(failure: unknown): RequestCharges {
     const frame = frameOf(failure);
-    const kind = `${failure instanceof Error ? failure.name : typeof failure} at ${frame}`;
+    const kind = `${types.isNativeError(failure) ? failure.name : typeof failure} at ${frame}`;
     if (!this.logged.has(kind) && this.logged.size < MAX_KINDS) {
       this.logged.add(kind);
       const line = `[ratelimit] charging a request at the GraphQL endpoint failed (${describe(failure)}, at ${frame}): ${this.consequence}; each kind of error is logged once`;

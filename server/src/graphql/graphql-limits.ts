@@ -6,7 +6,6 @@
 // pass their own.
 import type { GraphQLSchema } from 'graphql';
 import { RateLimitConfigError } from '../config/errors';
-import { parsePathPattern } from '../config/path-pattern';
 import type { CompiledConfig } from '../config/rules';
 import type { CompiledRule } from '../http/compile-strategies';
 import { compilePathMatcher, type PathMatcher } from '../http/match';
@@ -41,9 +40,9 @@ export interface GraphqlLimits {
 /** The GraphQL limits of a config, or undefined without GraphQL strategies (graphql-js is then never loaded). */
 export function compileGraphqlLimits(config: CompiledConfig, rules: readonly CompiledRule[], options: GraphqlOptions, logger: ChargeFailureLogger): GraphqlLimits | undefined {
   const graphqlRules = rules.flatMap((rule) => (rule.graphql ? [{ rule, selection: rule.graphql }] : []));
-  if (graphqlRules.length === 0) return undefined;
-  const endpoint = parsePathPattern(options.endpoint);
-  if (endpoint.kind === 'invalid' || endpoint.kind === 'content-api') throw new RateLimitConfigError([`graphql.endpoint (an option of the middleware): ${endpoint.kind === 'invalid' ? endpoint.problem : 'must be a path, such as "/graphql"'}`]);
+  // The config parsed the endpoint (options.endpoint) exactly when it has GraphQL strategies.
+  const endpoint = config.graphqlEndpoint;
+  if (graphqlRules.length === 0 || endpoint === undefined) return undefined;
   if (!Number.isInteger(options.defaultLimit) || options.defaultLimit < 1) throw new RateLimitConfigError([`graphql.defaultLimit (an option of the middleware): ${JSON.stringify(options.defaultLimit)} is not a whole number of at least 1`]);
   if (!Number.isInteger(options.maxLimit)) throw new RateLimitConfigError([`graphql.maxLimit (an option of the middleware): ${JSON.stringify(options.maxLimit)} is not a whole number (0 or less: none)`]);
   const { GraphqlCharges } = loadGraphqlCharges(graphqlRules[0].rule.index);

@@ -138,8 +138,14 @@ function stopReading(ctx: Context, source: Readable): void {
 /** raw-body's decoder (iconv-lite) drops a leading byte-order mark, so a JSON body may start with one. */
 const withoutByteOrderMark = (text: string): string => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
 
-/** The body's text, within `maxBodyBytes` (decompressed) and `bodyTimeoutMs`. */
-function readBody(ctx: Context, bounds: RequestBounds): Promise<string> {
+/**
+ * The body's bytes, within `maxBodyBytes` (decompressed) and `bodyTimeoutMs`. The stream's listeners
+ * only collect and settle: what is made of the bytes is made by the caller, so an error there rejects
+ * the read (and the charge: charge-failures.ts) where, thrown inside the 'end' listener, it escaped
+ * the stream as an uncaught exception, which ends a Node process (review of issue 35: chunks that an
+ * earlier middleware's `req.setEncoding` made strings threw in Buffer.concat).
+ */
+function readBody(ctx: Context, bounds: RequestBounds): Promise<Buffer[]> {
   const tooLarge = () => new UnreadableRequest(413, `The request body is larger than ${bounds.maxBodyBytes} bytes (graphql.maxBodyBytes)`);
   if (Number(ctx.get('Content-Length')) > bounds.maxBodyBytes) {
     ctx.set('Connection', 'close');
@@ -157,7 +163,7 @@ function readBody(ctx: Context, bounds: RequestBounds): Promise<string> {
       settled = true;
       clearTimeout(timer);
       source.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      if (!failure) return resolve(withoutByteOrderMark(Buffer.concat(chunks).toString('utf8')));
+      if (!failure) return resolve(chunks);
       stopReading(ctx, source);
       reject(failure);
     };
@@ -234,7 +240,7 @@ export async function readOperations(ctx: Context, bounds: RequestBounds): Promi
     ctx.set('Connection', 'close');
     throw new UnreadableRequest(415, `The request's Content-Type "${mediaType.slice(0, 64)}" is not read at the GraphQL endpoint: send the operation as JSON (Content-Type: application/json)`);
   }
-  const text = await readBody(ctx, bounds);
+  const text = withoutByteOrderMark(Buffer.concat(await readBody(ctx, bounds)).toString('utf8'));
   const body = parsedBody(text, form);
   // koa-bodyparser (strict) takes only an object or an array, and skips once a body is set.
   if (typeof body !== 'object' || body === null) throw new UnreadableRequest(400, 'The request body must be a JSON object (one operation) or an array of them (a batch)');

@@ -7,35 +7,12 @@
 // wrapped to count the reads of each selection set's selections; a second request with the same
 // text reuses the remembered document, so only the cost walk reads it then. Before the change, with
 // three cost strategies: each of the fragment's 252 sets was read 330 times and each connection's 3 times.
-import type { DocumentNode } from 'graphql';
 import { chargesOf, postedContext, schema } from './support';
-
-const reads = new Map<object, number>();
-let counting = false;
-
-/** Makes every selection set of `document` count how often its selections are read (while `counting`). */
-function countReads(document: DocumentNode): DocumentNode {
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (typeof node !== 'object' || node === null) return;
-    for (const value of Object.values(node)) visit(value);
-    if ('selections' in node && Array.isArray(node.selections)) {
-      const { selections } = node;
-      reads.set(node, 0);
-      Object.defineProperty(node, 'selections', {
-        get: () => {
-          if (counting) reads.set(node, (reads.get(node) ?? 0) + 1);
-          return selections;
-        },
-      });
-    }
-  };
-  visit(document);
-  return document;
-}
+import { counting, reads, setsByReads } from './selection-reads';
 
 jest.mock('graphql', () => {
   const actual = jest.requireActual('graphql');
+  const { countReads } = jest.requireActual('./selection-reads');
   return { ...actual, parse: (...args: Parameters<typeof actual.parse>) => countReads(actual.parse(...args)) };
 });
 
@@ -55,16 +32,14 @@ describe('the cost walk', () => {
     const charges = chargesOf(strategies, { schema, maxLimit: 0, bounds: { maxAliases: 1000 } });
     const first = await charges.charge(postedContext({ query, variables: { first: 1 } }));
     reads.forEach((_, set) => reads.set(set, 0));
-    counting = true;
+    counting.on = true;
     const second = await charges.charge(postedContext({ query, variables: { first: 2 } }));
-    counting = false;
+    counting.on = false;
     // Each connection: 1 + its page size k x (1 per article + 125 x (its author 1 + the author's 25 articles)).
     const cost = Array.from({ length: CONNECTIONS }, (_, index) => 1 + (index + 1) * (1 + 125 * (1 + 25))).reduce((a, b) => a + b);
     // How many selection sets were read how many times: the operation's own set is read when its root
     // fields are found, once per remembered document, so not at all the second time; all others once.
-    const setsByReads: Record<number, number> = {};
-    for (const count of reads.values()) setsByReads[count] = (setsByReads[count] ?? 0) + 1;
-    expect({ first, second, setsByReads }).toEqual({
+    expect({ first, second, setsByReads: setsByReads() }).toEqual({
       first: { kind: 'charged', charges: [cost, cost, cost] },
       // The first connection's second page item: 1 + 125 x 26 more.
       second: { kind: 'charged', charges: [cost + 3251, cost + 3251, cost + 3251] },
