@@ -11,7 +11,7 @@ import { Redis } from '@upstash/redis';
 import { eventually } from '../../fixtures/eventually';
 import { fakeDateOnly } from '../../support/fake-date';
 import { describeEachEngine } from '../../support/kv-servers';
-import { appsClosedAfterEach, limitedApp, storeForSuite, strategy, type LimitedApp } from './support';
+import { appsClosedAfterEach, denyCheckingInstances, storeForSuite, type LimitedApp } from './support';
 
 const HOUR = 3_600_000;
 
@@ -24,12 +24,7 @@ async function listKeys(redis: Redis, prefix: string): Promise<string[][]> {
 describeEachEngine('a timed deny entry past its end, met by a request', (engine) => {
   const store = storeForSuite(engine);
   const apps = appsClosedAfterEach();
-  /** Three instances of one config, answering every check from the store (no hit cache). */
-  const instances = (prefix: string): LimitedApp[] => {
-    const made = [0, 1, 2].map(() => limitedApp({ url: store.kv.url, token: store.kv.token, prefix, denyCacheMs: 0, strategy: [strategy({ identifierSource: 'header.x-caller' }, { tokens: 100 })] }));
-    apps.push(...made);
-    return made;
-  };
+  const instances = (prefix: string): LimitedApp[] => denyCheckingInstances(store, apps, prefix);
   const from = (instance: LimitedApp, caller: string) => instance.request.get('/limited').set('x-caller', caller).then(({ status }) => status);
   /** `pest` denied for 10 minutes and `gone` denied until a minute ago, by every clock. */
   async function denyPestAndGone(denying: LimitedApp, prefix: string, realNow: number): Promise<void> {
