@@ -20,6 +20,7 @@ import type { CallerVerifier } from './http/verified-caller';
 import { configuredReport, DEFAULT_USAGE_LIMITS, readUsage, resetCaller, type UsageLimits } from './admin-api/usage-service';
 import type { ConfiguredReport, FailOpenReport, LiveLimitResult, StoreInUse, UsageReport } from './admin-api/usage-types';
 import { changeLiveLimit } from './admin-api/change-live-limit';
+import { liveLimitsUnderOldRoutes, type LiveLimitUnderOldRoute } from './admin-api/live-limits-under-old-routes';
 import { createDenyAdmin, type DenyAdmin } from './deny/deny-admin';
 import { compileGraphqlLimits, DEFAULT_GRAPHQL_OPTIONS, type GraphqlOptions } from './graphql/graphql-limits';
 
@@ -62,6 +63,11 @@ export type RateLimitMiddleware = Middleware & DenyAdmin & {
    * a read succeeds (the Strapi plugin awaits this at boot; otherwise the first such request reads it).
    */
   readHeaderHashKey(): Promise<void>;
+  /**
+   * The strategies whose live limit the key-route upgrade left at a key no longer read
+   * (admin-api/live-limits-under-old-routes.ts: one round trip; boot warns of each). Rejects with the store's failure.
+   */
+  liveLimitsUnderOldRoutes(): Promise<LiveLimitUnderOldRoute[]>;
   /** The strategies with their callers' live counters (what `GET /ratelimit/usage` answers); limits default to DEFAULT_USAGE_LIMITS. */
   readUsage(limits?: Partial<UsageLimits>): Promise<UsageReport>;
   /** What of that report needs no store (the configured strategies, the fail-open count): the page's view during an outage. */
@@ -125,6 +131,7 @@ export function createRateLimiter(validated: RateLimitConfig, options: RateLimit
     checkStore: () => checkStore(redis, config),
     measureClockOffset: () => measureClockOffset(redis),
     readHeaderHashKey: () => (keyNeeded ? privacy.key.ready() : Promise.resolve()),
+    liveLimitsUnderOldRoutes: () => liveLimitsUnderOldRoutes(redis, config.rules),
     readUsage: (limits: Partial<UsageLimits> = {}) => readUsage(redis, config, { ...DEFAULT_USAGE_LIMITS, ...limits }, Date.now(), failOpen(), {
       classOf: (identifier, now) => limiter.callersSeen.classOf(identifier, now),
       refusedHere: limiter.refusedHere,

@@ -12,6 +12,10 @@
 // with the newer one whatever order their chunks land in, and a chunk of an abandoned change that
 // lands late cannot undo a newer change. A slot whose stored version is newer than the sequence (the
 // sequence key lost in a failover) raises the sequence to it, so the next change writes everywhere.
+// A version lives VERSION_LIFETIME_MS, then expires (issue 34 review, left over: 16,384 version keys,
+// 1-2 MB, stayed forever after every change, "Back to config" included): it only has to outlive the
+// writes of every older change, and those stop within a bound (see VERSION_LIFETIME_MS), so a cleared
+// live limit leaves no key and a set one only its copies.
 // The result is accurate: success only when every copy was written by this change; otherwise an
 // error saying how many of the 16,384 were written, which the next change (set or back to config)
 // repairs, since it writes every slot again with a newer version.
@@ -20,6 +24,7 @@ import { scriptSha } from '../../../shared/script-shebang';
 import { CLUSTER_SLOTS } from '../config/cluster-slots';
 import { liveLimitSequenceKey, liveLimitSlotKeys } from '../limiter/live-limit-scope';
 import { failureMessage } from '../failure-message';
+import { ADMIN_COMMAND_TIMEOUT_MS } from '../store/open-store';
 
 /**
  * Copies written per chunk. Measured ad hoc on the 2-core test machine (a 3-master Cluster, the
@@ -38,12 +43,31 @@ const CHUNK_SLOTS = 128;
 const LIVE_LIMIT_CHANGE_DEADLINE_MS = 10_000;
 
 /**
- * KEYS: a slot's copy and its version; ARGV: the change's version, the tokens ('' removes the copy).
- * Returns 0 when written, else the newer version that wrote the copy.
+ * What a slot's version allows, past the 12 s in which older changes send their copies (see
+ * VERSION_LIFETIME_MS), for a master that stalls with a chunk's copies in its socket and runs them
+ * when it resumes: one that stalls longer than `cluster-node-timeout` (15 s by default) is replaced
+ * by its replica and, rejoining as a replica, drops what it ran meanwhile.
+ */
+const STALLED_MASTER_ALLOWANCE_MS = 48_000;
+
+/**
+ * How long a slot's version is kept after the change that wrote it: 60 s. A version is there to
+ * refuse the copies of older changes, which took their numbers before this one, and an older change
+ * sends its last copy at most LIVE_LIMIT_CHANGE_DEADLINE_MS after taking its number plus one chunk's
+ * ADMIN_COMMAND_TIMEOUT_MS: a command not answered by its deadline is never sent afterwards
+ * (store/redis/redis-connection.ts). Only a master with no replica to replace it (or a
+ * `cluster-node-timeout` past 48 s) that stalls over 48 s could land an older copy once the version
+ * has expired; the next change repairs it, as after a partial write.
+ */
+export const VERSION_LIFETIME_MS = LIVE_LIMIT_CHANGE_DEADLINE_MS + ADMIN_COMMAND_TIMEOUT_MS + STALLED_MASTER_ALLOWANCE_MS;
+
+/**
+ * KEYS: a slot's copy and its version; ARGV: the change's version, the tokens ('' removes the copy),
+ * the version's lifetime (ms). Returns 0 when written, else the newer version that wrote the copy.
  */
 const WRITE_COPY = `local stored = tonumber(redis.call('GET', KEYS[2]))
 if stored and stored > tonumber(ARGV[1]) then return stored end
-redis.call('SET', KEYS[2], ARGV[1])
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[3])
 if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2]) end
 return 0`;
 const WRITE_COPY_SHA = scriptSha(WRITE_COPY);
@@ -78,7 +102,7 @@ class SlotWriter {
   /** One slot's copy, by the script's SHA, or its text where the node does not know it yet. */
   async write(slot: number): Promise<CopyOutcome> {
     const [copy, version] = liveLimitSlotKeys(this.scope, slot);
-    const args = ['2', copy, version, String(this.version), this.value];
+    const args = ['2', copy, version, String(this.version), this.value, String(VERSION_LIFETIME_MS)];
     try {
       let answer = await this.admin.request({ body: ['evalsha', WRITE_COPY_SHA, ...args] });
       if (answer.error?.startsWith('NOSCRIPT')) answer = await this.admin.request({ body: ['eval', WRITE_COPY, ...args] });

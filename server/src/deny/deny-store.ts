@@ -6,12 +6,13 @@
 // the store's Read Only token, which docs/security.md says to assume public ("What the store
 // holds, and who can read it"). A member longer than MAX_LIFTABLE_MEMBER_LENGTH is left out of the listing:
 // it can match no request (no header Node accepts is that long) and the lift would refuse it.
-// Timed entries that have passed are removed here, on the admin side, never by a request's check:
-// `sweepExpired` removes those that both the admin's clock and the store's (TIME) say have passed,
-// so an instance whose clock runs ahead removes none early for the others (issue 34 finding 4). The
-// sweep is housekeeping: when it fails (a Redis user not allowed TIME), the deny or the listing goes
-// on, and expired entries wait for the next sweep (each costs its caller's requests the check's
-// second step meanwhile, nothing else).
+// Timed entries that have passed are removed here, never by a request's check: `sweepExpired`
+// removes those that both the sweeping instance's clock and the store's (TIME) say have passed, so an
+// instance whose clock runs ahead removes none early for the others (issue 34 finding 4). The admin
+// side sweeps before each deny and each listing; an instance whose requests meet an expired entry
+// sweeps too, off the request path (expired-entry-sweeps.ts). The sweep is housekeeping: when it
+// fails (a Redis user not allowed TIME), the deny or the listing goes on, and expired entries wait
+// for the next sweep (each costs its caller's requests the check's second step meanwhile, nothing else).
 import type { Redis } from '@upstash/redis';
 import type { DeniedCaller, DenyListReport } from '../admin-api/usage-types';
 import type { DenyListKeys } from './deny-members';
@@ -37,8 +38,8 @@ export async function addDenied(redis: Redis, keys: DenyListKeys, member: string
   await transaction.exec();
 }
 
-/** Timed entries removed at most per sweep: each admin action sweeps again. */
-export const MAX_SWEPT = 1000;
+/** Timed entries an admin action's sweep removes at most: each admin action sweeps again. */
+const MAX_SWEPT_BY_AN_ADMIN = 1000;
 
 /**
  * KEYS: all, until, meta; ARGV: the moment (ms), the most entries to remove. Removes the entries whose
@@ -54,13 +55,21 @@ end
 return #expired`;
 
 /**
- * Removes the timed entries that have passed by both `now` (the admin instance's clock) and the
- * store's: the earlier of the two decides, so neither a fast instance nor a fast store ends a deny
- * early. Answers how many it removed.
+ * The moment up to which timed entries have passed by both `now` (the sweeping instance's clock) and
+ * the store's: the earlier of the two, so neither a fast instance nor a fast store ends a deny early.
  */
+export async function sweepMoment(redis: Redis, now: number): Promise<number> {
+  return Math.min(now, await readStoreClock(redis));
+}
+
+/** Removes at most `most` timed entries whose expiry is at or before `moment` (from sweepMoment); answers how many it removed. */
+export async function removeExpired(redis: Redis, keys: DenyListKeys, moment: number, most: number): Promise<number> {
+  return Number(await redis.eval(SWEEP_EXPIRED_SCRIPT, [keys.all, keys.until, keys.meta], [moment, most]));
+}
+
+/** An admin action's sweep: up to MAX_SWEPT_BY_AN_ADMIN of the timed entries that have passed by `now` and by the store's clock. */
 export async function sweepExpired(redis: Redis, keys: DenyListKeys, now: number): Promise<number> {
-  const moment = Math.min(now, await readStoreClock(redis));
-  return Number(await redis.eval(SWEEP_EXPIRED_SCRIPT, [keys.all, keys.until, keys.meta], [moment, MAX_SWEPT]));
+  return removeExpired(redis, keys, await sweepMoment(redis, now), MAX_SWEPT_BY_AN_ADMIN);
 }
 
 /** Whether the member was on the list. */

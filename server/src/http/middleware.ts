@@ -37,6 +37,7 @@ import { storeNoun } from '../store/store-in-use';
 import type { ScriptClient } from '../store/script-client';
 import { giveBack, type TakenToken } from '../limiter/token-refunds';
 import { DenyCheck } from '../deny/deny-check';
+import { ExpiredEntrySweeps } from '../deny/expired-entry-sweeps';
 import { denyListKeys, identityMember, ipMembers } from '../deny/deny-members';
 import { compileAllowList, type AllowList } from './allow-list';
 import { DecisionEvents } from './decision-events';
@@ -74,6 +75,13 @@ async function answeredOutcomes(pending: ReadonlyArray<Promise<Outcome>> | undef
   if (!pending) return [];
   const settled = await Promise.allSettled(pending);
   return settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+}
+
+/** The deny check of a config with `denyList` on; the timed entries it meets past their end are swept off the request path. */
+function denyCheckOf(config: CompiledConfig, scripts: ScriptClient, redis: Redis): DenyCheck {
+  const keys = denyListKeys(config.prefix, config.placement);
+  const sweeps = new ExpiredEntrySweeps(redis, keys);
+  return new DenyCheck(scripts, keys, config.denyCacheMs, config.blockedCacheSize, () => sweeps.met());
 }
 
 const takenToken = ({ check, reset }: Outcome): TakenToken => ({ limiter: check.tier.limiter, limiterKey: check.limiterKey, reset, tokens: check.rate });
@@ -134,7 +142,7 @@ export class RateLimiter {
     this.shadowLog = new ShadowLog(logger);
     this.lastLimits = new LastSeenLimits(rules.map((rule) => rule.limit.tokens));
     this.foreignLimits = new ForeignLiveLimitWarnings(logger);
-    this.denyList = config.denyList ? new DenyCheck(scripts, denyListKeys(config.prefix, config.placement), config.denyCacheMs, config.blockedCacheSize) : undefined;
+    this.denyList = config.denyList ? denyCheckOf(config, scripts, redis) : undefined;
     this.endpoint =
       graphql &&
       new GraphqlEndpoint(graphql, {

@@ -10,12 +10,15 @@
 // (http/header-hash-key.ts), so requests find it known; a failed read is a warning naming what its
 // callers get meanwhile. Beside them, this instance's clock is compared with the store's
 // (store/store-clock.ts): past a second apart, a warning names the offset and what to do (NTP),
-// since every window follows each instance's own clock. Boot goes on either way; the failure mode
+// since every window follows each instance's own clock. And a live limit set before keys carried
+// the canonical route, left at a key no longer read (admin-api/live-limits-under-old-routes.ts), is a
+// warning per strategy naming the key and what to do. Boot goes on either way; the failure mode
 // decides what requests get meanwhile.
 import type { RateLimitMiddleware } from '../create-middleware';
 import { describeStore } from '../store/store-in-use';
 import { failureMessage } from '../failure-message';
 import { clockTooFar, type ClockOffset } from '../store/store-clock';
+import type { LiveLimitUnderOldRoute } from '../admin-api/live-limits-under-old-routes';
 
 export interface BootLogger {
   info(message: string): void;
@@ -53,6 +56,16 @@ function clockWarning({ offsetMs, uncertaintyMs }: ClockOffset, store: string): 
   );
 }
 
+/** The warning for a live limit the key-route upgrade left behind: which strategy, which key, what it means, what to do. */
+function oldRouteWarning({ rule, oldKey, oldScope }: LiveLimitUnderOldRoute): string {
+  const copies = rule.keys.placement === 'flat' ? '' : ` (one of its 16,384 copies, one per Cluster slot: the keys beginning with ${oldScope}:{)`;
+  return (
+    `[ratelimit] strategy[${rule.index}] (${rule.methods.join(',')} ${rule.route}) has a live limit at ${oldKey}${copies}, its key before keys carried the canonical route, which is no longer read: ` +
+    `the strategy applies its configured ${rule.limit.tokens} tokens. Set the live limit again from the admin panel (Rate limit page, "Change limit") if it is still wanted, ` +
+    'then delete the old key, which nothing reads (docs/limiting.md: upgrading from a release that keyed the path as written)'
+  );
+}
+
 export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger): Promise<void> {
   const { config } = limiter;
   if (!config.enabled) {
@@ -66,12 +79,15 @@ export async function reportBoot(limiter: RateLimitMiddleware, log: BootLogger):
   if (limiter.store.kind === 'redis' && config.token !== undefined) log.warn(TOKEN_BESIDE_REDIS_URL);
   // The embedded store runs in this process, on its clock; a store that fails the check fails this too, and says so there.
   const offset = limiter.store.kind === 'embedded' ? undefined : limiter.measureClockOffset().catch(() => undefined);
-  const [check, keyFailure, clock] = await Promise.all([limiter.checkStore(), limiter.readHeaderHashKey().then(() => undefined, (failure: unknown) => failure), offset]);
+  // A store that fails this read fails the check too, and says so there.
+  const oldRoutes = limiter.liveLimitsUnderOldRoutes().catch((): LiveLimitUnderOldRoute[] => []);
+  const [check, keyFailure, clock, leftBehind] = await Promise.all([limiter.checkStore(), limiter.readHeaderHashKey().then(() => undefined, (failure: unknown) => failure), offset, oldRoutes]);
   const meanwhile = MEANWHILE[config.failureMode];
   if (keyFailure !== undefined) {
     log.warn(`[ratelimit] the key of hashed header identifiers is not read from ${store} yet (${failureMessage(keyFailure)}): until it is, requests of strategies keyed by a hashed header get the failure mode (${KEYLESS_MEANWHILE[config.failureMode]}), never a key other instances do not share`);
   }
   if (clock !== undefined && clockTooFar(clock)) log.warn(clockWarning(clock, store));
+  for (const live of leftBehind) log.warn(oldRouteWarning(live));
   if (check.ok) return;
   if (check.problem === 'tls') {
     log.error(`[ratelimit] ${store}: ${check.reason}: ${check.advice}. Until then, ${meanwhile}`);

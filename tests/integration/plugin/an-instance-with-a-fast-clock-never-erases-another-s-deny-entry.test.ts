@@ -7,19 +7,14 @@
 // faked, so the store's TIME is the real clock.
 import { fakeDateOnly } from '../../support/fake-date';
 import { describeEachEngine } from '../../support/kv-servers';
-import { appsClosedAfterEach, limitedApp, storeForSuite, strategy, type LimitedApp } from './support';
+import { appsClosedAfterEach, denyCheckingInstances, storeForSuite, type LimitedApp } from './support';
 
 const HOUR = 3_600_000;
 
 describeEachEngine('a deny entry, with one instance\'s clock an hour ahead', (engine) => {
   const store = storeForSuite(engine);
   const apps = appsClosedAfterEach();
-  /** Three instances of one config, answering every check from the store (no hit cache). */
-  const instances = (prefix: string): LimitedApp[] => {
-    const made = [0, 1, 2].map(() => limitedApp({ url: store.kv.url, token: store.kv.token, prefix, denyCacheMs: 0, strategy: [strategy({ identifierSource: 'header.x-caller' }, { tokens: 100 })] }));
-    apps.push(...made);
-    return made;
-  };
+  const instances = (prefix: string): LimitedApp[] => denyCheckingInstances(store, apps, prefix);
 
   it('a request through the fast instance leaves the entry, and the instances with the right clock keep refusing the caller', async () => {
     const realNow = Date.now();

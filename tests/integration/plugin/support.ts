@@ -62,6 +62,17 @@ export function storeForSuite(engine: EngineName = 'memory'): { readonly kv: KvR
 }
 
 /**
+ * For the deny list's suites on several instances: three instances of one config on `store`'s
+ * key-value server under `prefix`, limiting callers by their `x-caller` header and answering every
+ * deny check from the store (no hit cache), added to `apps` (closed after each test).
+ */
+export function denyCheckingInstances(store: { readonly kv: KvRestServer }, apps: LimitedApp[], prefix: string): LimitedApp[] {
+  const made = [0, 1, 2].map(() => limitedApp({ url: store.kv.url, token: store.kv.token, prefix, denyCacheMs: 0, strategy: [strategy({ identifierSource: 'header.x-caller' }, { tokens: 100 })] }));
+  apps.push(...made);
+  return made;
+}
+
+/**
  * @upstash/ratelimit's analytics under `prefix` over the last hour, polled until `expectedEvents`
  * events have arrived (the plugin writes them after the response).
  */
