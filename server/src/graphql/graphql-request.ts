@@ -143,7 +143,8 @@ const withoutByteOrderMark = (text: string): string => (text.charCodeAt(0) === 0
  * only collect and settle: what is made of the bytes is made by the caller, so an error there rejects
  * the read (and the charge: charge-failures.ts) where, thrown inside the 'end' listener, it escaped
  * the stream as an uncaught exception, which ends a Node process (review of issue 35: chunks that an
- * earlier middleware's `req.setEncoding` made strings threw in Buffer.concat).
+ * earlier middleware's `req.setEncoding` made strings threw in Buffer.concat; the first such chunk
+ * now fails the read).
  */
 function readBody(ctx: Context, bounds: RequestBounds): Promise<Buffer[]> {
   const tooLarge = () => new UnreadableRequest(413, `The request body is larger than ${bounds.maxBodyBytes} bytes (graphql.maxBodyBytes)`);
@@ -158,7 +159,7 @@ function readBody(ctx: Context, bounds: RequestBounds): Promise<Buffer[]> {
     let settled = false;
     // Every listener goes with the first outcome: the stream closes after its end, and a failure
     // built then for nothing (an Error captures a stack) was a tenth of a GraphQL request's CPU.
-    const finish = (failure?: UnreadableRequest): void => {
+    const finish = (failure?: Error): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -167,7 +168,11 @@ function readBody(ctx: Context, bounds: RequestBounds): Promise<Buffer[]> {
       stopReading(ctx, source);
       reject(failure);
     };
-    const onData = (chunk: Buffer): void => {
+    // A string chunk means an earlier middleware set the stream's encoding: the read fails at once (the
+    // charge with it), where collecting strings read on to the end and counted UTF-16 units, not bytes
+    // (a body of "€" read 29,726 bytes under a 10,000-byte bound).
+    const onData = (chunk: Buffer | string): void => {
+      if (typeof chunk === 'string') return finish(new TypeError('The request body arrives as text (an earlier middleware set its encoding), so its bytes cannot be read'));
       bytes += chunk.length;
       if (bytes > bounds.maxBodyBytes) return finish(tooLarge());
       chunks.push(chunk);

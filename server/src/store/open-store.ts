@@ -44,7 +44,7 @@ const noStore: Requester & { close(): void } = {
  * How long a command of an admin bulk write (admin-api/slot-live-limit-writes.ts, one chunk) may go
  * unanswered: generous, an admin waits for a change, where a request must not wait for the store.
  */
-export const ADMIN_COMMAND_TIMEOUT_MS = 2000;
+const ADMIN_COMMAND_TIMEOUT_MS = 2000;
 
 type ClosableRequester = Requester & { close(): void };
 

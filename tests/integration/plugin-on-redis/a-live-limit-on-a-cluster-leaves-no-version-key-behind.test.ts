@@ -6,7 +6,7 @@
 // test stays in a-live-limit-change-on-a-cluster-leaves-live-requests-decided). Here: right after a
 // change every version key carries that expiry, so a cleared live limit leaves no key but the
 // strategy's change counter, and a set one only its copies, which still apply once the versions are
-// gone (removed here as their expiry would remove them, rather than waiting its 60 s).
+// gone (removed here as their expiry would remove them, rather than waiting a day for it).
 import { VERSION_LIFETIME_MS } from '../../../server/src/admin-api/slot-live-limit-writes';
 import { asTexts } from '../../fixtures/plain-replies';
 import { RedisClient } from '../../fixtures/redis-client';
