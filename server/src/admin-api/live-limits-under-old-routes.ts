@@ -1,6 +1,7 @@
 // Live limits the key-route upgrade left behind. Keys carry a path strategy's canonical route
 // (config/canonical-path.ts) where they carried the path as written before (`/api/Articles/%3Aid`),
-// so a live limit set before the upgrade on a strategy whose path has a parameter, an upper-case
+// and a GraphQL strategy's the canonical endpoint (`/graphql#...` for `/GraphQL/`), so a live limit
+// set before the upgrade on a strategy whose path or endpoint has a parameter, an upper-case
 // letter, a trailing slash or a run of `*` sits at a key nothing reads, and the strategy silently
 // went back to its configured tokens (docs/limiting.md says so; nothing at boot did: issue 34 review,
 // left over). Boot reads, for every strategy whose old spelling differs from its canonical one, both
@@ -20,9 +21,11 @@ export interface LiveLimitUnderOldRoute {
   readonly oldScope: string;
 }
 
-/** The rule's live-limit scope when keys carried the path as written, or undefined when that is its scope now (or it is a GraphQL strategy's). */
+/**
+ * The rule's live-limit scope when keys carried the route as written (a GraphQL strategy's route names
+ * the endpoint as written: `/GraphQL/#mutation(login)`), or undefined when that is its scope now.
+ */
 function scopeAsWritten(rule: Rule): string | undefined {
-  if (rule.path === undefined) return undefined;
   const { keys } = rule;
   const asWritten = new StrategyKeys(keys.prefix, { methods: keys.methods, route: rule.route, algorithm: rule.limit.algorithm, windowMs: rule.limit.window.milliseconds }, keys.placement).liveLimitScope();
   return asWritten === keys.liveLimitScope() ? undefined : asWritten;

@@ -27,9 +27,13 @@ const scopes = (prefix: string) => ({
   unchanged: `${prefix}:live:GET:/api/tags:fixed-window.10s`,
 });
 
+/** A GraphQL strategy at an endpoint spelt otherwise than its canonical form (the GraphQL plugin's `endpoint`). */
+const graphqlStrategies = [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 5, window: '1m' } }];
+const GRAPHQL_PLUGIN = { endpoint: '/GraphQL/' };
+
 /** What a boot on `url` with `prefix` warns. */
-async function bootWarnings(url: string, prefix: string): Promise<string[]> {
-  const { strapi, lines } = fakeStrapi({ 'plugin::ratelimit': { url, prefix, strategy: strategies }, middlewares: [] });
+async function bootWarnings(url: string, prefix: string, strategy: readonly object[] = strategies): Promise<string[]> {
+  const { strapi, lines } = fakeStrapi({ 'plugin::ratelimit': { url, prefix, strategy }, 'plugin::graphql': GRAPHQL_PLUGIN, middlewares: [] });
   await strapiServer.bootstrap({ strapi });
   strapiServer.destroy({ strapi });
   return lines.warn;
@@ -51,6 +55,18 @@ describeWithRedisOfTheRun('boot, on Redis over redis://', () => {
     await set(liveKey(old), '50');
     await set(liveKey(unchanged), '5');
     expect(await bootWarnings(url(), prefix)).toEqual([warning(liveKey(old))]);
+  });
+
+  it('warns of a GraphQL strategy\'s live limit stored only under the endpoint as written (review of this stop: GraphQL strategies were never checked)', async () => {
+    const prefix = freshPrefix('old-endpoint');
+    const old = liveKey(`${prefix}:live:ALL:/GraphQL/#mutation(login):fixed-window.1m`);
+    await set(old, '2');
+    const warnings = await bootWarnings(url(), prefix, graphqlStrategies);
+    expect(warnings.filter((line) => line.includes('live limit'))).toEqual([
+      `[ratelimit] strategy[0] (ALL /GraphQL/#mutation(login)) has a live limit at ${old}, its key before keys carried the canonical route, which is no longer read: ` +
+        'the strategy applies its configured 5 tokens. Set the live limit again from the admin panel (Rate limit page, "Change limit") if it is still wanted, ' +
+        'then delete the old key, which nothing reads (docs/limiting.md: upgrading from a release that keyed the path as written)',
+    ]);
   });
 
   it('says nothing when the store holds no live limit under an old spelling, or the limit was set again under the canonical one', async () => {
