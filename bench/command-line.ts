@@ -21,6 +21,20 @@ export function optionValue(name: string): string | undefined {
   return value;
 }
 
+/** A count after `name` (`--rounds 5`), `fallback` without `name`; an error naming the option for anything but a whole number of at least 1. */
+export function countOption(name: string, fallback: number, argv: readonly string[] = process.argv): number {
+  const index = argv.indexOf(name);
+  if (index < 0) return fallback;
+  const value = argv[index + 1];
+  if (value === undefined || !/^[1-9]\d{0,5}$/.test(value)) throw new Error(`${name} needs a whole number from 1 to 999999${value === undefined ? '' : `, not ${JSON.stringify(value)}`}`);
+  return Number(value);
+}
+
+/** Whether `name` contains one of `--only`'s words, separated by `|` (case-insensitive), or `--only` is not given. */
+export function namesAnOnlyWord(name: string, only: string | undefined): boolean {
+  return only === undefined || only.toLowerCase().split('|').some((word) => name.toLowerCase().includes(word));
+}
+
 /** The command as the report prints it: `npm run bench -- --quick --only strapi`. */
 export function commandOf(script: string, options: RunOptions): string {
   const flags = [...(options.quick ? ['--quick'] : []), ...(options.only === undefined ? [] : [`--only ${options.only}`])];
