@@ -11,15 +11,8 @@ export interface RunOptions {
 }
 
 export function runOptions(): RunOptions {
-  const strapiRate = optionValue('--strapi-rate');
-  return { quick: process.argv.includes('--quick'), only: optionValue('--only'), ...(strapiRate === undefined ? {} : { strapiRate: positiveRate('--strapi-rate', strapiRate) }) };
-}
-
-/** A rate given on the command line: a whole number of requests per second, at least 1. */
-function positiveRate(name: string, value: string): number {
-  const rate = Number(value);
-  if (!Number.isInteger(rate) || rate < 1) throw new Error(`${name} takes a whole number of requests per second, at least 1, not ${JSON.stringify(value)}`);
-  return rate;
+  const strapiRate = process.argv.includes('--strapi-rate') ? { strapiRate: countOption('--strapi-rate', 0) } : {};
+  return { quick: process.argv.includes('--quick'), only: optionValue('--only'), ...strapiRate };
 }
 
 /** The value after `name` on the command line (`--only strapi`), undefined without `name`. */
@@ -29,6 +22,20 @@ export function optionValue(name: string): string | undefined {
   const value = process.argv[index + 1];
   if (value === undefined || value.startsWith('--')) throw new Error(`${name} needs a value, e.g. ${name} strapi`);
   return value;
+}
+
+/** A count after `name` (`--rounds 5`), `fallback` without `name`; an error naming the option for anything but a whole number of at least 1. */
+export function countOption(name: string, fallback: number, argv: readonly string[] = process.argv): number {
+  const index = argv.indexOf(name);
+  if (index < 0) return fallback;
+  const value = argv[index + 1];
+  if (value === undefined || !/^[1-9]\d{0,5}$/.test(value)) throw new Error(`${name} needs a whole number from 1 to 999999${value === undefined ? '' : `, not ${JSON.stringify(value)}`}`);
+  return Number(value);
+}
+
+/** Whether `name` contains one of `--only`'s words, separated by `|` (case-insensitive), or `--only` is not given. */
+export function namesAnOnlyWord(name: string, only: string | undefined): boolean {
+  return only === undefined || only.toLowerCase().split('|').some((word) => name.toLowerCase().includes(word));
 }
 
 /** The command as the report prints it: `npm run bench -- --quick --only strapi`. */

@@ -1,20 +1,22 @@
-// Child process of npm run bench:instructions (instructions.ts): a limiter's decisions through Koa's
-// middleware stack, `perTurn` requests at a time and then the next turn (koa-decisions.ts), so with
-// one per turn every request is alone in its turn, as at the moderate load of issue 36. One process
-// holds a round's limiters (they share its start, several seconds under callgrind): it warms each up
-// (uninstrumented, until V8 has compiled what they run), then runs `decisions` requests from 10
-// callers through each in turn, each after a full garbage collection (so one row's garbage is not
-// collected in another's part), marking before and after each (instruction-marks.ts: the parts
-// alternate, a collection then a row), and exits. A plugin comes from its `pluginRoot`'s build, so
-// two builds run side by side.
+// Child process of npm run bench:instructions (instructions.ts), one per row and round
+// (instruction-runs.ts): one limiter's decisions through Koa's middleware stack, `perTurn` requests
+// at a time and then the next turn (koa-decisions.ts), so with one per turn every request is alone
+// in its turn, as at the moderate load of issue 36. It warms the limiter up (uninstrumented, until
+// V8 has compiled what it runs), then counts `decisions` requests from 10 callers between two marks
+// (instruction-marks.ts), and exits. No garbage collection is forced: the collections in the part
+// are the limiter's own garbage, as a server running it pays for them, and a forced full collection
+// made V8 drop optimized code that the part then compiled again (issue 36: 59 functions in the
+// 3,000 decisions after one, 12 without). The plugin waits for its store as long as its config allows
+// and any warning of its fails the run (koa-decisions.ts: PATIENT_TIMEOUT_MS). A plugin comes from
+// its `pluginRoot`'s build, so two builds run side by side.
 import Redis from 'ioredis';
 import type { Middleware } from 'koa';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { instrumentFromHere, markInstructions } from './instruction-marks';
-import { CALLER_HEADER, koaDecisions, pluginMiddleware, type GraphqlRow } from './koa-decisions';
+import { CALLER_HEADER, koaDecisions, PATIENT_TIMEOUT_MS, pluginMiddleware, type GraphqlRow } from './koa-decisions';
 import { rateLimiterFlexible } from './peer-middleware';
 
-/** One limiter of a round. */
+/** The limiter of a row. */
 export interface DecisionLimiter {
   /** bare: no limiter; peer: rate-limiter-flexible on ioredis at `url`; plugin: the plugin at `url` (none: the embedded store). */
   readonly limiter: 'bare' | 'peer' | 'plugin';
@@ -28,8 +30,8 @@ export interface DecisionLimiter {
 }
 
 /** What one process measures (sent as JSON on the command line). */
-export interface DecisionRound {
-  readonly limiters: readonly DecisionLimiter[];
+export interface DecisionRun {
+  readonly limiter: DecisionLimiter;
   readonly warmUp: number;
   readonly decisions: number;
   readonly perTurn: number;
@@ -42,21 +44,20 @@ function limiterOf(run: DecisionLimiter): Middleware | undefined {
   if (run.limiter === 'peer') {
     return rateLimiterFlexible(new RateLimiterRedis({ storeClient: new Redis(run.url!), points: HIGH, duration: 60, keyPrefix: 'instructions-peer' }), CALLER_HEADER);
   }
-  return pluginMiddleware(run.pluginRoot, run);
+  // Any warning (a decision let through unlimited, which the store never saw) fails the run: its count would not be a decision's.
+  return pluginMiddleware(run.pluginRoot, { ...run, timeout: PATIENT_TIMEOUT_MS }, (line) => {
+    console.error(`the plugin warned, so a decision may not have reached its store: ${line}`);
+    process.exit(1);
+  });
 }
 
 async function main(): Promise<void> {
-  const round = JSON.parse(process.argv[2]) as DecisionRound;
-  const stacks = round.limiters.map((run) => koaDecisions(limiterOf(run), round.perTurn, run.graphql !== undefined));
-  for (const decideAll of stacks) await decideAll(round.warmUp);
+  const run = JSON.parse(process.argv[2]) as DecisionRun;
+  const decideAll = koaDecisions(limiterOf(run.limiter), run.perTurn, run.limiter.graphql !== undefined);
+  await decideAll(run.warmUp);
   await instrumentFromHere();
-  const collectGarbage = globalThis.gc!;
-  for (const decideAll of stacks) {
-    markInstructions();
-    collectGarbage();
-    markInstructions();
-    await decideAll(round.decisions);
-  }
+  markInstructions();
+  await decideAll(run.decisions);
   markInstructions();
   process.exit(0);
 }

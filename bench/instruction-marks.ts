@@ -49,6 +49,9 @@ export interface PartCount {
   readonly compiling: number;
 }
 
+/** See countInstructions. */
+const SERVER_FLAGS = ['--single-threaded', '--no-memory-reducer', '--min-semi-space-size=16', '--max-semi-space-size=16'];
+
 /** The entries to V8's optimizing compiler (neither calls the other). */
 const COMPILER = /:v8::internal::Compiler::CompileOptimized(?:OSR)?\(/;
 
@@ -66,18 +69,22 @@ async function partCount(file: string): Promise<PartCount> {
 }
 
 /**
- * Runs `node --single-threaded --expose-gc --no-flush-bytecode <script> <args>` under callgrind,
- * instrumented from its `instrumentFromHere()` on, and returns the counts of its last `parts` parts,
- * in order. Bytecode is kept: while one row runs, the others' functions age, and V8 would drop their
- * code at full collections and compile it again in their next part (a server running one limiter
- * keeps running its code).
+ * Runs `node --single-threaded <script> <args>` under callgrind, instrumented from its
+ * `instrumentFromHere()` on, and returns the counts of its last `parts` parts, in order. V8's flags
+ * are a server's but for its young generation's size and memory reducer, which V8 sets by the
+ * allocation rate per millisecond of wall time: callgrind's slowdown (some 50 times, more on a loaded
+ * machine) reads as an idle app, so the young generation shrank (17 to 13 MB at the moment
+ * instrumentation started, `--trace-gc`) and collections came with the machine's load. They are
+ * pinned where a server under steady load keeps them (16 MB per semi-space, Node 20's most, no
+ * collection for being idle). No `gc()` to force collections with (issue 36: a forced full collection
+ * made V8 drop optimized code).
  */
 export async function countInstructions(script: string, args: readonly string[], parts: number): Promise<PartCount[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'bench-callgrind-'));
   try {
     const child = spawn(
       'valgrind',
-      ['--tool=callgrind', '--instr-atstart=no', '--dump-before=uv_get_constrained_memory', `--callgrind-out-file=${path.join(dir, 'out')}`, process.execPath, '--single-threaded', '--expose-gc', '--no-flush-bytecode', script, ...args],
+      ['--tool=callgrind', '--instr-atstart=no', '--dump-before=uv_get_constrained_memory', `--callgrind-out-file=${path.join(dir, 'out')}`, process.execPath, ...SERVER_FLAGS, script, ...args],
       { stdio: ['pipe', 'pipe', 'pipe'] },
     );
     let errors = '';

@@ -2,10 +2,11 @@
 // (instruction-marks.ts), one request per turn of the event loop (the moderate load of issue 36,
 // where a turn holds one request), beside bare Koa and the peer (rate-limiter-flexible on ioredis,
 // same redis-server). CPU time on a shared machine moves with the other processes; instruction counts
-// do not, so this is how a change on the moderate-load path is decided there. Each round is one Node
-// process under callgrind (decision-instructions-process.ts) running every row in turn, each round
-// starting one row later; the table shows medians over the rounds with their range. Options:
-//   --only <word>    the rows whose name has the word (bare Koa and the peer always run); `over TLS`:
+// do not, so this is how a change on the moderate-load path is decided there. Each row of each round
+// is one Node process under callgrind (decision-instructions-process.ts, laid out by
+// instruction-runs.ts): the row warmed up, then counted alone, with no forced garbage collection;
+// the table shows medians over the rounds with their range. Options:
+//   --only <words>   the rows whose name has one of the words, separated by | (bare Koa and the peer always run); `over TLS`:
 //                    the REST rows over TLS (issue 36: the memory engine's server behind a TLS
 //                    terminator, and serving TLS itself), with the same store over plain HTTP and
 //                    what TLS adds to a decision per round
@@ -17,16 +18,17 @@
 //   GraphQL rows (issue 35): the same read as a GraphQL query limited by operation and by cost, beside
 //   Koa reading the query unlimited, with the issue's target (`--only GraphQL` for them alone)
 //   --rounds <n>     default 5;  --per-turn <n>  requests per turn, default 1
-//   --jobs <n>       rounds run at once, default 1 (each is one process; callgrind's counts do not
-//                    change with the machine's load, only the run's length)
+//   --jobs <n>       processes run at once, default 1 (callgrind's counts do not change with the
+//                    machine's load, only the run's length)
 //   --kv             the key-value server's instructions per request instead (kv-instructions.ts),
 //                    with --before, --after, --rounds and --jobs as above
 // About a minute per row and round on a 2-core machine (callgrind runs some 50x slower), more when it is loaded.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { commandOf, optionValue, progress, runOptions } from './command-line';
-import type { DecisionLimiter, DecisionRound } from './decision-instructions-process';
+import { countOption, namesAnOnlyWord, optionValue, progress, runOptions } from './command-line';
+import type { DecisionLimiter, DecisionRun } from './decision-instructions-process';
 import { countInstructions } from './instruction-marks';
+import { instructionRuns, runAtMost, type InstructionRun } from './instruction-runs';
 import { kvServerInstructions } from './kv-instructions';
 import { forkChild, stopAllProcesses, stopProcessesOnSignals } from './processes';
 import { startRedisServer } from './services';
@@ -65,7 +67,7 @@ function rowsOf(redisUrl: string, stores: StoreReady, after: string, before: str
     { name: GRAPHQL_BY_OPERATION, run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token, graphql: 'count' } },
     { name: GRAPHQL_BY_COST, run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token, graphql: 'cost' } },
   ];
-  const wanted = (row: (typeof plugin)[number]) => (only === undefined || row.name.includes(only)) && (denyOff || row.run.denyList !== false);
+  const wanted = (row: (typeof plugin)[number]) => namesAnOnlyWord(row.name, only) && (denyOff || row.run.denyList !== false);
   const graphql = plugin.some((row) => row.run.graphql !== undefined && wanted(row));
   const overTls = plugin.some((row) => row.name.includes('over TLS') && wanted(row));
   // A GraphQL row's ratio needs the REST read limited on the same transport; a row over TLS, the same
@@ -153,9 +155,10 @@ async function main(): Promise<void> {
   stopProcessesOnSignals();
   const options = runOptions();
   const before = optionValue('--before');
-  const rounds = Number(optionValue('--rounds') ?? 5);
-  const perTurn = Number(optionValue('--per-turn') ?? 1);
-  if (process.argv.includes('--kv')) return kvInstructionsReport(rounds, before);
+  const rounds = countOption('--rounds', 5);
+  const perTurn = countOption('--per-turn', 1);
+  const jobs = countOption('--jobs', 1);
+  if (process.argv.includes('--kv')) return kvInstructionsReport(rounds, jobs, before);
   const redis = await startRedisServer();
   const stores = (await forkChild<StoreReady>('store-process', [])).ready;
   const after = path.resolve(optionValue('--after') ?? THIS_CHECKOUT);
@@ -164,30 +167,22 @@ async function main(): Promise<void> {
   const counts = new Map<string, number[]>(rows.map((row) => [row.name, []]));
   const compiling = new Map<string, number[]>(rows.map((row) => [row.name, []]));
   const script = path.join(__dirname, 'decision-instructions-process.js');
-  const runRound = async (round: number): Promise<void> => {
-    const order = rows.map((_, index) => rows[(index + round) % rows.length]);
-    const input: DecisionRound = { limiters: order.map((row) => ({ ...row.run, pluginRoot: row.pluginRoot })), warmUp: WARM_UP, decisions: DECISIONS, perTurn };
-    // The parts alternate: a garbage collection, then a row's decisions.
-    const parts = (await countInstructions(script, [JSON.stringify(input)], 2 * order.length)).filter((_, index) => index % 2 === 1);
-    order.forEach((row, index) => {
-      counts.get(row.name)![round] = (parts[index].instructions - parts[index].compiling) / DECISIONS;
-      compiling.get(row.name)![round] = parts[index].compiling / DECISIONS;
-    });
-    progress(`round ${round + 1}/${rounds}: ${order.map((row, index) => `${row.name} ${thousands(counts.get(row.name)![round])} (+${thousands(compiling.get(row.name)![round])} compiling)`).join(', ')}`);
+  const runRow = async ({ row, round }: InstructionRun<Row>): Promise<void> => {
+    const input: DecisionRun = { limiter: { ...row.run, pluginRoot: row.pluginRoot }, warmUp: WARM_UP, decisions: DECISIONS, perTurn };
+    const [part] = await countInstructions(script, [JSON.stringify(input)], 1);
+    counts.get(row.name)![round] = (part.instructions - part.compiling) / DECISIONS;
+    compiling.get(row.name)![round] = part.compiling / DECISIONS;
+    progress(`round ${round + 1}/${rounds}: ${row.name} ${thousands(counts.get(row.name)![round])} (+${thousands(compiling.get(row.name)![round])} compiling)`);
   };
-  let nextRound = 0;
-  const worker = async (): Promise<void> => {
-    while (nextRound < rounds) await runRound(nextRound++);
-  };
-  await Promise.all(Array.from({ length: Number(optionValue('--jobs') ?? 1) }, worker));
+  await runAtMost(instructionRuns(rows, rounds), jobs, runRow);
   const perRound = (name: string, read: (round: number) => number) => counts.get(name)!.map((_, round) => read(round));
   const baselineOf = (name: string) => (rows.find((row) => row.name === name)!.run.graphql === undefined ? 'bare Koa' : GRAPHQL_BARE);
   const overBare = (name: string) => perRound(name, (round) => counts.get(name)![round] - counts.get(baselineOf(name))![round]);
   const peer = overBare('the peer (rate-limiter-flexible, ioredis)');
   const lines = [
-    `# Instructions per decision (${commandOf('npm run bench:instructions', options)}${before ? ` --before ${before}` : ''})`,
+    `# Instructions per decision (npm run bench:instructions${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''})`,
     '',
-    `${rounds} interleaved rounds, ${perTurn} request(s) per turn, ${DECISIONS} decisions after ${WARM_UP} of warm-up per row; medians (range). Instructions without V8's optimizing compilers', theirs in the last column.`,
+    `${rounds} rounds, each row of a round a process of its own, ${perTurn} request(s) per turn, ${DECISIONS} decisions after ${WARM_UP} of warm-up, no forced garbage collection; medians (range). Instructions without V8's optimizing compilers', theirs in the last column.`,
     '',
     '| row | instructions per decision | over bare Koa | vs the peer over bare | vs before | compiling per decision |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
@@ -197,7 +192,7 @@ async function main(): Promise<void> {
       const vsPeer = row.run.limiter === 'bare' || row.run.graphql !== undefined ? '' : ratio(over.map((value, round) => value / peer[round]));
       const beforeRow = rows.find((other) => other.after === row.name);
       const vsBefore = beforeRow ? ratio(over.map((value, round) => value / overBare(beforeRow.name)[round])) : '';
-      return `| ${row.name} | ${thousands(median(own))} | ${row.run.limiter === 'bare' ? '' : `+${thousands(median(over))}`} | ${vsPeer} | ${vsBefore} | ${thousands(median(compiling.get(row.name)!))} |`;
+      return `| ${row.name} | ${thousands(median(own))} (${thousands(Math.min(...own))} to ${thousands(Math.max(...own))}) | ${row.run.limiter === 'bare' ? '' : `+${thousands(median(over))}`} | ${vsPeer} | ${vsBefore} | ${thousands(median(compiling.get(row.name)!))} |`;
     }),
     ...graphqlLines(rows, overBare),
     ...tlsLines(rows, counts),
@@ -206,9 +201,9 @@ async function main(): Promise<void> {
 }
 
 /** `--kv`: the key-value server's table alone. */
-async function kvInstructionsReport(rounds: number, before: string | undefined): Promise<void> {
+async function kvInstructionsReport(rounds: number, jobs: number, before: string | undefined): Promise<void> {
   const after = path.resolve(optionValue('--after') ?? THIS_CHECKOUT);
-  const table = await kvServerInstructions({ after, before: before && path.resolve(before), rounds, jobs: Number(optionValue('--jobs') ?? 1) });
+  const table = await kvServerInstructions({ after, before: before && path.resolve(before), rounds, jobs });
   process.stdout.write(`# Instructions per request of the key-value server (npm run bench:instructions -- --kv${before ? ` --before ${before}` : ''})\n\n${table}\n`);
 }
 

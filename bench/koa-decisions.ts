@@ -92,6 +92,13 @@ function strategyOf(graphql: GraphqlRow | undefined): Strategy {
   return { graphql: { query: ['ping'], ...(graphql === 'cost' ? { charge: 'cost' as const } : {}) }, identifierSource, limiter };
 }
 
+/**
+ * The plugin's timeout under callgrind, the longest its config allows: the counted process runs some
+ * 50 times slower (more on a loaded machine), and a turn in which V8 compiles a large function can
+ * take longer than the default second, after which the decision fails open and counts the failure's path.
+ */
+export const PATIENT_TIMEOUT_MS = 60_000;
+
 /** The plugin's warnings (a store that failed, a decision let through unlimited), where the caller wants them. */
 export type Warn = (line: string) => void;
 

@@ -7,12 +7,14 @@
 // as it comes (what waiting for the end of the turn costs a lone request, at most); reached over TLS,
 // behind the TLS terminator (its work counted, in the server's process as in `npm run bench`'s store
 // process) and serving TLS itself (issue 36), where openssl makes their certificates; with --before,
-// the server of another build. Each server runs in a process of its own; rounds, order and medians
-// as instructions.ts's.
+// the server of another build. Each server of each round runs in a process of its own
+// (instruction-runs.ts), counted after its warm-up with no forced garbage collection; medians as
+// instructions.ts's.
 import path from 'node:path';
 import { progress } from './command-line';
 import { onPath } from '../tests/fixtures/installed-programs';
 import { countInstructions } from './instruction-marks';
+import { instructionRuns, runAtMost, type InstructionRun } from './instruction-runs';
 import type { KvServerRow, KvServerRun } from './kv-request-instructions-process';
 import { cell, markdownTable, median, spreadCell, spreadOf } from './table';
 
@@ -51,22 +53,14 @@ export async function kvServerInstructions(options: KvInstructionsOptions): Prom
   const counts = new Map<string, number[]>(rows.map((row) => [row.name, []]));
   const compiling = new Map<string, number[]>(rows.map((row) => [row.name, []]));
   const script = path.join(__dirname, 'kv-request-instructions-process.js');
-  const runRound = async (round: number): Promise<void> => {
-    // Each server in a process of its own (kv-request-instructions-process.ts), one after another, each round starting one row later.
-    for (const row of rows.map((_, index) => rows[(index + round) % rows.length])) {
-      const input: KvServerRun = { server: { root: row.root, eachCallAsItComes: row.eachCallAsItComes, tls: row.tls }, warmUp: WARM_UP, requests: REQUESTS };
-      // The parts: a garbage collection, then the requests.
-      const [, requests] = await countInstructions(script, [JSON.stringify(input)], 2);
-      counts.get(row.name)![round] = (requests.instructions - requests.compiling) / REQUESTS;
-      compiling.get(row.name)![round] = requests.compiling / REQUESTS;
-    }
-    progress(`round ${round + 1}/${options.rounds}: ${rows.map((row) => `${row.name} ${thousands(counts.get(row.name)![round])}`).join(', ')}`);
+  const runRow = async ({ row, round }: InstructionRun<Row>): Promise<void> => {
+    const input: KvServerRun = { server: { root: row.root, eachCallAsItComes: row.eachCallAsItComes, tls: row.tls }, warmUp: WARM_UP, requests: REQUESTS };
+    const [requests] = await countInstructions(script, [JSON.stringify(input)], 1);
+    counts.get(row.name)![round] = (requests.instructions - requests.compiling) / REQUESTS;
+    compiling.get(row.name)![round] = requests.compiling / REQUESTS;
+    progress(`round ${round + 1}/${options.rounds}: ${row.name} ${thousands(counts.get(row.name)![round])}`);
   };
-  let nextRound = 0;
-  const worker = async (): Promise<void> => {
-    while (nextRound < options.rounds) await runRound(nextRound++);
-  };
-  await Promise.all(Array.from({ length: options.jobs }, worker));
+  await runAtMost(instructionRuns(rows, options.rounds), options.jobs, runRow);
   const first = counts.get(rows[0].name)!;
   const table = markdownTable(
     ['server', 'instructions per request', 'vs the first row', 'compiling per request'],
@@ -77,7 +71,7 @@ export async function kvServerInstructions(options: KvInstructionsOptions): Prom
     }),
   );
   return [
-    `${options.rounds} interleaved rounds, one request per turn (the plugin's /pipeline of one decision), ${REQUESTS} requests after ${WARM_UP} of warm-up per server; medians (range), the ratio per round. Instructions without V8's optimizing compilers', theirs in the last column.`,
+    `${options.rounds} rounds, each server of a round a process of its own, one request per turn (the plugin's /pipeline of one decision), ${REQUESTS} requests after ${WARM_UP} of warm-up, no forced garbage collection; medians (range), the ratio per round. Instructions without V8's optimizing compilers', theirs in the last column.`,
     '',
     table,
   ].join('\n');

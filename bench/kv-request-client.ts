@@ -5,7 +5,7 @@
 // to a minute for the server, which callgrind slows down some 50 times; any warning (a decision let
 // through unlimited, which the server never saw) fails the run.
 import path from 'node:path';
-import { koaDecisions, pluginMiddleware, type Decisions } from './koa-decisions';
+import { koaDecisions, PATIENT_TIMEOUT_MS, pluginMiddleware, type Decisions } from './koa-decisions';
 
 /** What the server process asks for: `decisions` decisions against the store at `url`. */
 export interface KvClientAsk {
@@ -16,8 +16,6 @@ export interface KvClientAsk {
 
 const THIS_CHECKOUT = path.resolve(__dirname, '..', '..');
 const deciders = new Map<string, Decisions>();
-/** The longest the plugin's config allows. */
-const PATIENT_TIMEOUT_MS = 60_000;
 
 function failed(failure: unknown): never {
   console.error(failure);

@@ -4,8 +4,8 @@
 // it comes, or reached over TLS (serving it itself, or behind the TLS terminator in this same
 // process, as the store process of `npm run bench` runs it; throwaway certificates); the requests come from a client process of its own (kv-request-client.ts: the plugin,
 // one decision per turn), not counted. Like decision-instructions-process.ts: warmed up
-// uninstrumented, then a full garbage collection and the requests, the parts marked
-// (instruction-marks.ts), and exit. One server per process: two builds' memory engines cannot share
+// uninstrumented, then the requests between two marks (instruction-marks.ts), no garbage collection
+// forced (its collections are the server's own), and exit. One server per process: two builds' memory engines cannot share
 // one (each patches the one Lua VM module, fengari, as it loads).
 import { fork } from 'node:child_process';
 import path from 'node:path';
@@ -69,8 +69,6 @@ async function main(): Promise<void> {
     });
   await send(run.warmUp);
   await instrumentFromHere();
-  markInstructions();
-  globalThis.gc!();
   markInstructions();
   await send(run.requests);
   markInstructions();

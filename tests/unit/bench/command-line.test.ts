@@ -1,5 +1,5 @@
 // The command a benchmark report prints is the one that reproduces it, flags included.
-import { commandOf, runOptions } from '../../../bench/command-line';
+import { commandOf, namesAnOnlyWord, runOptions } from '../../../bench/command-line';
 
 describe('the command a bench report prints', () => {
   it('adds the flags given after `--`, and nothing without flags', () => {
@@ -30,9 +30,21 @@ describe('the Strapi rows\' rate on the command line', () => {
     expect([optionsOf('--strapi-rate', '400'), optionsOf('--quick'), optionsOf('--strapi-rate', '0'), optionsOf('--strapi-rate', '2.5'), optionsOf('--strapi-rate', 'fast')]).toEqual([
       { quick: false, only: undefined, strapiRate: 400 },
       { quick: true, only: undefined },
-      '--strapi-rate takes a whole number of requests per second, at least 1, not "0"',
-      '--strapi-rate takes a whole number of requests per second, at least 1, not "2.5"',
-      '--strapi-rate takes a whole number of requests per second, at least 1, not "fast"',
+      '--strapi-rate needs a whole number from 1 to 999999, not "0"',
+      '--strapi-rate needs a whole number from 1 to 999999, not "2.5"',
+      '--strapi-rate needs a whole number from 1 to 999999, not "fast"',
+    ]);
+  });
+});
+
+describe('the rows `--only` names', () => {
+  it('are those whose name has one of its words, separated by |, in any case, or every row without it', () => {
+    const names = ['plugin over redis://', 'plugin over REST, memory engine', 'plugin on the embedded store, denyList: false'];
+    expect([undefined, 'redis://', 'redis://|denylist', 'TLS'].map((only) => names.filter((name) => namesAnOnlyWord(name, only)))).toEqual([
+      names,
+      ['plugin over redis://'],
+      ['plugin over redis://', 'plugin on the embedded store, denyList: false'],
+      [],
     ]);
   });
 });
