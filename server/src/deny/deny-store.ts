@@ -17,6 +17,7 @@ import type { Redis } from '@upstash/redis';
 import type { DeniedCaller, DenyListReport } from '../admin-api/usage-types';
 import type { DenyListKeys } from './deny-members';
 import { MAX_LIFTABLE_MEMBER_LENGTH, memberKind } from './deny-members';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { readStoreClock } from '../store/store-clock';
 
 interface DenyMeta {
@@ -38,7 +39,7 @@ export async function addDenied(redis: Redis, keys: DenyListKeys, member: string
   await transaction.exec();
 }
 
-/** Timed entries an admin action's sweep removes at most: each admin action sweeps again. */
+/** Timed entries an admin action's sweep removes at most: each admin action sweeps again (an instance's own sweep goes on to the end). */
 const MAX_SWEPT_BY_AN_ADMIN = 1000;
 
 /**
@@ -58,18 +59,37 @@ return #expired`;
  * The moment up to which timed entries have passed by both `now` (the sweeping instance's clock) and
  * the store's: the earlier of the two, so neither a fast instance nor a fast store ends a deny early.
  */
-export async function sweepMoment(redis: Redis, now: number): Promise<number> {
+async function sweepMoment(redis: Redis, now: number): Promise<number> {
   return Math.min(now, await readStoreClock(redis));
 }
 
-/** Removes at most `most` timed entries whose expiry is at or before `moment` (from sweepMoment); answers how many it removed. */
-export async function removeExpired(redis: Redis, keys: DenyListKeys, moment: number, most: number): Promise<number> {
-  return Number(await redis.eval(SWEEP_EXPIRED_SCRIPT, [keys.all, keys.until, keys.meta], [moment, most]));
-}
+/**
+ * Entries removed per script (an SREM, a ZREM and an HDEL each): the store runs nothing else
+ * meanwhile. The memory engine runs the script in Lua compiled to JavaScript (fengari), on the
+ * embedded store in the app's own process: measured in this stop's review, a script of 256 took 41 to
+ * 101 ms there (5,000 entries swept in 415 ms, the app's event loop delayed up to 74 ms), against 1.2
+ * to 1.7 ms on redis-server 7.0.15 (INFO commandstats, the loaded 2-core test machine). 32 keeps a
+ * script near a tenth of that on either; the sweep takes more round trips, a turn of the event loop
+ * between them.
+ */
+const SWEEP_CHUNK = 32;
 
-/** An admin action's sweep: up to MAX_SWEPT_BY_AN_ADMIN of the timed entries that have passed by `now` and by the store's clock. */
-export async function sweepExpired(redis: Redis, keys: DenyListKeys, now: number): Promise<number> {
-  return removeExpired(redis, keys, await sweepMoment(redis, now), MAX_SWEPT_BY_AN_ADMIN);
+/**
+ * Removes up to `most` of the timed entries that have passed by `now` and by the store's clock
+ * (sweepMoment), SWEEP_CHUNK per script and a turn between scripts, until a script comes back short;
+ * answers how many it removed.
+ */
+export async function sweepExpired(redis: Redis, keys: DenyListKeys, now: number, most = MAX_SWEPT_BY_AN_ADMIN): Promise<number> {
+  const moment = await sweepMoment(redis, now);
+  let removed = 0;
+  while (removed < most) {
+    const chunk = Math.min(SWEEP_CHUNK, most - removed);
+    const swept = Number(await redis.eval(SWEEP_EXPIRED_SCRIPT, [keys.all, keys.until, keys.meta], [moment, chunk]));
+    removed += swept;
+    if (swept < chunk) break;
+    await nextTurn();
+  }
+  return removed;
 }
 
 /** Whether the member was on the list. */
