@@ -181,7 +181,16 @@ export class RedisConnection {
     return setTimeout(this.checkDeadline, delayMs).unref();
   }
 
+  /**
+   * The timer fired: the deadline is judged once the replies that arrived by now have been read. When
+   * the event loop was held past it (a long synchronous call, a full collection), the timers run
+   * before the poll phase that reads the socket, so a reply that came in time read as a timeout.
+   */
   private readonly checkDeadline = (): void => {
+    setImmediate(this.judgeDeadline);
+  };
+
+  private readonly judgeDeadline = (): void => {
     this.deadlineTimer = undefined;
     const oldest = this.pending[0];
     if (!oldest) return;

@@ -10,6 +10,11 @@
 // The timer is unref'd: what is in flight keeps the process alive by itself (its socket), and a
 // request sent after close() (which arms it again) must not hold the process up for up to
 // `timeoutMs` (issue 34 review).
+// A deadline is judged in the check phase after the timer fires, not in the timer's own callback:
+// when the event loop was held past a deadline (a long synchronous handler in the app, a full
+// collection of a large heap), the timers run first on its return, before the poll phase reads the
+// replies that arrived meanwhile, so a reply that came in time was failed as an outage (and counted
+// against the store's circuit breaker). The poll phase runs between the two.
 
 interface Watched<T> {
   readonly item: T;
@@ -20,6 +25,8 @@ interface Watched<T> {
 export class OldestDeadlineTimer<T> {
   private readonly watched: Array<Watched<T>> = [];
   private timer: NodeJS.Timeout | undefined;
+  /** Set from the timer's firing to the judgement (expireDue): no other timer is armed meanwhile. */
+  private judgement: NodeJS.Immediate | undefined;
 
   constructor(
     private readonly timeoutMs: number,
@@ -39,12 +46,20 @@ export class OldestDeadlineTimer<T> {
   /** Stops the timer and forgets what it watched (the transport is closed: it fails what it still holds). */
   stop(): void {
     clearTimeout(this.timer);
+    clearImmediate(this.judgement);
     this.timer = undefined;
+    this.judgement = undefined;
     this.watched.length = 0;
   }
 
+  /** The timer fired: judges the deadlines once the replies that arrived by now have been read. */
   private readonly expireDue = (): void => {
+    this.judgement = setImmediate(this.expireUnansweredDue);
+  };
+
+  private readonly expireUnansweredDue = (): void => {
     this.timer = undefined;
+    this.judgement = undefined;
     const now = performance.now();
     while (this.watched.length > 0) {
       const oldest = this.watched[0];

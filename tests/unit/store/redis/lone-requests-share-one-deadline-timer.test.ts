@@ -9,6 +9,11 @@ import { Command } from 'ioredis';
 import { CommandTurn, TIMED_OUT } from '../../../../server/src/store/redis/redis-command-turn';
 
 const TIMEOUT_MS = 500;
+/**
+ * A deadline is judged in the check phase after its timer fires (store/oldest-deadline-timer.ts);
+ * the fake clock runs a setImmediate that a timer scheduled on its next millisecond.
+ */
+const JUDGED = 1;
 
 /** A node that holds what it is sent: the test settles it (or not). */
 function heldNode() {
@@ -53,7 +58,7 @@ describe('the turns of the Redis transport', () => {
     jest.advanceTimersByTime(300);
     const later = outcome(turn.send(new Command('get', ['c'])));
     jest.advanceTimersByTime(0);
-    jest.advanceTimersByTime(TIMEOUT_MS - 300);
+    jest.advanceTimersByTime(TIMEOUT_MS - 300 + JUDGED);
     const laterSettledAfterTheFirstDeadline = node.sent[2].isSettled;
     jest.advanceTimersByTime(300);
     expect({ answers: await Promise.all([settled, unsettled, later]), laterSettledAfterTheFirstDeadline }).toEqual({
@@ -69,8 +74,8 @@ describe('the turns of the Redis transport', () => {
     void outcome(turn.send(new Command('get', ['a'])));
     jest.advanceTimersByTime(300);
     void outcome(turn.send(new Command('get', ['b'])));
-    jest.advanceTimersByTime(TIMEOUT_MS - 300); // the first deadline: the timer is re-armed for the second
-    const deadlineTimers = armed.mock.calls.flatMap(([, delay], call) => (delay === TIMEOUT_MS || delay === 300 ? [armed.mock.results[call].value as NodeJS.Timeout] : []));
+    jest.advanceTimersByTime(TIMEOUT_MS - 300 + JUDGED); // the first deadline: the timer is re-armed for the second
+    const deadlineTimers = armed.mock.calls.flatMap(([, delay], call) => (delay === TIMEOUT_MS || delay === 300 - JUDGED ? [armed.mock.results[call].value as NodeJS.Timeout] : []));
     armed.mockRestore();
     turn.close();
     expect(deadlineTimers.map((timer) => timer.hasRef())).toEqual([false, false]);
