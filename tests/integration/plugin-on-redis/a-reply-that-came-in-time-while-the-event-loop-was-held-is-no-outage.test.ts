@@ -53,6 +53,19 @@ describeWithRedisBinary('a reply that came in time while the event loop was held
     }
   });
 
+  it('is the answer to a transaction over the plugin\'s Redis transport', async () => {
+    const requester = new RedisRequester(openRedis((parseStoreUrl(server.url) as { address: RedisAddress }).address, TIMEOUT_MS), TIMEOUT_MS);
+    try {
+      const redis = new Redis(requester);
+      expect(await redis.multi().incr('in-a-transaction').exec()).toEqual([1]);
+      const answer = outcome(redis.multi().incr('in-a-transaction').exec());
+      await holdTheEventLoopPastTheDeadline();
+      expect(await answer).toBe('answered [2]');
+    } finally {
+      requester.close();
+    }
+  });
+
   it('is the answer over the key-value server\'s connection to redis-server', async () => {
     const connection = await RedisConnection.open(parseRedisUrl(server.url), TIMEOUT_MS);
     try {

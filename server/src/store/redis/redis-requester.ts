@@ -76,10 +76,14 @@ const nameOf = (command: RestCommand): string => asString(command[0]).toLowerCas
 
 const nodeAddress = (node: { options: { host?: string; port?: number } }): string => `${node.options.host}:${node.options.port}`;
 
-/** `promise`, or a failure as ioredis's timeout words it once `ms` have passed (a transaction or a Cluster's SCAN: one call, seldom sent). */
+/**
+ * `promise`, or a failure as ioredis's timeout words it once `ms` have passed (a transaction or a
+ * Cluster's SCAN: one call, seldom sent), judged after the replies that arrived by then are read (as
+ * ../oldest-deadline-timer.ts judges the commands' deadlines).
+ */
 function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
   let deadline: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (deadline = setTimeout(() => reject(new Error(TIMED_OUT)), ms)));
+  const late = new Promise<never>((_, reject) => (deadline = setTimeout(() => setImmediate(() => reject(new Error(TIMED_OUT))), ms)));
   return Promise.race([promise, late]).finally(() => clearTimeout(deadline));
 }
 
