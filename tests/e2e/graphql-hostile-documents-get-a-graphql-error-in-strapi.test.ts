@@ -1,8 +1,9 @@
 // Hostile requests at the GraphQL endpoint of a real Strapi with a GraphQL strategy (issue 35,
 // "Hostile inputs"): a document nested 3,000 deep (which overflows graphql-js's parser), 100,000
-// aliases, a body that is not JSON, a body over the size bound and an operationName pointing nowhere
-// each get a clear GraphQL error with a 4xx status, run no password check, and leave the app
-// answering the next request.
+// aliases, 400 fragments spread side by side (which cost Apollo's validation 161 ms of CPU before
+// graphql.maxFragmentSpreads), a body that is not JSON, a body over the size bound and an
+// operationName pointing nowhere each get a clear GraphQL error with a 4xx status, run no password
+// check, and leave the app answering the next request.
 import { graphqlAppForSuite, loginMutation } from '../support/graphql-app';
 
 describe('hostile requests at a Strapi GraphQL endpoint with a login strategy', () => {
@@ -27,6 +28,16 @@ describe('hostile requests at a Strapi GraphQL endpoint with a login strategy', 
     expect([huge, many]).toEqual([
       [413, 'PAYLOAD_TOO_LARGE', 0],
       [400, 'GRAPHQL_VALIDATION_FAILED', 0],
+    ]);
+  });
+
+  it("refuses 400 fragments spread side by side with the plugin's own answer, before Apollo validates them", async () => {
+    const fragments = Array.from({ length: 400 }, (_, index) => index);
+    const query = `query { ${fragments.map((index) => `...F${index}`).join(' ')} } ${fragments.map((index) => `fragment F${index} on Query { me { username } }`).join(' ')}`;
+    const response = await suite.app.request.post('/graphql').set('X-Forwarded-For', '10.0.7.7').send({ query });
+    expect([response.status, response.body]).toEqual([
+      400,
+      { errors: [{ message: 'This document has 400 fragment spreads, more than the 50 allowed (graphql.maxFragmentSpreads)', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }] },
     ]);
   });
 

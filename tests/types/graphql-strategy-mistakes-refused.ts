@@ -34,6 +34,6 @@ export const refusedBounds: RateLimitConfigInput = { graphql: { maxDepth: '20' }
 
 export const koaMiddleware = () =>
   createRateLimitMiddleware(
-    { strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter }], graphql: { maxAliases: 50, extensions: true } },
+    { strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter }], graphql: { maxAliases: 50, maxFragmentSpreads: 20, extensions: true } },
     { graphql: { endpoint: '/graphql', defaultLimit: 25, maxLimit: 100, schema: () => buildSchema('type Query { a: Int }') } },
   );

@@ -1,13 +1,14 @@
 // GraphQL documents parsed once, with bounds, and remembered by digest. graphql-js's own parser
 // (the one instance the app's GraphQL plugin uses) reads each document; before it, a linear scan
-// refuses brackets nested deeper than its recursion can take (nesting-scan.ts), and `maxTokens` stops
-// it on long documents; after it, one pass counts aliases and repeated fields (maxAliases) and one
-// follows fragments to bound the depth of selections and find fragment cycles. Apollo parses the
-// same text again to run it, and spends about 0.46 s validating a document of 10,000 aliases, so the
-// plugin's share is kept to one parse per distinct document: results (documents, and refusals) are
-// remembered in an LRU keyed by the text's SHA-256 (a short text is found by itself, without hashing
-// it again), bounded by entries and by the text bytes they hold (an AST is some tens of times its
-// text; a short text is held as well).
+// refuses brackets nested deeper than its recursion can take (nesting-scan.ts), and `maxTokens`
+// stops it on long documents; after it, one pass counts aliases and repeated fields (maxAliases)
+// and fragment spreads (maxFragmentSpreads), and one follows fragments to bound the depth of
+// selections and find fragment cycles. Apollo parses the same text again to run it, and spends
+// about 0.46 s validating a document of 10,000 aliases, so the plugin's share is kept to one parse
+// per distinct document: results (documents, and refusals) are remembered in an LRU keyed by the
+// text's SHA-256 (a short text is found by itself, without hashing it again), bounded by entries
+// and by the text bytes they hold (an AST is some tens of times its text; a short text is held as
+// well).
 // The digest is hex, as Apollo's automatic persisted queries name a document, so a request that sends
 // only the hash is charged for the document it runs when the plugin has read that document
 // (`remembered`); otherwise the plugin answers PersistedQueryNotFound itself (graphql-charges.ts).
@@ -21,6 +22,7 @@ export interface DocumentBounds {
   readonly maxTokens: number;
   readonly maxDepth: number;
   readonly maxAliases: number;
+  readonly maxFragmentSpreads: number;
 }
 
 export type ParsedDocument =
@@ -84,30 +86,39 @@ function selectionDepthProblem(document: DocumentNode, fragments: ReadonlyMap<st
 }
 
 /**
- * The fields that are aliased or repeat a response key of their selection set. graphql-js's validation
- * (OverlappingFieldsCanBeMerged, which Apollo runs) compares the fields of one response key pairwise,
- * in a selection set with the inline fragments in it: 2,000 unaliased `articles { title }` took it
- * 781 ms while counting 0 aliases (review of issue 35). Counted, not compared: one pass, linear.
+ * What graphql-js's validation (OverlappingFieldsCanBeMerged, which Apollo runs) compares pair by pair,
+ * counted, not compared: one pass, linear.
+ * - `aliases`: the fields that are aliased or repeat a response key of their selection set. It compares
+ *   the fields of one response key pairwise, in a selection set with the inline fragments in it: 2,000
+ *   unaliased `articles { title }` took it 781 ms while counting 0 aliases (review of issue 35).
+ * - `spreads`: the fragment spreads, as written. It compares the fragments spread in a selection set
+ *   pairwise, and those of two fields it compares: 400 spreads of `me { name }` side by side took it
+ *   161 ms (graphql 16.15). It remembers each pair of fragments and each selection set and fragment it
+ *   compared, so its work grows with the fragments spread, not with the places they are followed to
+ *   (docs/graphql.md, "Document bounds"). Inline fragments are not compared as such: their fields are
+ *   merged and counted in `aliases`.
  */
-function aliasesAndRepeatedFields(document: DocumentNode): number {
-  let count = 0;
+function aliasesAndSpreads(document: DocumentNode): { aliases: number; spreads: number } {
+  let aliases = 0;
+  let spreads = 0;
   const countIn = (selectionSet: SelectionSetNode, keys: Set<string>): void => {
     for (const selection of selectionSet.selections) {
       if (selection.kind === Kind.INLINE_FRAGMENT) countIn(selection.selectionSet, keys);
-      else if (selection.kind === Kind.FIELD) {
+      else if (selection.kind === Kind.FRAGMENT_SPREAD) spreads++;
+      else {
         const key = (selection.alias ?? selection.name).value;
-        if (selection.alias || keys.has(key)) count++;
+        if (selection.alias || keys.has(key)) aliases++;
         keys.add(key);
       }
     }
   };
   visit(document, {
     SelectionSet(node, _key, parent) {
-      // An inline fragment's fields were counted with the selection set it is in (nesting is bounded by the scan before the parse).
+      // An inline fragment's selections were counted with the selection set it is in (nesting is bounded by the scan before the parse).
       if (!isInlineFragment(parent)) countIn(node, new Set());
     },
   });
-  return count;
+  return { aliases, spreads };
 }
 
 const isInlineFragment = (node: unknown): boolean => typeof node === 'object' && node !== null && (node as { kind?: unknown }).kind === Kind.INLINE_FRAGMENT;
@@ -123,8 +134,9 @@ function parseWithin(text: string, bounds: DocumentBounds): ParsedDocument {
     if (failure instanceof RangeError) return { kind: 'refused', message: 'This document nests too deeply to be read' };
     return { kind: 'unparsable' };
   }
-  const aliases = aliasesAndRepeatedFields(document);
+  const { aliases, spreads } = aliasesAndSpreads(document);
   if (aliases > bounds.maxAliases) return { kind: 'refused', message: `This document has ${aliases} aliases and repeated fields, more than the ${bounds.maxAliases} allowed (graphql.maxAliases)` };
+  if (spreads > bounds.maxFragmentSpreads) return { kind: 'refused', message: `This document has ${spreads} fragment spreads, more than the ${bounds.maxFragmentSpreads} allowed (graphql.maxFragmentSpreads)` };
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION && !fragments.has(definition.name.value)) fragments.set(definition.name.value, definition);
   const problem = selectionDepthProblem(document, fragments, bounds.maxDepth);

@@ -27,7 +27,7 @@ export interface ApolloApp {
   readonly warnings: string[];
 }
 
-type ApolloOptions = Partial<Pick<ApolloServerOptions<object>, 'allowBatchedHttpRequests'>>;
+type ApolloOptions = Partial<Pick<ApolloServerOptions<object>, 'allowBatchedHttpRequests' | 'plugins'>>;
 
 /** Opens apps (the limiter with `config`, or none) before Apollo, each closed after the test. */
 export function apolloAppsForSuite() {

@@ -31,7 +31,7 @@ describe('config schema', () => {
       denyList: true,
       denyCacheMs: 10_000,
       hashHeaderValues: 'credentials',
-      graphql: { maxBodyBytes: 1_048_576, maxTokens: 10_000, maxDepth: 20, maxAliases: 100, maxBatchOperations: 20, bodyTimeoutMs: 10_000, extensions: false },
+      graphql: { maxBodyBytes: 1_048_576, maxTokens: 10_000, maxDepth: 20, maxAliases: 100, maxFragmentSpreads: 50, maxBatchOperations: 20, bodyTimeoutMs: 10_000, extensions: false },
     });
   });
 

@@ -24,6 +24,7 @@ describe('GraphQL strategy config', () => {
       problems({ strategy: [{ graphql: { query: ['1st', '*'], charge: 'points' }, identifierSource: 'ip', limiter }] }),
       problems({ strategy: [{ graphql: { mutation: [] }, identifierSource: 'ip', limiter }] }),
       problems({ graphql: { maxDepth: 0, extensions: 'yes' } }),
+      problems({ graphql: { maxFragmentSpreads: 1.5 } }),
     ]).toEqual([
       ['strategy[0].graphql: unknown field "mutaton"', 'strategy[0].graphql: must name query and/or mutation root fields, such as { mutation: ["login"] }'],
       [
@@ -38,6 +39,7 @@ describe('GraphQL strategy config', () => {
       ],
       ['strategy[0].graphql.mutation: must name at least one mutation root field (or "*" for all of them)'],
       ['graphql.maxDepth: must be greater than 0 (nesting of selections (fields, inline fragments, fragment spreads followed))', 'graphql.extensions: must be true or false'],
+      ['graphql.maxFragmentSpreads: must be a whole number (fragment spreads in one document, as written)'],
     ]);
   });
 

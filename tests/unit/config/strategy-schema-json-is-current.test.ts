@@ -20,7 +20,7 @@ describe('strategy-schema.json', () => {
 
   it('states the default of every top-level option', () => {
     const defaults = Object.fromEntries(Object.entries(schema.properties).filter(([, field]) => 'default' in field).map(([name, field]) => [name, field.default]));
-    expect(defaults).toEqual({ enabled: true, prefix: '@cms', analytics: false, strategy: [], timeout: 1000, failureMode: 'open', headers: 'standard', allowList: [], ipv6Subnet: 64, blockedCacheSize: 10000, blockedCacheMaxMs: 10000, denyList: true, denyCacheMs: 10000, hashHeaderValues: 'credentials', mode: 'enforce', graphql: { maxBodyBytes: 1048576, maxTokens: 10000, maxDepth: 20, maxAliases: 100, maxBatchOperations: 20, bodyTimeoutMs: 10000, extensions: false } });
+    expect(defaults).toEqual({ enabled: true, prefix: '@cms', analytics: false, strategy: [], timeout: 1000, failureMode: 'open', headers: 'standard', allowList: [], ipv6Subnet: 64, blockedCacheSize: 10000, blockedCacheMaxMs: 10000, denyList: true, denyCacheMs: 10000, hashHeaderValues: 'credentials', mode: 'enforce', graphql: { maxBodyBytes: 1048576, maxTokens: 10000, maxDepth: 20, maxAliases: 100, maxFragmentSpreads: 50, maxBatchOperations: 20, bodyTimeoutMs: 10000, extensions: false } });
   });
 
   it('requires a token with an http(s) url, and lets a Redis url ignore one (whether production needs the url depends on NODE_ENV, which a schema cannot see)', () => {

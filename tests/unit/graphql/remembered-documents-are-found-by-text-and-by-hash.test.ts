@@ -61,7 +61,7 @@ describe('remembered documents', () => {
     const requests = fc.array(fc.record({ name: fc.integer({ min: 0, max: 40 }), length: lengths, byHash: fc.boolean() }), { minLength: 1, maxLength: 120 });
     fc.assert(
       fc.property(requests, fc.integer({ min: 0, max: 1200 }), (sequence, fillers) => {
-        const documents = new ParsedDocuments({ maxTokens: 10_000, maxDepth: 15, maxAliases: 100 });
+        const documents = new ParsedDocuments({ maxTokens: 10_000, maxDepth: 15, maxAliases: 100, maxFragmentSpreads: 50 });
         const model = new ModelCache();
         // Distinct short documents first, so that eviction by entries happens within the run.
         for (let filler = 0; filler < fillers; filler++) {

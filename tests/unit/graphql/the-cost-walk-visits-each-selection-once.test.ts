@@ -28,8 +28,8 @@ const query = `query Walked($first: Int) { ${Array.from({ length: CONNECTIONS },
 describe('the cost walk', () => {
   it('reads each selection set of a document once, whatever page sizes a fragment is spread under and however many cost strategies charge it', async () => {
     const strategies = [{ query: ['articles_connection'], charge: 'cost' as const }, { query: ['*'], charge: 'cost' as const }, { query: ['articles_connection'], charge: 'cost' as const }];
-    // The connections and the fragment's fields repeat their response keys, which count toward maxAliases: raised here, so the walk is what is measured.
-    const charges = chargesOf(strategies, { schema, maxLimit: 0, bounds: { maxAliases: 1000 } });
+    // The connections and the fragment's fields repeat their response keys, which count toward maxAliases, and the 330 spreads toward maxFragmentSpreads: raised here, so the walk is what is measured.
+    const charges = chargesOf(strategies, { schema, maxLimit: 0, bounds: { maxAliases: 1000, maxFragmentSpreads: 1000 } });
     const first = await charges.charge(postedContext({ query, variables: { first: 1 } }));
     reads.forEach((_, set) => reads.set(set, 0));
     counting.on = true;
