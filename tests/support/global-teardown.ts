@@ -3,7 +3,7 @@
 import { stopRedisForTheRun } from './redis-for-the-run';
 import { endTheRunIfSomethingHoldsItOpen } from './the-run-ends';
 
-export default async function globalTeardown(): Promise<void> {
+export default async function globalTeardown(globalConfig: { watch?: boolean; watchAll?: boolean }): Promise<void> {
   await stopRedisForTheRun();
-  endTheRunIfSomethingHoldsItOpen();
+  endTheRunIfSomethingHoldsItOpen(globalConfig);
 }

@@ -5,6 +5,7 @@
 // HTTP requests. Behind Sentinel, a connection finds the primary when it opens (sentinel.ts) and
 // closes itself on a READONLY reply, so the engine's reopening follows a failover.
 import { connect, type Socket } from 'node:net';
+import { Deadline } from '../../../shared/deadline';
 import { TurnBatch } from '../../../shared/turn-batch';
 import type { Reply } from '../reply';
 import type { ResponseBudget } from '../response-budget';
@@ -54,6 +55,7 @@ interface PendingBatch {
   readonly expected: number;
   /** What these replies may hold (see response-budget.ts), spent by the parser as they arrive. */
   readonly budget: ResponseBudget | undefined;
+  /** performance.now() at which it is due. */
   readonly deadline: number;
   resolve(replies: Reply[]): void;
   reject(failure: Error): void;
@@ -71,7 +73,7 @@ export class RedisConnection {
     if (!this.failure) this.socket.write(writes.length === 1 ? writes[0] : writes.join(''), 'latin1');
   });
   /** One timer watches the oldest batch's deadline (later batches have later deadlines). */
-  private deadlineTimer: NodeJS.Timeout | undefined;
+  private oldestDeadline: Deadline | undefined;
 
   /** `host:port` of the node this connection reached. */
   readonly peer: string;
@@ -154,8 +156,8 @@ export class RedisConnection {
     if (this.failure) return Promise.reject(this.failure);
     if (commands.length === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
-      this.pending.push({ replies: [], expected: commands.length, budget, deadline: Date.now() + this.timeoutMs, resolve, reject });
-      this.deadlineTimer ??= this.watch(this.timeoutMs);
+      this.pending.push({ replies: [], expected: commands.length, budget, deadline: performance.now() + this.timeoutMs, resolve, reject });
+      this.oldestDeadline ??= new Deadline(this.judgeDeadline, this.timeoutMs);
       this.write(encodeCommands(commands));
     });
   }
@@ -176,27 +178,13 @@ export class RedisConnection {
     this.writes.add(data);
   }
 
-  /** The pending socket keeps the process alive, so the watch need not. */
-  private watch(delayMs: number): NodeJS.Timeout {
-    return setTimeout(this.checkDeadline, delayMs).unref();
-  }
-
-  /**
-   * The timer fired: the deadline is judged once the replies that arrived by now have been read. When
-   * the event loop was held past it (a long synchronous call, a full collection), the timers run
-   * before the poll phase that reads the socket, so a reply that came in time read as a timeout.
-   */
-  private readonly checkDeadline = (): void => {
-    setImmediate(this.judgeDeadline);
-  };
-
-  private readonly judgeDeadline = (): void => {
-    this.deadlineTimer = undefined;
+  /** Fails the connection when the oldest batch, unanswered, was due by `firedAt` (shared/deadline.ts); watches it otherwise. */
+  private readonly judgeDeadline = (firedAt: number): void => {
+    this.oldestDeadline = undefined;
     const oldest = this.pending[0];
     if (!oldest) return;
-    const left = oldest.deadline - Date.now();
-    if (left <= 0) this.fail(new RedisTimeoutError(this.timeoutMs));
-    else this.deadlineTimer = this.watch(left);
+    if (oldest.deadline <= firedAt) this.fail(new RedisTimeoutError(this.timeoutMs));
+    else this.oldestDeadline = new Deadline(this.judgeDeadline, Math.max(1, oldest.deadline - performance.now()));
   };
 
   /** The budget of the batch the next reply belongs to, `completedInFeed` replies after those already handed over. */
@@ -235,8 +223,8 @@ export class RedisConnection {
 
   private fail(failure: Error): void {
     if (!this.failure) this.failure = failure;
-    clearTimeout(this.deadlineTimer);
-    this.deadlineTimer = undefined;
+    this.oldestDeadline?.cancel();
+    this.oldestDeadline = undefined;
     for (const batch of this.pending.splice(0)) batch.reject(failure);
     this.socket.destroy();
   }

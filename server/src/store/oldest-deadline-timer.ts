@@ -10,11 +10,9 @@
 // The timer is unref'd: what is in flight keeps the process alive by itself (its socket), and a
 // request sent after close() (which arms it again) must not hold the process up for up to
 // `timeoutMs` (issue 34 review).
-// A deadline is judged in the check phase after the timer fires, not in the timer's own callback:
-// when the event loop was held past a deadline (a long synchronous handler in the app, a full
-// collection of a large heap), the timers run first on its return, before the poll phase reads the
-// replies that arrived meanwhile, so a reply that came in time was failed as an outage (and counted
-// against the store's circuit breaker). The poll phase runs between the two.
+// Deadlines are judged after the replies that came in by then are read (../../../shared/deadline.ts).
+
+import { Deadline } from '../../../shared/deadline';
 
 interface Watched<T> {
   readonly item: T;
@@ -24,9 +22,8 @@ interface Watched<T> {
 
 export class OldestDeadlineTimer<T> {
   private readonly watched: Array<Watched<T>> = [];
-  private timer: NodeJS.Timeout | undefined;
-  /** Set from the timer's firing to the judgement (expireDue): no other timer is armed meanwhile. */
-  private judgement: NodeJS.Immediate | undefined;
+  /** Armed for the oldest watched item, until its judgement (expireDue). */
+  private deadline: Deadline | undefined;
 
   constructor(
     private readonly timeoutMs: number,
@@ -40,33 +37,25 @@ export class OldestDeadlineTimer<T> {
   watch(item: T): void {
     while (this.watched.length > 0 && this.isSettled(this.watched[0].item)) this.watched.shift();
     this.watched.push({ item, due: performance.now() + this.timeoutMs });
-    if (this.timer === undefined) this.timer = setTimeout(this.expireDue, this.timeoutMs).unref();
+    this.deadline ??= new Deadline(this.expireDue, this.timeoutMs);
   }
 
   /** Stops the timer and forgets what it watched (the transport is closed: it fails what it still holds). */
   stop(): void {
-    clearTimeout(this.timer);
-    clearImmediate(this.judgement);
-    this.timer = undefined;
-    this.judgement = undefined;
+    this.deadline?.cancel();
+    this.deadline = undefined;
     this.watched.length = 0;
   }
 
-  /** The timer fired: judges the deadlines once the replies that arrived by now have been read. */
-  private readonly expireDue = (): void => {
-    this.judgement = setImmediate(this.expireUnansweredDue);
-  };
-
-  private readonly expireUnansweredDue = (): void => {
-    this.timer = undefined;
-    this.judgement = undefined;
-    const now = performance.now();
+  /** Expires what was due by `firedAt` and is still unanswered; watches the rest. */
+  private readonly expireDue = (firedAt: number): void => {
+    this.deadline = undefined;
     while (this.watched.length > 0) {
       const oldest = this.watched[0];
-      if (oldest.due > now && !this.isSettled(oldest.item)) break;
+      if (oldest.due > firedAt && !this.isSettled(oldest.item)) break;
       this.watched.shift();
       if (!this.isSettled(oldest.item)) this.expire(oldest.item);
     }
-    if (this.watched.length > 0) this.timer = setTimeout(this.expireDue, Math.max(1, this.watched[0].due - now)).unref();
+    if (this.watched.length > 0) this.deadline = new Deadline(this.expireDue, Math.max(1, this.watched[0].due - performance.now()));
   };
 }

@@ -36,6 +36,7 @@
 //   per connection from a url's tlsCa, it blocked the event loop 38 ms each, during a failover.
 import type { Cluster, ClusterOptions, Command, Redis, RedisOptions } from 'ioredis';
 import type { RedisAddress } from '../../../../shared/store-address';
+import { Deadline } from '../../../../shared/deadline';
 import { boundReplies } from './redis-reply-bound';
 import { tlsOptionsFor } from '../tls-trust';
 import { nameCertificateFailures } from './redis-tls';
@@ -97,11 +98,11 @@ const HANDSHAKE_ROUND_TRIPS = 3;
  * HANDSHAKE_ROUND_TRIPS x timeout until it has loaded: harmless, and commands fail as an outage meanwhile.
  */
 function retryHungHandshakes(client: Redis, timeoutMs: number): Redis {
-  let handshake: NodeJS.Timeout | undefined;
-  const done = (): void => clearTimeout(handshake);
+  let handshake: Deadline | undefined;
+  const done = (): void => handshake?.cancel();
   client.on('connect', () => {
     done();
-    handshake = setTimeout(() => client.disconnect(true), HANDSHAKE_ROUND_TRIPS * timeoutMs).unref();
+    handshake = new Deadline(() => client.disconnect(true), HANDSHAKE_ROUND_TRIPS * timeoutMs);
   });
   client.on('ready', done);
   client.on('close', done);

@@ -19,6 +19,7 @@
 // runs under, which EVALSHA of the client's SHA then names (until then Redis answers NOSCRIPT and the
 // client falls back to EVAL, once per script and process).
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
+import { Deadline } from '../../../../shared/deadline';
 import { scriptForRedis70, scriptSha } from '../../../../shared/script-shebang';
 import { failureMessage } from '../../failure-message';
 import type { Cluster, Command, Redis } from 'ioredis';
@@ -78,13 +79,13 @@ const nodeAddress = (node: { options: { host?: string; port?: number } }): strin
 
 /**
  * `promise`, or a failure as ioredis's timeout words it once `ms` have passed (a transaction or a
- * Cluster's SCAN: one call, seldom sent), judged after the replies that arrived by then are read (as
- * ../oldest-deadline-timer.ts judges the commands' deadlines).
+ * Cluster's SCAN: one call, seldom sent), judged after the replies that came in by then are read
+ * (shared/deadline.ts).
  */
 function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let deadline: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (deadline = setTimeout(() => setImmediate(() => reject(new Error(TIMED_OUT))), ms)));
-  return Promise.race([promise, late]).finally(() => clearTimeout(deadline));
+  let deadline: Deadline | undefined;
+  const late = new Promise<never>((_, reject) => (deadline = new Deadline(() => reject(new Error(TIMED_OUT)), ms)));
+  return Promise.race([promise, late]).finally(() => deadline!.cancel());
 }
 
 export class RedisRequester implements Requester {

@@ -91,10 +91,10 @@ function dropSilentConnections(node: Redis, timeoutMs: number): MissedDeadlines 
   };
   return {
     noteFailure(failure) {
-      // Judged after the poll phase of this turn: a deadline fires in the timers phase, before the
-      // replies already waiting in the socket are read, so after the app's own event loop stalled
-      // past the timeout a healthy connection looked silent and was dropped (a 250 ms stall at a
-      // 200 ms timeout: one reconnection per stall before).
+      // Judged after a poll phase, which reads what the socket holds by then: the connection is
+      // dropped only when it read nothing for a whole timeout (judged in the timers phase, before
+      // any poll, a healthy connection was dropped after each stall of the app's event loop past the
+      // timeout: a 250 ms stall at a 200 ms timeout).
       if (!isDeadline(failure) || judging) return;
       judging = true;
       setImmediate(dropIfSilent);
