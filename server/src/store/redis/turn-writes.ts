@@ -4,8 +4,8 @@
 // the deny check's SMISMEMBER) left through the Writable's buffer and the socket's `writev` of two
 // chunks, where one string goes through one `Socket._write`: under callgrind, a socket's turn of the
 // two commands cost 26.9k instructions corked and 18.1k as one string (40,000 turns, one
-// setImmediate each), and a whole decision through the Koa middleware 171.1k where it cost 183.5k
-// (issue 36, `npm run bench:instructions -- --only redis://`, 3 rounds). Bytes keep their order:
+// setImmediate each), and a whole decision through the Koa middleware 171.1k where it cost 183.6k
+// (issue 36, `npm run bench:instructions -- --only redis://`, 5 rounds). Bytes keep their order:
 // anything but a plain string (a Buffer, an encoding, a callback) first writes what was gathered,
 // then goes through as it came. A connection that ended or was destroyed meanwhile is written
 // nothing: ioredis rejects, or sends again on its next connection, the commands it was waiting on
