@@ -1,10 +1,11 @@
 // The commands the Redis transport sends in one turn of the event loop (shared/turn-batch.ts), on
 // one node, Sentinel's primary or a Cluster: they leave in one write per node (each ready connection
-// is corked for the turn, uncorked when it ends) and share one deadline, the plugin's `timeout`, as
-// a /pipeline call of the REST transport does. The deadline is armed once, when the turn's commands
-// have left, and never again: whatever ioredis does meanwhile (a command in its offline queue while
-// it reconnects, sent again after `Connection is closed`, CLUSTERDOWN or TRYAGAIN, waiting for a slot
-// map), a command not settled by then is rejected, so the failure mode answers its request.
+// gathers the turn's writes and writes them as one string when it ends, turn-writes.ts) and share
+// one deadline, the plugin's `timeout`, as a /pipeline call of the REST transport does. The
+// deadline is armed once, when the turn's commands have left, and never again: whatever ioredis
+// does meanwhile (a command in its offline queue while it reconnects, sent again after `Connection
+// is closed`, CLUSTERDOWN or TRYAGAIN, waiting for a slot map), a command not settled by then is
+// rejected, so the failure mode answers its request.
 // Measured before (issue 34 finding 2): a Cluster master killed under load held requests 2.1-3.0 s
 // with a 1000 ms timeout, and 2.5 s with 500 ms: ioredis's auto-pipeline sends a command again after
 // `Connection is closed` and CLUSTERDOWN (every 100 ms, up to maxRedirections), its `commandTimeout`
@@ -21,11 +22,13 @@
 import type { Command } from 'ioredis';
 import { TurnBatch } from '../../../../shared/turn-batch';
 import { OldestDeadlineTimer } from '../oldest-deadline-timer';
+import { turnWritesOf } from './turn-writes';
+import type { Writable } from 'node:stream';
 
 /** What a command that outlived its deadline is rejected with (ioredis's own `commandTimeout`'s words). */
 export const TIMED_OUT = 'Command timed out';
 
-/** A connection's stream, as corked for a turn. */
+/** A connection's writes, held for a turn (turn-writes.ts). */
 interface Corkable {
   cork(): void;
   uncork(): void;
@@ -84,17 +87,17 @@ export class CommandTurn {
   }
 }
 
-/** One node (or Sentinel's primary): its connection, corked while it is ready. */
-export const nodeTarget = (node: { status: string; stream: Corkable; sendCommand(command: Command): unknown }): CommandTarget => ({
-  streamsToCork: () => (node.status === 'ready' ? [node.stream] : []),
+/** One node (or Sentinel's primary): its connection's writes, held for the turn while it is ready. */
+export const nodeTarget = (node: { status: string; stream: Writable; sendCommand(command: Command): unknown }): CommandTarget => ({
+  streamsToCork: () => (node.status === 'ready' ? [turnWritesOf(node.stream)] : []),
   client: node,
 });
 
 /**
  * A Cluster: ioredis routes each command to its slot's master and follows MOVED, ASK and TRYAGAIN
- * for it; every ready master's connection is corked for the turn, so each sends its share in one write.
+ * for it; every ready master's writes are held for the turn, so each sends its share in one write.
  */
-export const clusterTarget = (cluster: { nodes(role: 'master'): Array<{ status: string; stream: Corkable }>; sendCommand(command: Command): unknown }): CommandTarget => ({
-  streamsToCork: () => cluster.nodes('master').flatMap((node) => (node.status === 'ready' ? [node.stream] : [])),
+export const clusterTarget = (cluster: { nodes(role: 'master'): Array<{ status: string; stream: Writable }>; sendCommand(command: Command): unknown }): CommandTarget => ({
+  streamsToCork: () => cluster.nodes('master').flatMap((node) => (node.status === 'ready' ? [turnWritesOf(node.stream)] : [])),
   client: cluster,
 });
