@@ -13,7 +13,7 @@ import { runLoad } from './load';
 import { totalCpuPerDecision, type LoadKind } from './decision-cpu';
 import { bareRowOf, baselineOf, BENCH_GRAPHQL_CONFIG, IDENTIFIER_HEADER, needsRedis, PING, pluginConfig, type AppScenario, type LimiterSpec } from './scenarios';
 import { countsBetween, redisCountsFromInfo, redisCpuMicrosFromInfo, storeCostCell, storeCostPerRequest, storeTransportOf, medianStoreCost, type StoreCost } from './store-cost';
-import type { StrapiAppExtra } from './strapi-app-extension';
+import type { StrapiAppExtra, StrapiAppInput } from './strapi-app-extension';
 import type { EngineCounts, StoreReady, StoreUsage } from './store-process';
 import { cell, markdownTable, medianOf, pairedByRound, signedCell, spreadCell, spreadOf, type Spread } from './table';
 
@@ -112,7 +112,8 @@ export interface AppUnderLoad {
 
 /**
  * The Koa scenarios in koa-app-process.ts, with Node's `execArgv` if given (`--cpu-prof`: profile.ts);
- * the Strapi ones in the tests' Strapi child, with strapi-app-extension.ts inside it.
+ * the Strapi ones in the tests' Strapi child, with strapi-app-extension.ts inside it (which places the
+ * peer, for the peer's Strapi row).
  */
 export async function startApp(scenario: AppScenario, context: Pick<AppBenchContext, 'store' | 'redis'>, execArgv: readonly string[] = []): Promise<AppUnderLoad> {
   if (scenario.app === 'koa') {
@@ -122,7 +123,9 @@ export async function startApp(scenario: AppScenario, context: Pick<AppBenchCont
   }
   const spec = scenario.limiter;
   if (execArgv.length > 0) throw new Error('the Strapi child takes no Node options here');
-  if (spec.kind === 'rate-limiter-flexible' || spec.kind === 'static-refusal') throw new Error('the Strapi scenarios compare the plugin with no limiter only');
+  if (spec.kind === 'static-refusal' || (spec.kind === 'rate-limiter-flexible' && spec.store !== 'redis')) throw new Error('the Strapi scenarios compare the plugin and the peer on redis-server with no limiter only');
+  if (spec.kind === 'rate-limiter-flexible' && !context.redis) throw new Error(`no redis-server for ${scenario.name}`);
+  const input: StrapiAppInput = { credential: scenario.credential, peerRedisUrl: spec.kind === 'rate-limiter-flexible' ? context.redis?.url : undefined };
   const strapi = tracked(
     await startStrapiChild<StrapiAppExtra>({
       config: spec.kind === 'plugin' ? pluginConfig(spec, context.store.ready, context.redis?.url) : {},
@@ -130,7 +133,7 @@ export async function startApp(scenario: AppScenario, context: Pick<AppBenchCont
       logLevel: 'error',
       ...(scenario.app === 'strapi graphql' ? { graphql: BENCH_GRAPHQL_CONFIG } : {}),
       startTimeoutMs: 180_000,
-      extension: { module: path.join(__dirname, 'strapi-app-extension.js'), input: scenario.credential },
+      extension: { module: path.join(__dirname, 'strapi-app-extension.js'), input },
     }),
   );
   return { url: strapi.url, headers: strapi.extra.headers, calls: strapi.calls, stop: strapi.stop };

@@ -11,15 +11,20 @@
 // its `pluginRoot`'s build, so two builds run side by side.
 import Redis from 'ioredis';
 import type { Middleware } from 'koa';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { instrumentFromHere, markInstructions } from './instruction-marks';
 import { CALLER_HEADER, koaDecisions, PATIENT_TIMEOUT_MS, pluginMiddleware, type GraphqlRow } from './koa-decisions';
-import { rateLimiterFlexible } from './peer-middleware';
+import { rateLimiterFlexibleOnRedis } from './peer-middleware';
+import { HIGH } from './scenarios';
+import { upstashRatelimitOnIoredis } from './upstash-ratelimit-on-ioredis';
 
 /** The limiter of a row. */
 export interface DecisionLimiter {
-  /** bare: no limiter; peer: rate-limiter-flexible on ioredis at `url`; plugin: the plugin at `url` (none: the embedded store). */
-  readonly limiter: 'bare' | 'peer' | 'plugin';
+  /**
+   * bare: no limiter; peer: rate-limiter-flexible on ioredis at `url`; library: @upstash/ratelimit's
+   * sliding window through @upstash/redis on ioredis at `url`, no plugin code (upstash-ratelimit-on-ioredis.ts);
+   * plugin: the plugin at `url` (none: the embedded store).
+   */
+  readonly limiter: 'bare' | 'peer' | 'library' | 'plugin';
   readonly url?: string;
   readonly token?: string;
   readonly denyList?: false;
@@ -37,13 +42,11 @@ export interface DecisionRun {
   readonly perTurn: number;
 }
 
-const HIGH = 1_000_000_000;
-
 function limiterOf(run: DecisionLimiter): Middleware | undefined {
   if (run.limiter === 'bare') return undefined;
-  if (run.limiter === 'peer') {
-    return rateLimiterFlexible(new RateLimiterRedis({ storeClient: new Redis(run.url!), points: HIGH, duration: 60, keyPrefix: 'instructions-peer' }), CALLER_HEADER);
-  }
+  if (run.limiter === 'peer') return rateLimiterFlexibleOnRedis(run.url!, 'instructions-peer', CALLER_HEADER);
+  // The plugin rows' limit and window (koa-decisions.ts strategyOf: HIGH tokens a minute).
+  if (run.limiter === 'library') return upstashRatelimitOnIoredis(new Redis(run.url!), { limit: HIGH, window: '1 m', prefix: 'instructions-library', callerHeader: CALLER_HEADER });
   // Any warning (a decision let through unlimited, which the store never saw) fails the run: its count would not be a decision's.
   return pluginMiddleware(run.pluginRoot, { ...run, timeout: PATIENT_TIMEOUT_MS }, (line) => {
     console.error(`the plugin warned, so a decision may not have reached its store: ${line}`);

@@ -15,6 +15,9 @@
 //   --after <root>   the plugin rows' own build (default: this checkout's), e.g. a copy of dist/
 //                    and package.json, so that building meanwhile changes nothing in the run
 //   --deny-off       also the rows with `denyList: false` (the deny check's cost)
+//   the library floor (issue 36): @upstash/ratelimit's sliding window through @upstash/redis on
+//   ioredis with no plugin code (upstash-ratelimit-on-ioredis.ts), beside the peer; with the plugin
+//   over redis:// it prints the plugin against it per round (`--only 'floor|redis://'` for them alone)
 //   GraphQL rows (issue 35): the same read as a GraphQL query limited by operation and by cost, beside
 //   Koa reading the query unlimited, with the issue's target (`--only GraphQL` for them alone)
 //   --rounds <n>     default 5;  --per-turn <n>  requests per turn, default 1
@@ -39,6 +42,10 @@ const THIS_CHECKOUT = path.resolve(__dirname, '..', '..');
 const WARM_UP = 8000;
 const DECISIONS = 1500;
 
+const PEER = 'the peer (rate-limiter-flexible, ioredis)';
+const PLUGIN_OVER_REDIS = 'plugin over redis://';
+/** Issue 36: the mandated libraries alone on the peer's client and server (upstash-ratelimit-on-ioredis.ts). */
+const LIBRARY_FLOOR = 'the library floor: @upstash/ratelimit sliding window, @upstash/redis on ioredis, no plugin code';
 const REST_READ = 'plugin over REST, memory engine';
 const REST_OVER_TLS = 'plugin over REST over TLS, memory engine behind a TLS terminator';
 const REST_WITH_OWN_TLS = 'plugin over REST over TLS, memory engine\'s server serving TLS itself';
@@ -58,7 +65,7 @@ interface Row {
 
 function rowsOf(redisUrl: string, stores: StoreReady, after: string, before: string | undefined, only: string | undefined, denyOff: boolean): Row[] {
   const plugin: Array<Omit<Row, 'pluginRoot'>> = [
-    { name: 'plugin over redis://', run: { limiter: 'plugin', url: redisUrl } },
+    { name: PLUGIN_OVER_REDIS, run: { limiter: 'plugin', url: redisUrl } },
     { name: REST_READ, run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token } },
     { name: 'plugin over REST, memory engine, denyList: false', run: { limiter: 'plugin', url: stores.memory.url, token: stores.memory.token, denyList: false } },
     ...restOverTlsRows(stores),
@@ -76,7 +83,9 @@ function rowsOf(redisUrl: string, stores: StoreReady, after: string, before: str
   return [
     { name: 'bare Koa', run: { limiter: 'bare' }, pluginRoot: after },
     ...(graphql ? [{ name: GRAPHQL_BARE, run: { limiter: 'bare', graphql: 'unlimited' } as const, pluginRoot: after }] : []),
-    { name: 'the peer (rate-limiter-flexible, ioredis)', run: { limiter: 'peer', url: redisUrl }, pluginRoot: after },
+    { name: PEER, run: { limiter: 'peer', url: redisUrl }, pluginRoot: after },
+    // No plugin code, so no `--before` copy.
+    ...(namesAnOnlyWord(LIBRARY_FLOOR, only) ? [{ name: LIBRARY_FLOOR, run: { limiter: 'library', url: redisUrl } as const, pluginRoot: after }] : []),
     ...chosen.flatMap((row) => [
       { ...row, pluginRoot: after },
       ...(before === undefined ? [] : [{ ...row, name: `${row.name} (before)`, pluginRoot: before, after: row.name }]),
@@ -136,6 +145,17 @@ function tlsLines(rows: readonly Row[], counts: ReadonlyMap<string, number[]>): 
   ];
 }
 
+/**
+ * Issue 36: the plugin over redis:// against the library floor, both over bare Koa, per round: what
+ * the plugin adds to the least a limiter on the mandated libraries pays on the same client and server
+ * (the floor against the peer is its row's column).
+ */
+function floorLines(rows: readonly { readonly name: string }[], overBare: (name: string) => number[]): string[] {
+  if (!rows.some((row) => row.name === LIBRARY_FLOOR) || !rows.some((row) => row.name === PLUGIN_OVER_REDIS)) return [];
+  const floor = overBare(LIBRARY_FLOOR);
+  return ['', `The mandated stack's floor (issue 36), over bare Koa, per round: "${PLUGIN_OVER_REDIS}" against "${LIBRARY_FLOOR}": ${ratio(overBare(PLUGIN_OVER_REDIS).map((value, round) => value / floor[round]))}`];
+}
+
 /** Whether valgrind (with callgrind_control) is installed: without it every round would fail at its first spawn. */
 function hasValgrind(): boolean {
   try {
@@ -178,7 +198,7 @@ async function main(): Promise<void> {
   const perRound = (name: string, read: (round: number) => number) => counts.get(name)!.map((_, round) => read(round));
   const baselineOf = (name: string) => (rows.find((row) => row.name === name)!.run.graphql === undefined ? 'bare Koa' : GRAPHQL_BARE);
   const overBare = (name: string) => perRound(name, (round) => counts.get(name)![round] - counts.get(baselineOf(name))![round]);
-  const peer = overBare('the peer (rate-limiter-flexible, ioredis)');
+  const peer = overBare(PEER);
   const lines = [
     `# Instructions per decision (npm run bench:instructions${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''})`,
     '',
@@ -196,6 +216,7 @@ async function main(): Promise<void> {
     }),
     ...graphqlLines(rows, overBare),
     ...tlsLines(rows, counts),
+    ...floorLines(rows, overBare),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -2,9 +2,8 @@
 // with one trivial route behind the scenario's limiter. It measures its own CPU time between the
 // parent's `cpu-start` and `cpu-stop` calls, and on the embedded store what reached that store. (The
 // Strapi scenarios run in tests/fixtures/strapi-child.ts, with strapi-app-extension.ts.)
-import Redis from 'ioredis';
 import type { Middleware } from 'koa';
-import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { createRateLimitMiddleware } from '../server/src';
 import { setRateLimitHeaders, setRetryAfter } from '../server/src/http/headers';
 import { jsonRefusal } from '../server/src/http/middleware';
@@ -12,8 +11,8 @@ import { reportStartFailure, serveCalls } from '../tests/fixtures/child-protocol
 import { startKoaApp } from '../tests/fixtures/koa-app';
 import { createAppMeter, type AppMeter } from './app-meter';
 import { countEmbeddedStoreRequests } from './embedded-store-meter';
-import { rateLimiterFlexible } from './peer-middleware';
-import { HIGH, IDENTIFIER_HEADER, pluginConfig, ROUTE, type AppScenario, type LimiterSpec } from './scenarios';
+import { rateLimiterFlexible, rateLimiterFlexibleOnRedis } from './peer-middleware';
+import { HIGH, IDENTIFIER_HEADER, PEER_KEY_PREFIX, pluginConfig, ROUTE, type AppScenario, type LimiterSpec } from './scenarios';
 import type { StoreReady } from './store-process';
 
 export interface AppChildInput {
@@ -43,7 +42,7 @@ function koaLimiter(spec: LimiterSpec, input: AppChildInput, meter: AppMeter): M
   if (spec.kind === 'plugin') return createRateLimitMiddleware(pluginConfig(spec, input.stores, input.redisUrl), { logger: meter.logger, environment: 'development' });
   if (spec.store === 'memory') return rateLimiterFlexible(new RateLimiterMemory({ points: HIGH, duration: 60 }), IDENTIFIER_HEADER);
   if (!input.redisUrl) throw new Error(`no redis-server for ${input.scenario.name}`);
-  return rateLimiterFlexible(new RateLimiterRedis({ storeClient: new Redis(input.redisUrl), points: HIGH, duration: 60, keyPrefix: 'bench-rlf' }), IDENTIFIER_HEADER);
+  return rateLimiterFlexibleOnRedis(input.redisUrl, PEER_KEY_PREFIX, IDENTIFIER_HEADER);
 }
 
 async function main(): Promise<void> {

@@ -111,6 +111,8 @@ export interface AppScenario {
 
 /** Never refuses during a run: far more tokens than any run sends. */
 export const HIGH = 1_000_000_000;
+/** The peer's keys on the run's redis-server (rate-limiter-flexible's `keyPrefix`), in Koa and in Strapi alike. */
+export const PEER_KEY_PREFIX = 'bench-rlf';
 
 const perCaller = (algorithm: Strategy['limiter']['algorithm'], path: Strategy['path'] = ROUTE, methods: Strategy['methods'] = ['GET']): Strategy => ({
   methods,
@@ -267,6 +269,9 @@ export const APP_SCENARIOS: readonly AppScenario[] = [
   { name: 'Strapi + plugin sliding-window', app: 'strapi', limiter: plugin('memory', perCaller('sliding-window')), expect: 'allowed', latency: true },
   // Issue 36: the path a production Strapi takes, its own Redis.
   { name: 'Strapi + plugin sliding-window over redis://', app: 'strapi', limiter: plugin('redis url', perCaller('sliding-window')), expect: 'allowed', role: 'Strapi on redis', latency: true },
+  // Issue 36: the peer where the plugin's middleware sits in Strapi (strapi-app-extension.ts), on the
+  // same redis-server: whether what a limiter that awaits Redis adds to Strapi is Strapi's, or the plugin's.
+  { name: 'Strapi + the peer (rate-limiter-flexible on ioredis, the same redis-server)', app: 'strapi', limiter: { kind: 'rate-limiter-flexible', store: 'redis' }, expect: 'allowed', latency: true },
   STRAPI_IP_WITH_TOKEN,
   { name: 'Strapi + plugin, user, API token verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'api-token', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },
   { name: 'Strapi + plugin, user, JWT verified (vs the ip row)', app: 'strapi', limiter: bySource('user'), expect: 'allowed', credential: 'jwt', baseline: STRAPI_IP_WITH_TOKEN.name, latency: true },

@@ -52,7 +52,7 @@ describe('the plugin over redis:// beside the peer, on its redis-server', () => 
     expect(storeCostCell({ calls: 50, callsPerRequest: 0.05, commandsPerRequest: 2 }, 'http')).toBe('2.00 (0.05 HTTP)');
   });
 
-  it('runs with --only redis beside the peer, the redis engine row, bare Koa, and Strapi over redis:// beside Strapi alone, and nothing else', () => {
+  it('runs with --only redis beside the peer, the redis engine row, bare Koa, and Strapi over redis:// and with the peer beside Strapi alone, and nothing else', () => {
     expect(selectScenarios(APP_SCENARIOS, 'redis').map((scenario) => scenario.name)).toEqual([
       'Koa, no limiter',
       'rate-limiter-flexible + ioredis + redis-server',
@@ -60,6 +60,7 @@ describe('the plugin over redis:// beside the peer, on its redis-server', () => 
       'plugin sliding-window, redis engine',
       'Strapi, no limiter',
       'Strapi + plugin sliding-window over redis://',
+      'Strapi + the peer (rate-limiter-flexible on ioredis, the same redis-server)',
     ]);
   });
 
