@@ -7,14 +7,26 @@
 // setImmediate each), and a whole decision through the Koa middleware 171.1k where it cost 183.6k
 // (issue 36, `npm run bench:instructions -- --only redis://`, 5 rounds). Bytes keep their order:
 // anything but a plain string (a Buffer, an encoding, a callback) first writes what was gathered,
-// then goes through as it came. A connection that ended or was destroyed meanwhile is written
-// nothing: ioredis rejects, or sends again on its next connection, the commands it was waiting on
-// when it closed (corked, they were flushed by `end()` before the connection closed).
+// then goes through as it came, and `end()` first writes what was gathered, as a corked stream's
+// end flushed it: ioredis ends a connection with a bare `end()` when it reconnects on a reply (a
+// READONLY from Sentinel's old primary), and the commands of a turn held meanwhile must reach it, be
+// answered READONLY and be sent again to the new primary (the review of this change: gathered and dropped, they
+// were neither rejected nor sent again under Sentinel's options, and timed out). A connection
+// destroyed meanwhile is written nothing: ioredis fails the commands it was waiting on (on one node
+// at once, on a Cluster it sends them again), or the turn's deadline does. What is gathered is
+// written as soon as it passes MAX_GATHERED_CHARS, so the string stays bounded whatever a turn holds.
+// (A peer's FIN makes Node replace the socket's `write` with its own, which then bypasses this one:
+// Redis answers nothing after its FIN, and ioredis fails what it waited on when the socket closes.)
 import type { Writable } from 'node:stream';
+
+/** Past this many characters gathered, a turn's writes leave at once (V8 strings stop at 2^29 - 24). */
+const MAX_GATHERED_CHARS = 1 << 20;
 
 /** One connection's writes, held (gathered) from `cork` to `uncork`: the turn's Corkable. */
 export class TurnWrites {
   private parts: string[] | undefined;
+  /** Characters in `parts`. */
+  private gathered = 0;
   /** The stream's own write. */
   private readonly write: (this: Writable, chunk: string) => boolean;
 
@@ -28,12 +40,19 @@ export class TurnWrites {
       if (parts !== undefined) {
         if (typeof chunk === 'string' && arguments.length === 1) {
           parts.push(chunk);
+          writes.gathered += chunk.length;
+          if (writes.gathered > MAX_GATHERED_CHARS) writes.release(parts);
           return true;
         }
         writes.release(parts);
       }
       return write.apply(this, arguments as unknown as Parameters<Writable['write']>);
     } as Writable['write'];
+    const end = stream.end;
+    stream.end = function (this: Writable): Writable {
+      if (writes.parts !== undefined) writes.release(writes.parts);
+      return end.apply(this, arguments as unknown as Parameters<Writable['end']>);
+    } as Writable['end'];
   }
 
   /** Gathers the strings written from now until `uncork`. */
@@ -52,6 +71,7 @@ export class TurnWrites {
     if (parts.length === 0) return;
     const gathered = parts.length === 1 ? parts[0] : parts.join('');
     parts.length = 0;
+    this.gathered = 0;
     if (this.stream.writable) this.write.call(this.stream, gathered);
   }
 }

@@ -2,8 +2,8 @@
 // SMISMEMBER) left a corked connection through the socket's `writev` of two chunks, where one string
 // is one `Socket._write`: some 8.8k instructions of a decision (store/redis/turn-writes.ts). A turn's
 // commands now reach the socket as one string, in the order they were sent; a write ioredis makes
-// otherwise (a Buffer) keeps its place after what was gathered; a connection that ended meanwhile is
-// written nothing more.
+// otherwise (a Buffer) keeps its place after what was gathered; a connection ended meanwhile gets
+// what was gathered before its end, one destroyed meanwhile nothing; a turn's gathered string is bounded.
 import { Writable } from 'node:stream';
 import { Command } from 'ioredis';
 import { CommandTurn, nodeTarget } from '../../../../server/src/store/redis/redis-command-turn';
@@ -59,7 +59,9 @@ describe('the commands of one turn on a Redis connection', () => {
     expect(reached).toEqual([resp('get', 'first'), 'a buffer', resp('get', 'after the buffer'), 'after the turn']);
   });
 
-  it('write nothing more to a connection that ended during the turn', async () => {
+  it('reach a connection ended during the turn before its end, as a corked one flushed them (review of this change, MED-1)', async () => {
+    // ioredis ends the connection with a bare end() when a reply makes it reconnect (Sentinel's old
+    // primary answering READONLY): the turn's commands must reach it, be answered READONLY and be sent again.
     const { node, stream, reached } = recordingNode();
     const failures: unknown[] = [];
     stream.on('error', (failure) => failures.push(failure));
@@ -68,6 +70,25 @@ describe('the commands of one turn on a Redis connection', () => {
     stream.end();
     await nextTurn();
     turn.close();
-    expect({ reached, failures }).toEqual({ reached: [], failures: [] });
+    expect({ reached, failures }).toEqual({ reached: [resp('get', 'before the end')], failures: [] });
+  });
+
+  it('write nothing to a connection destroyed during the turn', async () => {
+    const { node, stream, reached } = recordingNode();
+    const turn = new CommandTurn(nodeTarget(node), 1000);
+    void turn.send(new Command('get', ['before the destruction']));
+    stream.destroy();
+    await nextTurn();
+    turn.close();
+    expect(reached).toEqual([]);
+  });
+
+  it('leave at once past a bound, so what a turn gathers stays bounded (review of this change, LOW-4)', () => {
+    const { node, reached } = recordingNode();
+    const turn = new CommandTurn(nodeTarget(node), 1000);
+    const big = 'x'.repeat(1 << 20);
+    void turn.send(new Command('set', ['big', big]));
+    turn.close();
+    expect(reached).toEqual([resp('set', 'big', big)]);
   });
 });
