@@ -29,15 +29,15 @@ import type { Writable } from 'node:stream';
 export const TIMED_OUT = 'Command timed out';
 
 /** A connection's writes, held for a turn (turn-writes.ts). */
-interface Corkable {
+interface HeldWrites {
   cork(): void;
   uncork(): void;
 }
 
 /** Where a turn's commands go: one node or a Cluster. */
 export interface CommandTarget {
-  /** The streams to cork for the turn: the ready connections the turn's commands may be written to. */
-  streamsToCork(): Corkable[];
+  /** The writes to hold for the turn: those of the ready connections the turn's commands may be written to. */
+  writesToHold(): HeldWrites[];
   /** The client `command` is handed to (which writes it, queues it or routes it); its promise is the answer. */
   readonly client: { sendCommand(command: Command): unknown };
 }
@@ -54,7 +54,7 @@ function allSettled(commands: readonly Command[]): boolean {
 }
 
 export class CommandTurn {
-  private corked: Corkable[] | undefined;
+  private held: HeldWrites[] | undefined;
   private readonly turn = new TurnBatch<Command>((commands) => this.ended(commands));
   private readonly deadlines: OldestDeadlineTimer<readonly Command[]>;
 
@@ -65,9 +65,9 @@ export class CommandTurn {
   /** Sends `command` with this turn's others; its promise is ioredis's. */
   send(command: Command): Promise<unknown> {
     if (!this.turn.waiting) {
-      const streams = this.target.streamsToCork();
-      for (const stream of streams) stream.cork();
-      this.corked = streams;
+      const writes = this.target.writesToHold();
+      for (const connection of writes) connection.cork();
+      this.held = writes;
     }
     this.turn.add(command);
     void this.target.client.sendCommand(command);
@@ -80,16 +80,16 @@ export class CommandTurn {
   }
 
   private ended(commands: readonly Command[]): void {
-    const corked = this.corked;
-    this.corked = undefined;
-    if (corked !== undefined) for (const stream of corked) stream.uncork();
+    const held = this.held;
+    this.held = undefined;
+    if (held !== undefined) for (const connection of held) connection.uncork();
     this.deadlines.watch(commands);
   }
 }
 
 /** One node (or Sentinel's primary): its connection's writes, held for the turn while it is ready. */
 export const nodeTarget = (node: { status: string; stream: Writable; sendCommand(command: Command): unknown }): CommandTarget => ({
-  streamsToCork: () => (node.status === 'ready' ? [turnWritesOf(node.stream)] : []),
+  writesToHold: () => (node.status === 'ready' ? [turnWritesOf(node.stream)] : []),
   client: node,
 });
 
@@ -98,6 +98,6 @@ export const nodeTarget = (node: { status: string; stream: Writable; sendCommand
  * for it; every ready master's writes are held for the turn, so each sends its share in one write.
  */
 export const clusterTarget = (cluster: { nodes(role: 'master'): Array<{ status: string; stream: Writable }>; sendCommand(command: Command): unknown }): CommandTarget => ({
-  streamsToCork: () => cluster.nodes('master').flatMap((node) => (node.status === 'ready' ? [turnWritesOf(node.stream)] : [])),
+  writesToHold: () => cluster.nodes('master').flatMap((node) => (node.status === 'ready' ? [turnWritesOf(node.stream)] : [])),
   client: cluster,
 });

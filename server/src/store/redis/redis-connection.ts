@@ -5,7 +5,7 @@
 // never load it. What the options choose, and why:
 // - commands issued in one turn of the event loop leave in one write per node: a request's limit
 //   scripts and the turn's deny check share one round trip, as on the REST transport. The node's
-//   connection (each master's on a Cluster) is corked for the turn (redis-command-turn.ts):
+//   connection (each master's on a Cluster) has its writes held for the turn (redis-command-turn.ts):
 //   ioredis's auto-pipelining costs a pipeline object, several promises per command and one batch
 //   in flight at a time per node (bench, plugin over redis://: 0.79x the peer's throughput and 1.37x
 //   its CPU per decision with it, 1.00x and 1.11x corked, medians of 5 rounds on a loaded machine),

@@ -19,7 +19,7 @@ const JUDGED = 1;
 function heldNode() {
   const sent: Command[] = [];
   const stream = { cork: () => undefined, uncork: () => undefined };
-  return { sent, target: { streamsToCork: () => [stream], client: { sendCommand: (command: Command) => sent.push(command) } } };
+  return { sent, target: { writesToHold: () => [stream], client: { sendCommand: (command: Command) => sent.push(command) } } };
 }
 
 const outcome = (promise: Promise<unknown>): Promise<string> =>
