@@ -21,6 +21,7 @@
 import { Transform, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Context } from 'koa';
+import { Deadline } from '../../../shared/deadline';
 
 /** One operation request: the document's text, the variables, the operation's name. */
 export interface OperationRequest {
@@ -162,7 +163,7 @@ function readBody(ctx: Context, bounds: RequestBounds): Promise<Buffer[]> {
     const finish = (failure?: Error): void => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      deadline?.cancel();
       source.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
       if (!failure) return resolve(chunks);
       stopReading(ctx, source);
@@ -181,8 +182,15 @@ function readBody(ctx: Context, bounds: RequestBounds): Promise<Buffer[]> {
     const onError = () => finish(new UnreadableRequest(400, 'The request body could not be read (a malformed compressed body, or the client went away)'));
     const onClose = () => finish(new UnreadableRequest(400, 'The request body ended early (the client went away)'));
     // A body Node's parser has read whole (the usual small POST, by the time the plugin runs) is in
-    // memory and cannot keep the plugin waiting: no timer to arm and clear.
-    const timer = ctx.req.complete ? undefined : setTimeout(() => finish(new UnreadableRequest(408, `The request body did not arrive within ${bounds.bodyTimeoutMs} ms (graphql.bodyTimeoutMs)`)), bounds.bodyTimeoutMs);
+    // memory and cannot keep the plugin waiting: no timer to arm and clear. Otherwise the timeout is
+    // judged after the bytes that came in by then are read (shared/deadline.ts): judged in its
+    // timer's callback, a body whose last bytes came in time while the loop was held was refused.
+    // Once they are all in, only the decoder's bounded work is left, so there is nothing to refuse.
+    const deadline = ctx.req.complete
+      ? undefined
+      : new Deadline(() => {
+          if (!ctx.req.complete) finish(new UnreadableRequest(408, `The request body did not arrive within ${bounds.bodyTimeoutMs} ms (graphql.bodyTimeoutMs)`));
+        }, bounds.bodyTimeoutMs);
     source.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
   });
 }
