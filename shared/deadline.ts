@@ -6,9 +6,10 @@
 // only notes when it fired; the judgement runs in the check phase after that poll phase and is given
 // that moment, so what fell due later (a handler held the loop in the poll phase itself, and the
 // reply arrived after the poll had read the sockets) is judged at a later turn, after its own poll.
-// Used by every deadline on a store's replies: the plugin's transports (store/oldest-deadline-timer.ts,
-// store/redis/redis-requester.ts, store/redis/redis-connection.ts) and the key-value server's
-// connection to redis-server (mock/kv-rest/redis/connection.ts).
+// Used by every deadline on I/O: the plugin's transports (store/oldest-deadline-timer.ts,
+// store/redis/redis-requester.ts, store/redis/redis-connection.ts) and its GraphQL body read
+// (graphql/graphql-request.ts), the key-value server's connection to redis-server
+// (mock/kv-rest/redis/connection.ts) and the workflow server's delivery (mock/workflow/delivery.ts).
 
 export class Deadline {
   private readonly timer: NodeJS.Timeout;

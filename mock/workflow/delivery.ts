@@ -13,6 +13,7 @@
 // it dripped, and the 200 counted (issue 25, finding 7). An answer cut short, by the timeout or a
 // dropped connection, is a failed attempt with no status; what came of its body is kept as above.
 import { randomUUID } from 'node:crypto';
+import { Deadline } from '../../shared/deadline';
 import { DeliverySlots } from './delivery-slots';
 import { FlowControl, type RateSlots } from './flow-control';
 import { LongTimers } from './long-timers';
@@ -143,10 +144,16 @@ export class DeliveryService {
 
   private async call(url: string, method: string, headers: Record<string, string>, body: Buffer): Promise<Answer> {
     const release = await this.slots.acquire();
+    let deadline: Deadline | undefined;
     try {
       if (this.closed) return { headers: {}, body: Buffer.alloc(0), bodyBytes: 0, error: 'the server closed' };
-      // One signal for the whole exchange: fetch hands it on to the body's reading.
-      const signal = AbortSignal.any([AbortSignal.timeout(this.options.deliveryTimeoutMs), this.closing.signal]);
+      // One signal for the whole exchange: fetch hands it on to the body's reading. The timeout is
+      // judged after the answer that came in by then is read (shared/deadline.ts): judged in its
+      // timer's callback (AbortSignal.timeout), an answer that came in time while the loop was held
+      // was aborted, and its retry delivered the run twice.
+      const timedOut = new AbortController();
+      deadline = new Deadline(() => timedOut.abort(new DOMException(`no answer within ${this.options.deliveryTimeoutMs} ms`, 'TimeoutError')), this.options.deliveryTimeoutMs);
+      const signal = AbortSignal.any([timedOut.signal, this.closing.signal]);
       let response: globalThis.Response;
       try {
         response = await fetch(url, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body, redirect: 'manual', signal });
@@ -159,6 +166,7 @@ export class DeliveryService {
       if (failure !== undefined) return { headers: responseHeaders, body: kept, bodyBytes, error: this.describe(failure, 'no whole answer') };
       return { status: response.status, headers: responseHeaders, body: kept, bodyBytes };
     } finally {
+      deadline?.cancel();
       release();
     }
   }
