@@ -8,8 +8,9 @@
 // reply arrived after the poll had read the sockets) is judged at a later turn, after its own poll.
 // Used by every deadline on I/O: the plugin's transports (store/oldest-deadline-timer.ts,
 // store/redis/redis-requester.ts, store/redis/redis-connection.ts) and its GraphQL body read
-// (graphql/graphql-request.ts), the key-value server's connection to redis-server
-// (mock/kv-rest/redis/connection.ts) and the workflow server's delivery (mock/workflow/delivery.ts).
+// (graphql/graphql-request.ts), the key-value server's connections to redis-server and their
+// streams (mock/kv-rest/redis/connection.ts, redis-engine.ts) and the workflow server's delivery
+// (mock/workflow/delivery.ts).
 
 export class Deadline {
   private readonly timer: NodeJS.Timeout;

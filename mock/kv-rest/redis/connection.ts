@@ -84,13 +84,17 @@ export class RedisConnection {
     this.socket = connect({ host: address.host, port: address.port });
     this.socket.setNoDelay(true);
     this.ready = new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.fail(new Error(`no connection to redis-server at ${address.host}:${address.port} within ${timeoutMs} ms`)), timeoutMs);
+      // Judged after the connection's completion is read (shared/deadline.ts), as replies are: a
+      // connection made in time while the loop was held is no failure.
+      const connecting = new Deadline(() => {
+        if (this.socket.connecting) this.fail(new Error(`no connection to redis-server at ${address.host}:${address.port} within ${timeoutMs} ms`));
+      }, timeoutMs);
       this.socket.once('connect', () => {
-        clearTimeout(timer);
+        connecting.cancel();
         resolve();
       });
       this.socket.once('close', () => {
-        clearTimeout(timer);
+        connecting.cancel();
         reject(this.failure ?? new Error('connection closed'));
       });
     });

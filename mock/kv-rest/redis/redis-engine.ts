@@ -7,6 +7,7 @@
 // those users, keeps the engine's own state in its private database (gateway-store.ts) and ends
 // overrunning scripts (script-killer.ts). Nothing that decides an answer is kept per process, so
 // any number of REST servers with the same configuration in front of one Redis answer as one.
+import { Deadline } from '../../../shared/deadline';
 import { EngineRefusal, type Caller, type DailyCount, type Engine, type ExecuteOptions, type PubSubListener, type Subscription } from '../engine';
 import { notAvailableText } from '../command-table';
 import { bulk, error, type ErrorReply, type Reply } from '../reply';
@@ -379,7 +380,9 @@ class RedisEngine implements Engine {
     this.streams.add(connection);
     await new Promise<void>((resolve, reject) => {
       let first = true;
-      const deadline = setTimeout(() => {
+      // Judged after the replies that came in by then are read (shared/deadline.ts): judged in its
+      // timer's callback, a first reply that came in time while the loop was held failed the stream.
+      const deadline = new Deadline(() => {
         first = false;
         this.streams.delete(connection);
         connection.close();
@@ -388,7 +391,7 @@ class RedisEngine implements Engine {
       connection.stream(command, (reply) => {
         if (first) {
           first = false;
-          clearTimeout(deadline);
+          deadline.cancel();
           if (reply.kind === 'error') {
             this.streams.delete(connection);
             connection.close();
@@ -399,7 +402,7 @@ class RedisEngine implements Engine {
         }
         onReply(reply);
       }, () => {
-        clearTimeout(deadline);
+        deadline.cancel();
         this.streams.delete(connection);
         if (first) reject(new Error('redis-server closed the connection before the stream started'));
       });

@@ -6,10 +6,15 @@
 // a differential suite's redis-server "did not answer within 2000 ms" with no reply late. Holds the
 // loop three deadlines long after the command has left, on each transport with a deadline of its
 // own: the plugin's Redis transport, its REST transport (the store in a process of its own, which
-// the held loop does not hold), and the key-value server's connection to redis-server.
+// the held loop does not hold), and the key-value server's connection to redis-server, whose
+// connecting and the first reply of its streams (SUBSCRIBE, MONITOR) have deadlines too (stop 43:
+// judged in their timers' callbacks, a connection made while the loop was held printed 'Error: no
+// connection to redis-server at 127.0.0.1:<port> within 200 ms', and a stream whose first reply came
+// then 'Error: redis-server did not answer within 200 ms (a command already sent may still have run)').
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { Redis } from '@upstash/redis';
+import { createRedisEngine } from '../../../mock/kv-rest/redis';
 import { parseRedisUrl, RedisConnection } from '../../../mock/kv-rest/redis/connection';
 import { openRedis } from '../../../server/src/store/redis/redis-connection';
 import { RedisRequester } from '../../../server/src/store/redis/redis-requester';
@@ -20,11 +25,16 @@ import { describeWithRedisBinary } from '../../support/installed-program';
 
 const TIMEOUT_MS = 200;
 
+/** Holds the event loop for three deadlines. */
+function holdTheEventLoop(): void {
+  const until = Date.now() + 3 * TIMEOUT_MS;
+  while (Date.now() < until);
+}
+
 /** Holds the event loop for three deadlines, once the turn's writes have left (they leave at its end). */
 async function holdTheEventLoopPastTheDeadline(): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
-  const until = Date.now() + 3 * TIMEOUT_MS;
-  while (Date.now() < until);
+  holdTheEventLoop();
 }
 
 const outcome = (call: Promise<unknown>): Promise<string> =>
@@ -63,6 +73,32 @@ describeWithRedisBinary('a reply that came in time while the event loop was held
       expect(await answer).toBe('answered [2]');
     } finally {
       requester.close();
+    }
+  });
+
+  it('is a connection the key-value server opened to redis-server', async () => {
+    const opened = outcome(RedisConnection.open(parseRedisUrl(server.url), TIMEOUT_MS).then((connection) => connection.close()));
+    // A socket to an IP address connects on the next tick: once it has, the loop is held while the connection completes.
+    await new Promise((resolve) => process.nextTick(resolve));
+    holdTheEventLoop();
+    expect(await opened).toBe('answered undefined');
+  });
+
+  it('is the first reply of a stream the key-value server opened on redis-server', async () => {
+    const engine = createRedisEngine({ url: server.url, commandTimeoutMs: TIMEOUT_MS });
+    const { stream: openStream } = RedisConnection.prototype;
+    // Once SUBSCRIBE is handed to its connection (its deadline armed), the loop is held after the turn's write.
+    const stream = jest.spyOn(RedisConnection.prototype, 'stream').mockImplementation(function (this: RedisConnection, ...args) {
+      openStream.apply(this, args);
+      void holdTheEventLoopPastTheDeadline();
+    });
+    try {
+      await engine.ready();
+      const subscribed = outcome(engine.subscribe('channel', ['held'], () => undefined, { user: 'default', address: '127.0.0.1:1' }).then((subscription) => subscription.close()));
+      expect(await subscribed).toBe('answered undefined');
+    } finally {
+      stream.mockRestore();
+      await engine.close();
     }
   });
 
