@@ -6,8 +6,15 @@
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { adminRoleId, adminToken, createAdminUser } from '../support/admin-users';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
+import { windowsHaveRoomForTheSuite } from '../support/window-room';
 
 const CALLERS = 130;
+
+const STRATEGY = [
+  { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } },
+  { methods: ['GET'], path: '/api/articles', identifierSource: 'header.x-caller', limiter: { algorithm: 'token-bucket', tokens: 1, window: '1h' } },
+  { methods: ['GET'], path: '/api/ping/:id', identifierSource: 'header.x-caller', mode: 'shadow', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1h' } },
+];
 
 describe('admin usage API in a real Strapi app', () => {
   let kv: KvRestServer;
@@ -27,11 +34,7 @@ describe('admin usage API in a real Strapi app', () => {
         url: kv.url,
         token: kv.token,
         analytics: true,
-        strategy: [
-          { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } },
-          { methods: ['GET'], path: '/api/articles', identifierSource: 'header.x-caller', limiter: { algorithm: 'token-bucket', tokens: 1, window: '1h' } },
-          { methods: ['GET'], path: '/api/ping/:id', identifierSource: 'header.x-caller', mode: 'shadow', limiter: { algorithm: 'fixed-window', tokens: 1, window: '1h' } },
-        ],
+        strategy: STRATEGY,
       },
     });
     const log = app.strapi.log as unknown as { info: (message: string) => void };
@@ -50,6 +53,7 @@ describe('admin usage API in a real Strapi app', () => {
     tokens.editor = await userToken('editor@fixture.test', await adminRoleId(app, 'strapi-editor'));
     tokens.viewer = await userToken('viewer@fixture.test', viewerRole.id);
   });
+  windowsHaveRoomForTheSuite({ strategy: STRATEGY });
   afterAll(async () => {
     jest.restoreAllMocks();
     await app?.close();

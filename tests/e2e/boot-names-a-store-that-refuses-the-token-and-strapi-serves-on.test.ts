@@ -4,7 +4,7 @@
 import { strapiAppWithStoreForSuite } from '../support/strapi-app';
 
 describe('boot with a wrong store token', () => {
-  const suite = strapiAppWithStoreForSuite({ token: 'a-wrong-token', strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } }] });
+  const suite = strapiAppWithStoreForSuite({ token: 'a-wrong-token', strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } }] });
 
   it('item 7: logs which store it limits on and an error that the store refused the token, then serves requests', async () => {
     expect(suite.app.log.filter(({ message }) => message.startsWith('[ratelimit]'))).toEqual([

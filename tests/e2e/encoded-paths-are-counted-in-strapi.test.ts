@@ -7,8 +7,8 @@ import { strapiAppWithStoreForSuite } from '../support/strapi-app';
 describe('encoded paths in a real Strapi app', () => {
   const suite = strapiAppWithStoreForSuite({
     strategy: [
-      { methods: ['GET'], path: '/api/ping/:id', identifierSource: 'header.x-by-route', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } },
-      { methods: ['GET'], path: '/api/*', identifierSource: 'header.x-by-star', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } },
+      { methods: ['GET'], path: '/api/ping/:id', identifierSource: 'header.x-by-route', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } },
+      { methods: ['GET'], path: '/api/*', identifierSource: 'header.x-by-star', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } },
     ],
   });
 

@@ -8,7 +8,7 @@ import { graphqlAppForSuite, loginMutation } from '../support/graphql-app';
 
 describe('hostile requests at a Strapi GraphQL endpoint with a login strategy', () => {
   const suite = graphqlAppForSuite({
-    strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 5, window: '15m' } }],
+    strategy: [{ graphql: { mutation: ['login'] }, identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 5, window: '1h' } }],
   });
 
   /** Status, first error code, and password checks of a raw POST body. */

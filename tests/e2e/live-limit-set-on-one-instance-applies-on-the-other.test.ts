@@ -8,9 +8,12 @@ import { ADMIN_PASSWORD } from '../support/admin-users';
 import { eventually } from '../fixtures/eventually';
 import { startStrapiChild, type StrapiChild } from '../fixtures/strapi-child';
 import { sharedStoreConfig } from '../support/shared-store-config';
+import { windowsHaveRoomForTheSuite } from '../support/window-room';
 
 /** Held short here so the test waits about a second for the bound; the default is 10 s. */
 const BLOCKED_CACHE_MAX_MS = 1000;
+
+const STRATEGY = [{ methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } }];
 
 describe('a live limit set on one Strapi instance applies on the other', () => {
   let kv: KvRestServer;
@@ -47,11 +50,12 @@ describe('a live limit set on one Strapi instance applies on the other', () => {
     kv = await startKvRestServer();
     const config = sharedStoreConfig(kv, {
       blockedCacheMaxMs: BLOCKED_CACHE_MAX_MS,
-      strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } }],
+      strategy: STRATEGY,
     });
     [changing, other] = await Promise.all([startStrapiChild({ config }), startStrapiChild({ config })]);
     await createAdmins();
   }, 120_000);
+  windowsHaveRoomForTheSuite({ strategy: STRATEGY });
   afterAll(async () => {
     await Promise.all([changing, other].filter(Boolean).map((instance) => instance.stop()));
     await kv?.close();

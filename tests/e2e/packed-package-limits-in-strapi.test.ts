@@ -7,6 +7,9 @@ import { startKvRestServer, type KvRestServer } from '../../mock';
 import { PACKAGE_ROOT } from '../../demo/boot-strapi';
 import { demoAppWithPackedPackage } from '../support/packed-package';
 import { startStrapiChild, type StrapiChild } from '../fixtures/strapi-child';
+import { windowsHaveRoomForTheSuite } from '../support/window-room';
+
+const STRATEGY = [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } }];
 
 describe('the packed package inside a Strapi app', () => {
   let kv: KvRestServer;
@@ -27,11 +30,12 @@ describe('the packed package inside a Strapi app', () => {
       config: {
         url: kv.url,
         token: kv.token,
-        strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } }],
+        strategy: STRATEGY,
       },
       env: { NODE_PATH: path.join(appDir, 'node_modules') },
     });
   }, 300_000);
+  windowsHaveRoomForTheSuite({ strategy: STRATEGY });
   afterAll(async () => {
     await app?.stop();
     await kv?.close();

@@ -8,6 +8,7 @@ import { startKvRestServer, type KvRestServer } from '../../mock';
 import { LOOKUPS_PER_CALLER } from '../../server/src/strapi/token-lookup-budget';
 import { VERDICT_TTL_MS } from '../../server/src/strapi/verify-caller';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
+import { windowsHaveRoomForTheSuite } from '../support/window-room';
 
 interface ApiTokenService {
   create(attributes: object): Promise<{ id: number; accessKey: string }>;
@@ -27,6 +28,8 @@ interface RegisteredUser {
   readonly jwt: string;
 }
 
+const STRATEGY = [{ methods: ['GET'], path: '/api/ping', identifierSource: 'user', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } }];
+
 describe('identifierSource user:', () => {
   let kv: KvRestServer;
   let app: StrapiApp;
@@ -39,7 +42,7 @@ describe('identifierSource user:', () => {
       config: {
         url: kv.url,
         token: kv.token,
-        strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'user', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } }],
+        strategy: STRATEGY,
       },
     });
     const strapi = app.strapi as unknown as { service(uid: string): ApiTokenService; db: { query(uid: string): { update(query: object): Promise<unknown> } } };
@@ -47,6 +50,7 @@ describe('identifierSource user:', () => {
     for (const name of ['valid', 'expired']) tokens[name] = await service.create({ name, description: '', type: 'read-only', lifespan: null, kind: 'content-api' });
     await strapi.db.query('admin::api-token').update({ where: { id: tokens.expired.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
   });
+  windowsHaveRoomForTheSuite({ strategy: STRATEGY });
   afterAll(async () => {
     await app?.close();
     await kv?.close();

@@ -3,7 +3,7 @@
 import { strapiAppWithStoreForSuite } from '../support/strapi-app';
 
 describe('boot with a permissive proxy setting', () => {
-  const suite = strapiAppWithStoreForSuite({ strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } }] }, { proxy: { koa: true } });
+  const suite = strapiAppWithStoreForSuite({ strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } }] }, { proxy: { koa: true } });
 
   it('logs once that proxy.koa without maxIpsCount lets clients choose their IP, and how to fix it', () => {
     const warnings = suite.app.log.map(({ message }) => message).filter((line) => line.includes('proxy.koa is true without proxy.maxIpsCount'));

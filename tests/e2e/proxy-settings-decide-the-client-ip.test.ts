@@ -4,7 +4,7 @@ import { Redis } from '@upstash/redis';
 import { strapiAppWithStoreForSuite } from '../support/strapi-app';
 
 describe('client IP behind a proxy', () => {
-  const suite = strapiAppWithStoreForSuite({ strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } }] }, { proxy: { koa: true, maxIpsCount: 1 } });
+  const suite = strapiAppWithStoreForSuite({ strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } }] }, { proxy: { koa: true, maxIpsCount: 1 } });
 
   it('keys by the hop the proxy appended, so a spoofed first entry changes nothing', async () => {
     const statuses: number[] = [];

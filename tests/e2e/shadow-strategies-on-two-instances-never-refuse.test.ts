@@ -6,8 +6,14 @@ import { startKvRestServer, type KvRestServer } from '../../mock';
 import { startStrapiChild, type StrapiChild } from '../fixtures/strapi-child';
 import { ADMIN_PASSWORD } from '../support/admin-users';
 import { sharedStoreConfig } from '../support/shared-store-config';
+import { windowsHaveRoomForTheSuite } from '../support/window-room';
 
 const SHADOW_LINE = /^.*\[ratelimit\] shadow: would block GET \/api\/ping\/7 for shadowed \(strategy 1, GET \/api\/ping\/:id, 2 per 1h, resets in \d+s\)$/;
+
+const STRATEGY = [
+  { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } },
+  { methods: ['GET'], path: '/api/ping/:id', identifierSource: 'header.x-caller', mode: 'shadow', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } },
+];
 
 describe('a shadow strategy on two Strapi instances sharing one store', () => {
   let kv: KvRestServer;
@@ -17,13 +23,11 @@ describe('a shadow strategy on two Strapi instances sharing one store', () => {
     kv = await startKvRestServer();
     const config = sharedStoreConfig(kv, {
       analytics: true,
-      strategy: [
-        { methods: ['GET'], path: '/api/ping', identifierSource: 'header.x-caller', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } },
-        { methods: ['GET'], path: '/api/ping/:id', identifierSource: 'header.x-caller', mode: 'shadow', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } },
-      ],
+      strategy: STRATEGY,
     });
     instances = await Promise.all([startStrapiChild({ config }), startStrapiChild({ config })]);
   }, 120_000);
+  windowsHaveRoomForTheSuite({ strategy: STRATEGY });
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.stop()));
     await kv?.close();

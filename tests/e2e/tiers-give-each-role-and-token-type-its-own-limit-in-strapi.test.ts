@@ -13,6 +13,7 @@ import { ROLE_TTL_MS } from '../../server/src/strapi/user-roles';
 import { INDEX_TTL_MS, MAX_INDEXED_TOKENS } from '../../server/src/strapi/api-token-index';
 import { fakeDateOnly } from '../support/fake-date';
 import { startStrapiChild, type StrapiChild } from '../fixtures/strapi-child';
+import { windowsHaveRoomForTheSuite } from '../support/window-room';
 import { adminRoleId, adminToken, createAdminUser } from '../support/admin-users';
 import { sharedStoreConfig } from '../support/shared-store-config';
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
@@ -62,6 +63,7 @@ describe('tiers in Strapi give each kind of caller its own limit', () => {
     }
     await services().db.query('admin::api-token').update({ where: { id: tokens.expired.id }, data: { expiresAt: new Date(Date.now() - 60_000) } });
   });
+  windowsHaveRoomForTheSuite({ strategy: [PING_STRATEGY, LOGIN_STRATEGY] });
   afterAll(async () => {
     await app?.close();
     await kv?.close();
@@ -227,6 +229,7 @@ describe('tiers on two instances sharing a store', () => {
     const config = sharedStoreConfig(kv, { strategy: [PING_STRATEGY] });
     instances = await Promise.all([startStrapiChild({ config, roles: ['partner'] }), startStrapiChild({ config, roles: ['partner'] })]);
   }, 180_000);
+  windowsHaveRoomForTheSuite({ strategy: [PING_STRATEGY] });
   afterAll(async () => {
     await Promise.all(instances.map((instance) => instance.stop()));
     await kv?.close();

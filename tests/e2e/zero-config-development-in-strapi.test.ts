@@ -2,13 +2,17 @@
 // is not production under jest), says in one line that it runs the embedded in-memory store, and
 // limits with it: no store process to start.
 import { bootStrapiApp, type StrapiApp } from '../support/strapi-app';
+import { windowsHaveRoomForTheSuite } from '../support/window-room';
+
+const CONFIG = { strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1h' } }] };
 
 describe('a Strapi app whose plugin config has no url', () => {
   let app: StrapiApp;
 
   beforeAll(async () => {
-    app = await bootStrapiApp({ config: { strategy: [{ methods: ['GET'], path: '/api/ping', identifierSource: 'ip', limiter: { algorithm: 'fixed-window', tokens: 2, window: '1m' } }] } });
+    app = await bootStrapiApp({ config: CONFIG });
   });
+  windowsHaveRoomForTheSuite(CONFIG);
   afterAll(async () => {
     await app?.close();
   });

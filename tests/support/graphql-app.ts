@@ -9,6 +9,7 @@ import type { Response } from 'supertest';
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { DEMO_APP_DIR, type BootOptions } from '../../demo/boot-strapi';
 import { bootStrapiApp, type StrapiApp } from './strapi-app';
+import { windowsHaveRoomForTheSuite } from './window-room';
 
 /** The user every suite logs in as. */
 export const READER = { identifier: 'reader', password: 'Fixture-Passw0rd' } as const;
@@ -62,7 +63,7 @@ async function seed(strapi: SeedingStrapi): Promise<void> {
   }
 }
 
-/** For one test file: the store and the app booted with `pluginConfig`, both stopped after the file's tests. */
+/** For one test file: the store and the app booted with `pluginConfig`, both stopped after the file's tests, which start with room in each window (window-room.ts). */
 export function graphqlAppForSuite(pluginConfig: Record<string, unknown>, options: GraphqlAppOptions = {}): GraphqlSuite {
   const state = {} as { app: StrapiApp; kv: KvRestServer };
   beforeAll(async () => {
@@ -78,6 +79,7 @@ export function graphqlAppForSuite(pluginConfig: Record<string, unknown>, option
     });
     await seed(state.app.strapi as unknown as SeedingStrapi);
   }, 120_000);
+  windowsHaveRoomForTheSuite(pluginConfig);
   afterAll(async () => {
     await state.app?.close();
     await state.kv?.close();

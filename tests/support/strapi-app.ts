@@ -7,6 +7,7 @@ import supertest from 'supertest';
 import { startKvRestServer, type KvRestServer } from '../../mock';
 import { bootStrapi, type BootedStrapi, type BootOptions } from '../../demo/boot-strapi';
 import { watchStrapiLog, type LoggedLine } from './strapi-log';
+import { windowsHaveRoomForTheSuite } from './window-room';
 
 export interface StrapiApp extends BootedStrapi {
   readonly request: ReturnType<typeof supertest>;
@@ -36,7 +37,8 @@ export async function bootStrapiApp(options: BootOptions = {}): Promise<StrapiAp
 /**
  * For one test file: a key-value REST server and the app booted with `pluginConfig` plus that
  * server's url and token (which `pluginConfig` may override), and the other `boot` options, both
- * stopped after the file's tests. Read them inside tests.
+ * stopped after the file's tests; its tests start with room in each window (window-room.ts). Read
+ * them inside tests.
  */
 export function strapiAppWithStoreForSuite(pluginConfig: Record<string, unknown>, boot: Omit<BootOptions, 'config'> = {}): { readonly app: StrapiApp; readonly kv: KvRestServer } {
   const suite = {} as { app: StrapiApp; kv: KvRestServer };
@@ -44,6 +46,7 @@ export function strapiAppWithStoreForSuite(pluginConfig: Record<string, unknown>
     suite.kv = await startKvRestServer();
     suite.app = await bootStrapiApp({ ...boot, config: { url: suite.kv.url, token: suite.kv.token, ...pluginConfig } });
   });
+  windowsHaveRoomForTheSuite(pluginConfig);
   afterAll(async () => {
     await suite.app?.close();
     await suite.kv?.close();
