@@ -10,7 +10,7 @@
 // store/redis/redis-requester.ts, store/redis/redis-connection.ts) and its GraphQL body read
 // (graphql/graphql-request.ts), the key-value server's connections to redis-server and their
 // streams (mock/kv-rest/redis/connection.ts, redis-engine.ts) and the workflow server's delivery
-// (mock/workflow/delivery.ts).
+// (mock/workflow/answer-deadline.ts).
 
 export class Deadline {
   private readonly timer: NodeJS.Timeout;

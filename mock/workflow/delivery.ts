@@ -12,8 +12,10 @@
 // that sent its headers at once and then one byte every 50 ms used to hold an attempt for as long as
 // it dripped, and the 200 counted (issue 25, finding 7). An answer cut short, by the timeout or a
 // dropped connection, is a failed attempt with no status; what came of its body is kept as above.
+// The timeout is judged as the answer is read (answer-deadline.ts), so an answer that came in time
+// while the event loop was held past the deadline is not aborted and delivered again.
 import { randomUUID } from 'node:crypto';
-import { Deadline } from '../../shared/deadline';
+import { AnswerDeadline } from './answer-deadline';
 import { DeliverySlots } from './delivery-slots';
 import { FlowControl, type RateSlots } from './flow-control';
 import { LongTimers } from './long-timers';
@@ -144,15 +146,14 @@ export class DeliveryService {
 
   private async call(url: string, method: string, headers: Record<string, string>, body: Buffer): Promise<Answer> {
     const release = await this.slots.acquire();
-    let deadline: Deadline | undefined;
+    let deadline: AnswerDeadline | undefined;
     try {
       if (this.closed) return { headers: {}, body: Buffer.alloc(0), bodyBytes: 0, error: 'the server closed' };
-      // One signal for the whole exchange: fetch hands it on to the body's reading. The timeout is
-      // judged after the answer that came in by then is read (shared/deadline.ts): judged in its
+      // One signal for the whole exchange: fetch hands it on to the body's reading. Judged in its
       // timer's callback (AbortSignal.timeout), an answer that came in time while the loop was held
       // was aborted, and its retry delivered the run twice.
       const timedOut = new AbortController();
-      deadline = new Deadline(() => timedOut.abort(new DOMException(`no answer within ${this.options.deliveryTimeoutMs} ms`, 'TimeoutError')), this.options.deliveryTimeoutMs);
+      deadline = new AnswerDeadline(this.options.deliveryTimeoutMs, () => timedOut.abort(new DOMException(`no answer within ${this.options.deliveryTimeoutMs} ms`, 'TimeoutError')));
       const signal = AbortSignal.any([timedOut.signal, this.closing.signal]);
       let response: globalThis.Response;
       try {
@@ -160,9 +161,10 @@ export class DeliveryService {
       } catch (failure) {
         return { headers: {}, body: Buffer.alloc(0), bodyBytes: 0, error: this.describe(failure, 'no answer') };
       }
+      deadline.noteRead();
       const responseHeaders: Record<string, string[]> = {};
       response.headers.forEach((value, name) => (responseHeaders[name.toLowerCase()] = [value]));
-      const { body: kept, bodyBytes, failure } = await this.readKept(response);
+      const { body: kept, bodyBytes, failure } = await this.readKept(response, deadline.noteRead);
       if (failure !== undefined) return { headers: responseHeaders, body: kept, bodyBytes, error: this.describe(failure, 'no whole answer') };
       return { status: response.status, headers: responseHeaders, body: kept, bodyBytes };
     } finally {
@@ -176,13 +178,14 @@ export class DeliveryService {
     return (failure as Error).name === 'TimeoutError' ? `${what} within ${this.options.deliveryTimeoutMs} ms` : String((failure as Error).message).slice(0, MAX_ERROR_LENGTH);
   }
 
-  /** The body's first keptAnswerBytes, its size as far as it came, and why it stopped short if it did. */
-  private async readKept(response: globalThis.Response): Promise<{ body: Buffer; bodyBytes: number; failure?: unknown }> {
+  /** The body's first keptAnswerBytes, its size as far as it came, and why it stopped short if it did; `onPart` is told of each part read. */
+  private async readKept(response: globalThis.Response, onPart: () => void): Promise<{ body: Buffer; bodyBytes: number; failure?: unknown }> {
     const kept: Buffer[] = [];
     let keptBytes = 0;
     let bodyBytes = 0;
     try {
       for await (const chunk of response.body ?? []) {
+        onPart();
         bodyBytes += chunk.byteLength;
         if (keptBytes < this.options.keptAnswerBytes) {
           const part = Buffer.from(chunk.buffer, chunk.byteOffset, Math.min(chunk.byteLength, this.options.keptAnswerBytes - keptBytes));
