@@ -24,7 +24,12 @@ interface StrategyWithWindow {
 /** The windows, in milliseconds, of a plugin config's fixed- and sliding-window strategies. */
 function windowsOf(pluginConfig: Record<string, unknown>): number[] {
   const strategies = (pluginConfig.strategy ?? []) as readonly StrategyWithWindow[];
-  return strategies.flatMap(({ limiter }) => (limiter?.algorithm && WINDOW_ALGORITHMS.has(limiter.algorithm) && limiter.window ? [parseDuration(limiter.window)!.milliseconds] : []));
+  return strategies.flatMap(({ limiter }) => {
+    if (!limiter?.algorithm || !WINDOW_ALGORITHMS.has(limiter.algorithm) || !limiter.window) return [];
+    const duration = parseDuration(limiter.window);
+    if (!duration) throw new Error(`The window ${JSON.stringify(limiter.window)} is not a duration`);
+    return [duration.milliseconds];
+  });
 }
 
 /** How long until each window in `windowsMs` has `roomMs` left (0: it has now): the end of the one that has not. */
@@ -40,8 +45,16 @@ export async function untilItsWindowsHaveRoom(pluginConfig: Record<string, unkno
   const windowsMs = windowsOf(pluginConfig);
   const tooShort = windowsMs.find((windowMs) => windowMs < 2 * roomMs);
   if (tooShort !== undefined) throw new Error(`A ${tooShort} ms window leaves a suite on the real clock no room of ${roomMs} ms: use a window of at least ${2 * roomMs} ms, or a fake clock (fake-date.ts)`);
-  for (let wait = waitForRoomMs(windowsMs, roomMs, Date.now()); wait > 0; wait = waitForRoomMs(windowsMs, roomMs, Date.now())) {
+  // Windows that each divide the longest end together at its boundaries, so one wait gives them all
+  // room; others (2m and 3m) could need waits in turn longer than the hook's timeout.
+  const longest = Math.max(0, ...windowsMs);
+  const apart = windowsMs.find((windowMs) => longest % windowMs !== 0);
+  if (apart !== undefined) throw new Error(`The ${apart} ms window does not divide the ${longest} ms one: a suite on the real clock gives its windows room only when each divides the longest`);
+  for (let wait = waitForRoomMs(windowsMs, roomMs, Date.now()); wait > 0; ) {
+    const before = Date.now();
     await new Promise((resolve) => setTimeout(resolve, wait + 1));
+    if (Date.now() === before) throw new Error('Date.now() did not move while waiting for room in the windows: a suite on a faked Date moves its windows itself (fake-date.ts)');
+    wait = waitForRoomMs(windowsMs, roomMs, Date.now());
   }
 }
 

@@ -185,13 +185,15 @@ function readBody(ctx: Context, bounds: RequestBounds): Promise<Buffer[]> {
     // memory and cannot keep the plugin waiting: no timer to arm and clear. Otherwise the timeout is
     // judged after the bytes that came in by then are read (shared/deadline.ts): judged in its
     // timer's callback, a body whose last bytes came in time while the loop was held was refused.
-    // Once they are all in, only the decoder's bounded work is left, so there is nothing to refuse.
+    // Once they are all in, only the decoder's bounded work is left, so there is nothing to refuse:
+    // the stream is resumed below, since a 'data' listener does not resume a request an earlier
+    // middleware paused (its whole body waited there and the read never settled).
     const deadline = ctx.req.complete
       ? undefined
       : new Deadline(() => {
           if (!ctx.req.complete) finish(new UnreadableRequest(408, `The request body did not arrive within ${bounds.bodyTimeoutMs} ms (graphql.bodyTimeoutMs)`));
         }, bounds.bodyTimeoutMs);
-    source.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+    source.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose).resume();
   });
 }
 

@@ -7,7 +7,7 @@
 // loop three deadlines long after the command has left, on each transport with a deadline of its
 // own: the plugin's Redis transport, its REST transport (the store in a process of its own, which
 // the held loop does not hold), and the key-value server's connection to redis-server, whose
-// connecting and the first reply of its streams (SUBSCRIBE, MONITOR) have deadlines too (stop 43:
+// connecting and the first reply of its streams (SUBSCRIBE, MONITOR) have deadlines too (before the fix,
 // judged in their timers' callbacks, a connection made while the loop was held printed 'Error: no
 // connection to redis-server at 127.0.0.1:<port> within 200 ms', and a stream whose first reply came
 // then 'Error: redis-server did not answer within 200 ms (a command already sent may still have run)').
