@@ -79,8 +79,9 @@ export class DenyCheck {
    */
   check(members: readonly string[], now: number): Promise<string | undefined> {
     if (!this.setAskedFirst) return this.confirm(members, now);
-    return this.membership.inSet(members).then(
-      (inSet) => (inSet.includes(1) ? this.confirm(members, now).then((denied) => this.noteExpired(denied)) : undefined),
+    return this.membership.check(
+      members,
+      (anyInSet) => (anyInSet ? this.confirm(members, now).then((denied) => this.noteExpired(denied)) : undefined),
       (failure: unknown) => {
         if (!(failure instanceof StoreCommandError && COMMAND_NOT_SERVED.test(failure.message))) throw failure;
         this.setAskedFirst = false;

@@ -70,6 +70,9 @@ const FROM_NOTE: Record<Outcome['from'], string> = { store: '', 'block cache': '
 /** Callers an instance limits in memory per strategy while the store is away (failureMode 'local'). */
 const MEMORY_LIMITER_CAPACITY = 100_000;
 
+/** A handler for a promise whose failure is handled where it is awaited: made once, not per request. */
+const ignoreFailure = (): undefined => undefined;
+
 /** The outcomes among `pending` that the store answered (none when there were none to wait for). */
 async function answeredOutcomes(pending: ReadonlyArray<Promise<Outcome>> | undefined): Promise<Outcome[]> {
   if (!pending) return [];
@@ -248,7 +251,7 @@ export class RateLimiter {
     // Queued in this turn, before the limits: the deny check rides their /pipeline round trip.
     const denial = denyMembers && this.denyList?.check(denyMembers, now);
     // Awaited below; when a limit fails first, its failure (the same store's) is the one handled.
-    denial?.catch(() => undefined);
+    denial?.catch(ignoreFailure);
     // Kept only with several strategies, so a failure still knows which of them took a token.
     let pending: Array<Promise<Outcome>> | undefined;
     try {
@@ -269,7 +272,7 @@ export class RateLimiter {
       // tokens the answered checks took. Otherwise what the store answered stands, and only the checks
       // it did not answer are let through (open) or decided in memory (local), never counted twice.
       const answered = await answeredOutcomes(pending);
-      const denied = denial && (await denial.catch(() => undefined));
+      const denied = denial && (await denial.catch(ignoreFailure));
       if (denied !== undefined) return this.deny(ctx, checks, denied, answered);
       if (this.config.failureMode === 'closed' && checks.some((check) => check.rule.mode === 'enforce')) return this.refuseGivingBack(ctx, { status: 503, message: STORE_UNAVAILABLE }, answered);
       if (!this.memory) outcomes = answered;
