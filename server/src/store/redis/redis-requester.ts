@@ -83,9 +83,10 @@ const nodeAddress = (node: { options: { host?: string; port?: number } }): strin
  * (shared/deadline.ts).
  */
 function withinDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let deadline: Deadline | undefined;
-  const late = new Promise<never>((_, reject) => (deadline = new Deadline(() => reject(new Error(TIMED_OUT)), ms)));
-  return Promise.race([promise, late]).finally(() => deadline!.cancel());
+  let expire: (failure: Error) => void = () => undefined;
+  const late = new Promise<never>((_, reject) => (expire = reject));
+  const deadline = new Deadline(() => expire(new Error(TIMED_OUT)), ms);
+  return Promise.race([promise, late]).finally(() => deadline.cancel());
 }
 
 export class RedisRequester implements Requester {

@@ -84,20 +84,13 @@ function dropSilentConnections(node: Redis, timeoutMs: number): MissedDeadlines 
     node.stream.on('data', noteRead);
   });
   const drops = new AtMostOncePer(timeoutMs);
-  let judging = false;
-  const dropIfSilent = (): void => {
-    judging = false;
-    if (node.status === 'ready' && performance.now() - lastReadAt >= timeoutMs && drops.allows()) node.disconnect(true);
-  };
   return {
     noteFailure(failure) {
-      // Judged after a poll phase, which reads what the socket holds by then: the connection is
-      // dropped only when it read nothing for a whole timeout (judged in the timers phase, before
-      // any poll, a healthy connection was dropped after each stall of the app's event loop past the
-      // timeout: a 250 ms stall at a 200 ms timeout).
-      if (!isDeadline(failure) || judging) return;
-      judging = true;
-      setImmediate(dropIfSilent);
+      // A deadline is judged after a poll phase (shared/deadline.ts), which has read what the socket
+      // held by then: the connection is dropped only when it read nothing for a whole timeout (judged
+      // in the timers phase, before any poll, a healthy connection was dropped after each stall of the
+      // app's event loop past the timeout: a 250 ms stall at a 200 ms timeout).
+      if (isDeadline(failure) && node.status === 'ready' && performance.now() - lastReadAt >= timeoutMs && drops.allows()) node.disconnect(true);
     },
   };
 }

@@ -22,7 +22,7 @@ import type { Writable } from 'node:stream';
 /** Past this many characters gathered, a turn's writes leave at once (V8 strings stop at 2^29 - 24). */
 const MAX_GATHERED_CHARS = 1 << 20;
 
-/** One connection's writes, held (gathered) from `cork` to `uncork`: the turn's Corkable. */
+/** One connection's writes, held (gathered) from `cork` to `uncork`: the turn's HeldWrites (redis-command-turn.ts). */
 export class TurnWrites {
   private parts: string[] | undefined;
   /** Characters in `parts`. */
